@@ -1,0 +1,46 @@
+// Facts about the host a measurement ran on, for the report's context, and small readers
+// of the kernel's /proc and /sys files.
+#ifndef PLATFORM_SYSTEM_INFO_H_
+#define PLATFORM_SYSTEM_INFO_H_
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace tickbench::platform {
+
+struct SystemInfo {
+  std::string hostname;
+  std::string os;                // "Linux"
+  std::string kernel;            // uname release and version
+  std::string machine;           // "x86_64", "aarch64"
+  std::string cpu_model;         // /proc/cpuinfo "model name" (or the arm64 equivalent)
+  int cpu_count = 1;             // online CPUs
+  int64_t page_size_bytes = 0;
+  std::string clocksource;       // the kernel's current clocksource ("tsc", "hpet", ...)
+  std::string available_clocksources;
+  std::string cpu_governor;      // cpufreq governor of CPU 0, or "" where there is none
+  std::string build_mode;        // "opt", "dbg" or "fastbuild", plus sanitizers
+};
+
+// Reads the facts once. Missing files leave fields empty; nothing here fails.
+SystemInfo GetSystemInfo();
+
+// The build this binary came from: "opt" when optimised without assertions, "dbg" when
+// assertions are on, with "+asan"/"+ubsan" appended for sanitizer builds.
+std::string BuildMode();
+
+// True when the build is optimised (what a measurement should use).
+bool IsOptimizedBuild();
+
+// The whole of a small text file, without its trailing newline.
+absl::StatusOr<std::string> ReadSmallTextFile(absl::string_view path);
+
+// A sysctl such as "net.core.wmem_default", read from /proc/sys, as an integer.
+absl::StatusOr<int64_t> ReadSysctlInt(absl::string_view name);
+
+}  // namespace tickbench::platform
+
+#endif  // PLATFORM_SYSTEM_INFO_H_

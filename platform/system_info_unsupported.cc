@@ -1,0 +1,13 @@
+// Systems other than Linux: only what needs no OS-specific call.
+#include "platform/system_info.h"
+
+namespace tickbench::platform {
+
+SystemInfo GetSystemInfo() {
+  SystemInfo info;
+  info.os = "unknown";
+  info.build_mode = BuildMode();
+  return info;
+}
+
+}  // namespace tickbench::platform
