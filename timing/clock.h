@@ -1,0 +1,62 @@
+// The clock abstraction: a counter read on the hot path, described once.
+//
+// What is promised:
+//   * NowTicks() returns a raw count; only differences of readings of the same object
+//     mean something. It allocates nothing and takes no lock.
+//   * info() describes the counter: its rate (ticks per second), the resolution it
+//     claims, and whether it can go backwards. Scaling to time happens outside the hot
+//     path, through TicksToNanos() / TicksToDuration(), the one place that scales.
+// What is NOT promised:
+//   * Readings are not wall time and do not agree across clock objects.
+//   * The claimed resolution is what the clock says of itself (clock_getres, 1/frequency,
+//     a tick period); what it really resolves is measured by ClockProbe.
+//   * A clock object has one reader: it is not thread-safe.
+//
+// Each concrete clock is a `final` class with NowTicks() defined inline, so that a loop
+// written against the concrete type reads it without a virtual call.
+#ifndef TIMING_CLOCK_H_
+#define TIMING_CLOCK_H_
+
+#include <cstdint>
+#include <string>
+
+#include "absl/time/time.h"
+
+namespace tickbench::timing {
+
+struct ClockInfo {
+  std::string spec;                   // how it is asked for: "clock_gettime:monotonic"
+  std::string name;                   // how it is shown: "clock_gettime(CLOCK_MONOTONIC)"
+  double ticks_per_second = 1e9;      // exact for OS clocks, calibrated for counters
+  absl::Duration claimed_resolution;  // what the clock says of itself
+  bool monotonic = true;              // false: may step backwards (wall clocks)
+  bool simulated = false;             // tick and virtual clocks
+  std::string notes;                  // calibration, invariance, phase, ...
+};
+
+class Clock {
+ public:
+  virtual ~Clock() = default;
+  Clock(const Clock&) = delete;
+  Clock& operator=(const Clock&) = delete;
+
+  virtual int64_t NowTicks() = 0;
+
+  const ClockInfo& info() const { return info_; }
+  double TicksToNanos(int64_t ticks) const { return static_cast<double>(ticks) * nanos_per_tick_; }
+  double TicksToNanos(double ticks) const { return ticks * nanos_per_tick_; }
+  absl::Duration TicksToDuration(int64_t ticks) const;
+  double nanos_per_tick() const { return nanos_per_tick_; }
+
+ protected:
+  explicit Clock(ClockInfo info);
+  ClockInfo& mutable_info() { return info_; }
+
+ private:
+  ClockInfo info_;
+  double nanos_per_tick_;
+};
+
+}  // namespace tickbench::timing
+
+#endif  // TIMING_CLOCK_H_

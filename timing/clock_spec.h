@@ -1,0 +1,64 @@
+// Naming a clock: the spec strings of --clock, --clocks and --reference_clock, and the
+// factory that builds a clock from one.
+//
+//   gettimeofday
+//   clock_gettime[:ID]      ID: monotonic (default), monotonic_raw, realtime, boottime,
+//                               monotonic_coarse, realtime_coarse
+//   rdtsc | cntvct          the CPU's cycle counter (the name of this CPU's; "cycles"
+//                           is accepted on any CPU)
+//   tick[:PERIOD][:uniqtime] simulated coarse tick, PERIOD an absl duration (10ms default)
+//   virtual                 simulated time (with --transport=sim)
+#ifndef TIMING_CLOCK_SPEC_H_
+#define TIMING_CLOCK_SPEC_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+#include "timing/clock.h"
+
+namespace tickbench::timing {
+
+enum class ClockKind { kGettimeofday, kClockGettime, kCycleCounter, kTick, kVirtual };
+
+struct ClockSpec {
+  ClockKind kind = ClockKind::kClockGettime;
+  std::string clock_id = "monotonic";  // kClockGettime only
+  absl::Duration tick_period = absl::Milliseconds(10);  // kTick only
+  bool uniqtime = false;                                // kTick only
+};
+
+// Parses one spec. InvalidArgument names the allowed values; a cycle counter this CPU
+// lacks is FailedPrecondition.
+absl::StatusOr<ClockSpec> ParseClockSpec(absl::string_view text);
+
+// Parses a comma-separated list of specs.
+absl::StatusOr<std::vector<ClockSpec>> ParseClockSpecList(absl::string_view text);
+
+// The canonical text of a spec: ParseClockSpec(ClockSpecToString(s)) gives s back.
+std::string ClockSpecToString(const ClockSpec& spec);
+
+// Every clock this machine offers, as canonical specs (for --list_clocks).
+std::vector<ClockSpec> AvailableClockSpecs();
+
+// What a clock is built with, beyond its spec.
+struct ClockEnvironment {
+  bool allow_variable_cycle_counter = false;
+  // Tick clocks: a random phase from `seed` unless `fixed_phase` is set.
+  uint64_t seed = 1;
+  bool fixed_phase = false;
+  absl::Duration tick_phase;
+  // In a simulation, the virtual time every simulated clock reads; not owned. When null,
+  // tick clocks read CLOCK_MONOTONIC and "virtual" is a lone virtual clock.
+  Clock* simulated_time = nullptr;
+};
+
+absl::StatusOr<std::unique_ptr<Clock>> MakeClock(const ClockSpec& spec,
+                                                 const ClockEnvironment& environment);
+
+}  // namespace tickbench::timing
+
+#endif  // TIMING_CLOCK_SPEC_H_

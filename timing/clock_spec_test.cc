@@ -1,0 +1,72 @@
+#include "timing/clock_spec.h"
+
+#include "gtest/gtest.h"
+#include "timing/cycle_clock.h"
+#include "timing/virtual_clock.h"
+
+namespace tickbench::timing {
+namespace {
+
+TEST(ClockSpecTest, ParsesEveryForm) {
+  auto tick = ParseClockSpec("tick:20ms:uniqtime");
+  ASSERT_TRUE(tick.ok()) << tick.status();
+  EXPECT_EQ(tick->kind, ClockKind::kTick);
+  EXPECT_EQ(tick->tick_period, absl::Milliseconds(20));
+  EXPECT_TRUE(tick->uniqtime);
+  auto coarse = ParseClockSpec("clock_gettime:monotonic_coarse");
+  ASSERT_TRUE(coarse.ok());
+  EXPECT_EQ(coarse->clock_id, "monotonic_coarse");
+  EXPECT_EQ(ParseClockSpec("clock_gettime")->clock_id, "monotonic");
+  EXPECT_EQ(ParseClockSpec("tick")->tick_period, absl::Milliseconds(10));
+  auto list = ParseClockSpecList("gettimeofday, tick:10ms ,virtual");
+  ASSERT_TRUE(list.ok());
+  EXPECT_EQ(list->size(), 3u);
+}
+
+TEST(ClockSpecTest, CanonicalTextRoundTrips) {
+  for (const ClockSpec& spec : AvailableClockSpecs()) {
+    const std::string text = ClockSpecToString(spec);
+    absl::StatusOr<ClockSpec> again = ParseClockSpec(text);
+    ASSERT_TRUE(again.ok()) << text << ": " << again.status();
+    EXPECT_EQ(ClockSpecToString(*again), text);
+  }
+}
+
+TEST(ClockSpecTest, RejectsBadSpecsNamingAllowedValues) {
+  for (const char* bad : {"sundial", "tick:0ms", "tick:-10ms", "tick:ten", "clock_gettime:fast",
+                          "gettimeofday:1", "tick:10ms:uniq", ""}) {
+    absl::StatusOr<ClockSpec> spec = ParseClockSpec(bad);
+    EXPECT_EQ(spec.status().code(), absl::StatusCode::kInvalidArgument) << bad;
+  }
+  EXPECT_NE(ParseClockSpec("sundial").status().message().find("gettimeofday"), absl::string_view::npos);
+  // The other architecture's counter is a clock this CPU lacks.
+  const char* other = std::string(CycleClockName()) == "rdtsc" ? "cntvct" : "rdtsc";
+  EXPECT_EQ(ParseClockSpec(other).status().code(), absl::StatusCode::kFailedPrecondition);
+}
+
+TEST(ClockSpecTest, MakesEveryAvailableClock) {
+  ClockEnvironment environment;
+  environment.allow_variable_cycle_counter = true;
+  for (const ClockSpec& spec : AvailableClockSpecs()) {
+    absl::StatusOr<std::unique_ptr<Clock>> clock = MakeClock(spec, environment);
+    ASSERT_TRUE(clock.ok()) << ClockSpecToString(spec) << ": " << clock.status();
+    EXPECT_EQ((*clock)->info().spec, ClockSpecToString(spec));
+    EXPECT_GT((*clock)->info().ticks_per_second, 0);
+  }
+}
+
+TEST(ClockSpecTest, SimulatedClocksReadTheSharedVirtualTime) {
+  VirtualClock time;
+  ClockEnvironment environment;
+  environment.simulated_time = &time;
+  environment.fixed_phase = true;
+  auto tick = MakeClock(*ParseClockSpec("tick:10ms"), environment);
+  auto view = MakeClock(*ParseClockSpec("virtual"), environment);
+  ASSERT_TRUE(tick.ok() && view.ok());
+  time.Advance(absl::Milliseconds(25));
+  EXPECT_EQ((*tick)->NowTicks(), 20'000'000);
+  EXPECT_EQ((*view)->NowTicks(), 25'000'000);
+}
+
+}  // namespace
+}  // namespace tickbench::timing

@@ -1,0 +1,70 @@
+// The operating system's clocks: gettimeofday() and clock_gettime() with its clock ids.
+// Both are read through the vDSO on Linux where the clocksource allows (no system call).
+#ifndef TIMING_OS_CLOCKS_H_
+#define TIMING_OS_CLOCKS_H_
+
+#include <sys/time.h>
+#include <time.h>
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "platform/compiler.h"
+#include "timing/clock.h"
+
+namespace tickbench::timing {
+
+// gettimeofday(): wall time in microseconds. Settable and NTP-stepped, so it may go
+// backwards; its resolution is 1 us at best.
+class GettimeofdayClock final : public Clock {
+ public:
+  GettimeofdayClock();
+  TICKBENCH_ALWAYS_INLINE int64_t NowTicks() override {
+    timeval now;
+    gettimeofday(&now, nullptr);
+    return static_cast<int64_t>(now.tv_sec) * 1'000'000 + now.tv_usec;
+  }
+};
+
+// One of clock_gettime()'s clock ids, named as on the command line.
+struct ClockIdName {
+  const char* flag_name;  // "monotonic"
+  clockid_t id;           // CLOCK_MONOTONIC
+  const char* id_name;    // "CLOCK_MONOTONIC"
+  bool monotonic;
+};
+
+// The clock ids tickbench offers, in the order --list_clocks shows them.
+const std::vector<ClockIdName>& ClockIdNames();
+
+// Looks a clock id up by its flag name; InvalidArgument lists the allowed names.
+absl::StatusOr<ClockIdName> ParseClockId(absl::string_view flag_name);
+
+// clock_gettime(id): nanosecond ticks. The coarse ids return the time of the last
+// kernel tick (1/HZ resolution): real coarse clocks on today's hardware.
+class ClockGettimeClock final : public Clock {
+ public:
+  explicit ClockGettimeClock(const ClockIdName& id);
+  TICKBENCH_ALWAYS_INLINE int64_t NowTicks() override {
+    timespec now;
+    clock_gettime(id_, &now);
+    return static_cast<int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
+  }
+
+ private:
+  clockid_t id_;
+};
+
+// The monotonic nanosecond time that the simulated tick clock and the probes use as
+// their fine base, without a Clock object.
+TICKBENCH_ALWAYS_INLINE int64_t MonotonicNanos() {
+  timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return static_cast<int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
+}
+
+}  // namespace tickbench::timing
+
+#endif  // TIMING_OS_CLOCKS_H_

@@ -1,0 +1,65 @@
+// Descriptive statistics for measurements: Welford moments and sort-based percentiles.
+#ifndef TIMING_STATISTICS_H_
+#define TIMING_STATISTICS_H_
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "absl/types/span.h"
+
+namespace tickbench::timing {
+
+// Mean and variance in one pass without the cancellation of sum-of-squares formulas
+// (Welford 1962).
+class RunningStats {
+ public:
+  void Add(double value) {
+    ++count_;
+    const double delta = value - mean_;
+    mean_ += delta / static_cast<double>(count_);
+    m2_ += delta * (value - mean_);
+    if (value < min_) min_ = value;
+    if (value > max_) max_ = value;
+  }
+  int64_t count() const { return count_; }
+  double mean() const { return count_ > 0 ? mean_ : 0; }
+  // Sample variance (n - 1 in the denominator); 0 for fewer than two values.
+  double variance() const { return count_ > 1 ? m2_ / static_cast<double>(count_ - 1) : 0; }
+  double sd() const;
+  double min() const { return count_ > 0 ? min_ : 0; }
+  double max() const { return count_ > 0 ? max_ : 0; }
+
+ private:
+  int64_t count_ = 0;
+  double mean_ = 0;
+  double m2_ = 0;
+  double min_ = std::numeric_limits<double>::infinity();
+  double max_ = -std::numeric_limits<double>::infinity();
+};
+
+struct Summary {
+  int64_t count = 0;
+  double mean = 0;
+  double sd = 0;  // sample standard deviation
+  double min = 0;
+  double p50 = 0;
+  double p90 = 0;
+  double p99 = 0;
+  double max = 0;
+  double zero_fraction = 0;  // share of values exactly 0 (a coarse clock's empty reads)
+};
+
+// Summarises `values`; an empty span gives an all-zero Summary.
+Summary Summarize(absl::Span<const double> values);
+
+// The q-quantile (0 <= q <= 1) of sorted values, interpolating linearly between the two
+// closest ranks (Hyndman & Fan type 7, as R's and NumPy's default).
+double QuantileOfSorted(absl::Span<const double> sorted, double q);
+
+// Median of values (copied and partially sorted).
+double Median(std::vector<double> values);
+
+}  // namespace tickbench::timing
+
+#endif  // TIMING_STATISTICS_H_
