@@ -1,0 +1,142 @@
+#include "timing/tick_theory.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tickbench::timing {
+
+TickPrediction PredictTickReadings(absl::Span<const double> true_ns, double period_ns) {
+  TickPrediction p;
+  p.period_ns = period_ns;
+  if (true_ns.empty() || period_ns <= 0) return p;
+  const double count = static_cast<double>(true_ns.size());
+  double sum = 0;
+  for (double d : true_ns) sum += d;
+  p.mean_ns = sum / count;
+  p.n = static_cast<int64_t>(std::floor(p.mean_ns / period_ns));
+
+  // Each interval i reads k_i = n_i or n_i + 1 ticks, n_i + 1 with probability f_i.
+  double second_moment_ticks = 0;  // E[K^2], mixture over the intervals
+  double share_variance_sum = 0;   // sum of Var(1{K_i > n}) for the share's SE
+  double reading_variance_sum = 0; // sum of Var(K_i)
+  for (double d : true_ns) {
+    const double ticks = std::max(0.0, d / period_ns);
+    const double n_i = std::floor(ticks);
+    const double f_i = ticks - n_i;
+    second_moment_ticks += (1 - f_i) * n_i * n_i + f_i * (n_i + 1) * (n_i + 1);
+    reading_variance_sum += f_i * (1 - f_i);
+    // P(K_i > n) for the common n: 1 when n_i > n, f_i when n_i == n, 0 below.
+    const double above = n_i > p.n ? 1.0 : n_i == p.n ? f_i : 0.0;
+    p.f += above;
+    share_variance_sum += above * (1 - above);
+    const size_t bucket = static_cast<size_t>(n_i);
+    if (p.histogram.size() < bucket + 2) p.histogram.resize(bucket + 2, 0);
+    p.histogram[bucket] += 1 - f_i;
+    p.histogram[bucket + 1] += f_i;
+  }
+  p.f /= count;
+  const double mean_ticks = p.mean_ns / period_ns;
+  const double variance_ticks = std::max(0.0, second_moment_ticks / count - mean_ticks * mean_ticks);
+  p.sd_ns = period_ns * std::sqrt(variance_ticks);
+  p.share_standard_error = std::sqrt(share_variance_sum) / count;
+  p.mean_standard_error_ns = period_ns * std::sqrt(reading_variance_sum) / count;
+  // SE of a sample SD: sqrt((mu4 - sigma^4) / N) / (2 sigma), with the mixture's fourth
+  // central moment (delta method). For a fixed d it is the Bernoulli's.
+  double fourth = 0;
+  for (double d : true_ns) {
+    const double ticks = std::max(0.0, d / period_ns);
+    const double n_i = std::floor(ticks);
+    const double f_i = ticks - n_i;
+    fourth += (1 - f_i) * std::pow(n_i - mean_ticks, 4) + f_i * std::pow(n_i + 1 - mean_ticks, 4);
+  }
+  fourth /= count;
+  if (variance_ticks > 0) {
+    const double var_of_variance = std::max(0.0, fourth - variance_ticks * variance_ticks) / count;
+    p.sd_standard_error_ns = period_ns * std::sqrt(var_of_variance) / (2 * std::sqrt(variance_ticks));
+  }
+  return p;
+}
+
+TickObservation ObserveTickReadings(absl::Span<const double> readings_ns,
+                                    const TickPrediction& prediction) {
+  TickObservation o;
+  if (readings_ns.empty() || prediction.period_ns <= 0) return o;
+  double sum = 0, above = 0;
+  for (double r : readings_ns) {
+    sum += r;
+    if (std::llround(r / prediction.period_ns) > prediction.n) above += 1;
+  }
+  const double count = static_cast<double>(readings_ns.size());
+  o.mean_ns = sum / count;
+  double squares = 0;
+  for (double r : readings_ns) squares += (r - o.mean_ns) * (r - o.mean_ns);
+  o.sd_ns = readings_ns.size() > 1 ? std::sqrt(squares / (count - 1)) : 0;
+  o.share_above_n = above / count;
+  return o;
+}
+
+namespace {
+// Within 3 standard errors; an SE of 0 (no randomness predicted) asks for agreement to
+// rounding, 1e-9 of the period.
+bool Within3(double observed, double predicted, double standard_error, double period) {
+  return std::abs(observed - predicted) <= std::max(3 * standard_error, 1e-9 * period);
+}
+}  // namespace
+
+TickVerdict JudgeTickReadings(const TickObservation& observed, const TickPrediction& predicted) {
+  TickVerdict v;
+  v.share_agrees = Within3(observed.share_above_n, predicted.f, predicted.share_standard_error, 1);
+  v.mean_agrees = Within3(observed.mean_ns, predicted.mean_ns, predicted.mean_standard_error_ns,
+                          predicted.period_ns);
+  v.sd_agrees = Within3(observed.sd_ns, predicted.sd_ns, predicted.sd_standard_error_ns, predicted.period_ns);
+  return v;
+}
+
+double UpperIncompleteGammaRatio(double a, double x) {
+  if (x <= 0) return 1;
+  const double log_prefactor = -x + a * std::log(x) - std::lgamma(a);
+  if (x < a + 1) {
+    // Series for the lower ratio P(a, x); Q = 1 - P.
+    double term = 1 / a, sum = term;
+    for (int k = 1; k < 10000; ++k) {
+      term *= x / (a + k);
+      sum += term;
+      if (term < sum * 1e-15) break;
+    }
+    return std::max(0.0, 1 - sum * std::exp(log_prefactor));
+  }
+  // Continued fraction for Q(a, x) (modified Lentz).
+  const double tiny = 1e-300;
+  double b = x + 1 - a, c = 1 / tiny, d = 1 / b, h = d;
+  for (int i = 1; i < 10000; ++i) {
+    const double an = -i * (i - a);
+    b += 2;
+    d = an * d + b;
+    if (std::abs(d) < tiny) d = tiny;
+    c = b + an / c;
+    if (std::abs(c) < tiny) c = tiny;
+    d = 1 / d;
+    const double delta = d * c;
+    h *= delta;
+    if (std::abs(delta - 1) < 1e-15) break;
+  }
+  return std::min(1.0, std::exp(log_prefactor) * h);
+}
+
+UniformityTest TestUniformPhases(absl::Span<const double> phases, int bins) {
+  UniformityTest t;
+  t.samples = static_cast<int64_t>(phases.size());
+  t.degrees_of_freedom = bins - 1;
+  if (phases.empty() || bins < 2) return t;
+  std::vector<double> observed(bins, 0);
+  for (double u : phases) {
+    const double wrapped = u - std::floor(u);
+    observed[std::min(bins - 1, static_cast<int>(wrapped * bins))] += 1;
+  }
+  const double expected = static_cast<double>(phases.size()) / bins;
+  for (double o : observed) t.chi_square += (o - expected) * (o - expected) / expected;
+  t.p_value = UpperIncompleteGammaRatio(t.degrees_of_freedom / 2.0, t.chi_square / 2.0);
+  return t;
+}
+
+}  // namespace tickbench::timing

@@ -1,0 +1,64 @@
+#include "timing/tick_theory.h"
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace tickbench::timing {
+namespace {
+
+TEST(TickTheoryTest, FixedIntervalGivesTheBernoulliPrediction) {
+  const std::vector<double> d(1000, 1.3e6);  // 1.3 ms with T = 10 ms: f = 0.13
+  const TickPrediction p = PredictTickReadings(d, 1e7);
+  EXPECT_EQ(p.n, 0);
+  EXPECT_NEAR(p.f, 0.13, 1e-12);
+  EXPECT_NEAR(p.mean_ns, 1.3e6, 1e-6);
+  EXPECT_NEAR(p.sd_ns, 1e7 * std::sqrt(0.13 * 0.87), 1e-3);
+  EXPECT_NEAR(p.share_standard_error, std::sqrt(0.13 * 0.87 / 1000), 1e-12);
+  ASSERT_EQ(p.histogram.size(), 2u);
+  EXPECT_NEAR(p.histogram[0], 870, 1e-9);
+  EXPECT_NEAR(p.histogram[1], 130, 1e-9);
+}
+
+TEST(TickTheoryTest, RandomPhaseReadingsAgreeAndBiasedOnesDoNot) {
+  std::mt19937_64 random(3);
+  std::uniform_real_distribution<double> phase(0, 1);
+  const double period = 1e7, d = 2.35e7;  // n = 2, f = 0.35
+  std::vector<double> truth(5000, d), readings, locked;
+  for (size_t i = 0; i < truth.size(); ++i) {
+    const double u = phase(random);
+    readings.push_back(period * (std::floor(u + d / period) - std::floor(u)));
+    locked.push_back(2 * period);  // a frozen phase that always reads n
+  }
+  const TickPrediction p = PredictTickReadings(truth, period);
+  EXPECT_TRUE(JudgeTickReadings(ObserveTickReadings(readings, p), p).agrees());
+  const TickVerdict bad = JudgeTickReadings(ObserveTickReadings(locked, p), p);
+  EXPECT_FALSE(bad.share_agrees);
+  EXPECT_FALSE(bad.mean_agrees);
+  EXPECT_FALSE(bad.sd_agrees);
+}
+
+TEST(TickTheoryTest, ChiSquareTailMatchesKnownValues) {
+  // chi-square upper tails: df 1 at 3.841 is 0.05; df 19 at 30.14 is 0.05; df 2 at x is
+  // exp(-x/2).
+  EXPECT_NEAR(UpperIncompleteGammaRatio(0.5, 3.841 / 2), 0.05, 2e-4);
+  EXPECT_NEAR(UpperIncompleteGammaRatio(9.5, 30.14 / 2), 0.05, 2e-4);
+  EXPECT_NEAR(UpperIncompleteGammaRatio(1, 1.7), std::exp(-1.7), 1e-12);
+}
+
+TEST(TickTheoryTest, UniformityTestTellsRandomFromLockedPhases) {
+  std::mt19937_64 random(5);
+  std::uniform_real_distribution<double> phase(0, 1);
+  std::vector<double> uniform, locked;
+  for (int i = 0; i < 2000; ++i) {
+    uniform.push_back(phase(random));
+    locked.push_back(0.25 + 0.001 * phase(random));
+  }
+  EXPECT_GT(TestUniformPhases(uniform).p_value, 0.001);
+  EXPECT_LT(TestUniformPhases(locked).p_value, 1e-12);
+}
+
+}  // namespace
+}  // namespace tickbench::timing
