@@ -1,0 +1,42 @@
+// A minimal streaming JSON writer: objects, arrays, strings (escaped), numbers (NaN and
+// infinities become null, which JSON cannot otherwise express), booleans.
+#ifndef HARNESS_JSON_WRITER_H_
+#define HARNESS_JSON_WRITER_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+
+namespace tickbench::harness {
+
+class JsonWriter {
+ public:
+  void BeginObject();
+  void EndObject();
+  void BeginArray();
+  void EndArray();
+  // Inside an object, every value is preceded by its key.
+  void Key(absl::string_view key);
+  void String(absl::string_view value);
+  void Number(double value);
+  void Integer(int64_t value);
+  void Bool(bool value);
+
+  const std::string& text() const { return text_; }
+
+ private:
+  void BeforeValue();
+  std::string text_;
+  // One entry per open container: whether it has a member already (for the commas).
+  std::vector<bool> has_member_;
+  bool after_key_ = false;
+};
+
+// `value` as a JSON string literal, quotes included.
+std::string JsonQuote(absl::string_view value);
+
+}  // namespace tickbench::harness
+
+#endif  // HARNESS_JSON_WRITER_H_

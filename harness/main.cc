@@ -1,0 +1,321 @@
+// tickbench: round-trip time and throughput of IPC and network transports across message
+// sizes, timed by a clock of your choice against a fine reference clock.
+//
+// The only place that reads flags, prints and exits. Exit codes: 0 success; 1 a fault
+// during the measurement (what was measured is still printed and written); 2 bad input
+// (a flag, a file); 130 / 143 stopped by SIGINT / SIGTERM.
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/reflection.h"
+#include "absl/flags/usage.h"
+#include "absl/flags/usage_config.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/strip.h"
+#include "harness/cli_options.h"
+#include "harness/clock_report.h"
+#include "harness/output_file.h"
+#include "harness/run_context.h"
+#include "harness/sweep_report.h"
+#include "harness/sweep_runner.h"
+#include "timing/clock_spec.h"
+#include "transport/transport_factory.h"
+
+ABSL_FLAG(std::string, experiment, "unix_throughput",
+          "What to run: unix_throughput (classic 1: UNIX stream socket, throughput against "
+          "size, 1000 iterations x 4 runs), udp_rtt (classic 2: UDP/IPv4, RTT against size, "
+          "50..2000 step 50, 5000 round trips), or sweep (the flags' own values). Flags given "
+          "with a preset override it.");
+ABSL_FLAG(std::string, transport, "",
+          "Transport: unix_stream, unix_dgram, udp, udp6, tcp, tcp6, pipe. Default: the "
+          "experiment's.");
+ABSL_FLAG(std::string, clock, "clock_gettime",
+          "Clock that times the round trips: gettimeofday, clock_gettime (see --clock_id), "
+          "rdtsc (x86-64; cntvct on arm64), tick (simulated coarse tick, see --tick_period), "
+          "or a full spec such as tick:20ms or clock_gettime:monotonic_coarse. "
+          "--list_clocks shows them all.");
+ABSL_FLAG(std::string, clock_id, "monotonic",
+          "clock_gettime clock id: monotonic, monotonic_raw, realtime, boottime, "
+          "monotonic_coarse, realtime_coarse.");
+ABSL_FLAG(absl::Duration, tick_period, absl::Milliseconds(10),
+          "Period of --clock=tick, a duration: 10ms = 100 Hz, 20ms = 50 Hz (a 100 Hz clock "
+          "with every other interrupt lost, as on the Sun-3).");
+ABSL_FLAG(std::string, tick_phase, "random",
+          "Where the tick edges fall: 'random' (a new seeded phase per run and size) or a "
+          "fixed duration in [0, tick_period), e.g. 0ms.");
+ABSL_FLAG(bool, uniqtime, false,
+          "With --clock=tick: add 1 us per read within a tick, as SunOS's gettimeofday did "
+          "to keep readings unique.");
+ABSL_FLAG(std::string, reference_clock, "auto",
+          "Fine clock read at the same instants as --clock: auto (rdtsc where the TSC is "
+          "invariant, else clock_gettime:monotonic), none, or any clock spec.");
+ABSL_FLAG(std::string, sizes, "",
+          "Message sizes in bytes: a list (32,512,1024), ranges start:stop:step (50:2000:50), "
+          "or both; 1k = 1024. Default: the experiment's. Each must fit the transport's "
+          "largest message.");
+ABSL_FLAG(int64_t, iterations, 1000,
+          "Timed round trips per size and run (unix_throughput: 1000, udp_rtt: 5000).");
+ABSL_FLAG(int64_t, runs, 4, "Runs per size (unix_throughput: 4, udp_rtt: 1).");
+ABSL_FLAG(int64_t, warmup, 100, "Untimed round trips before each run's timed ones.");
+ABSL_FLAG(int64_t, batch, 1,
+          "Round trips per per-iteration reading: 1 times every round trip; --batch equal to "
+          "--iterations is the averaged case alone.");
+ABSL_FLAG(std::string, format, "table", "Output format: table, csv or json.");
+ABSL_FLAG(std::string, output, "",
+          "Also write the results, in --format, to this file (written whole or not at all; a "
+          "relative path is relative to where you ran bazel run).");
+ABSL_FLAG(std::string, pin, "",
+          "Pin to CPUs: CLIENT or CLIENT,PEER (CPU numbers), e.g. 0,1. Default: not pinned.");
+ABSL_FLAG(uint64_t, seed, 1, "Seed for everything random (tick phases).");
+ABSL_FLAG(absl::Duration, receive_timeout, absl::Seconds(2),
+          "Longest wait for one echo: a lost datagram is counted after this long; a silent "
+          "stream peer ends the run.");
+ABSL_FLAG(bool, allow_variable_cycle_counter, false,
+          "Use the cycle counter even where it is not invariant (its rate then follows the "
+          "CPU's frequency: results may be wrong).");
+ABSL_FLAG(bool, list_clocks, false, "List the clocks this machine offers, then exit.");
+ABSL_FLAG(std::string, clock_info, "",
+          "Measure clocks and exit: 'all', or a comma-separated list of clock specs. Prints "
+          "claimed and observed resolution, read cost and backward steps.");
+
+namespace tickbench::harness {
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitFault = 1;
+constexpr int kExitUsage = 2;
+
+// Abseil's flag parser exits with status 1 on an unknown flag or a bad value, and also
+// after --help. tickbench promises 2 for bad input and 0 for help, so an exit during
+// parsing is rewritten by this handler.
+int g_exit_code_during_parse = -1;
+void RewriteParseExit() {
+  if (g_exit_code_during_parse >= 0) _exit(g_exit_code_during_parse);
+}
+
+bool AsksForHelp(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const absl::string_view arg = argv[i];
+    for (const char* help : {"--help", "-help", "--helpfull", "--helpshort", "--helppackage",
+                             "--version", "--only_check_args"}) {
+      if (arg == help || absl::StartsWith(arg, absl::StrCat(help, "="))) return true;
+    }
+  }
+  return false;
+}
+
+std::vector<std::string> ParseFlags(int argc, char** argv) {
+  absl::FlagsUsageConfig config;
+  config.contains_help_flags = [](absl::string_view file) {
+    return absl::StrContains(file, "harness/main.cc");
+  };
+  config.contains_helpshort_flags = config.contains_help_flags;
+  absl::SetFlagsUsageConfig(config);
+  absl::SetProgramUsageMessage(
+      "measures the round-trip time and throughput of IPC and network transports across "
+      "message sizes, with the clock of your choice.\n\n"
+      "  bazel run //harness                                  classic UNIX-socket throughput\n"
+      "  bazel run //harness -- --experiment=udp_rtt          classic UDP round-trip times\n"
+      "  bazel run //harness -- --clock=tick --tick_period=20ms   ... timed by a 50 Hz tick\n"
+      "  bazel run //harness -- --list_clocks | --clock_info=all\n\n"
+      "Exit codes: 0 done, 1 a fault during measurement, 2 bad input, 130/143 signal.");
+  g_exit_code_during_parse = AsksForHelp(argc, argv) ? kExitOk : kExitUsage;
+  std::atexit(RewriteParseExit);
+  std::vector<char*> rest = absl::ParseCommandLine(argc, argv);
+  g_exit_code_during_parse = -1;
+  return std::vector<std::string>(rest.begin() + 1, rest.end());
+}
+
+// The names of the flags on the command line (Abseil 20220623 keeps
+// IsSpecifiedOnCommandLine() private): "--name=v", "--name v", "-name", "--noname".
+std::set<std::string> FlagsOnCommandLine(int argc, char** argv) {
+  std::set<std::string> names;
+  for (int i = 1; i < argc; ++i) {
+    absl::string_view arg = argv[i];
+    if (arg == "--") break;
+    if (!absl::ConsumePrefix(&arg, "--") && !absl::ConsumePrefix(&arg, "-")) continue;
+    const std::string name(arg.substr(0, arg.find('=')));
+    names.insert(name);
+    if (absl::StartsWith(name, "no")) names.insert(name.substr(2));
+  }
+  return names;
+}
+
+CommandLine ReadFlags(int argc, char** argv) {
+  CommandLine c;
+  c.experiment = absl::GetFlag(FLAGS_experiment);
+  c.transport = absl::GetFlag(FLAGS_transport);
+  c.clock = absl::GetFlag(FLAGS_clock);
+  c.clock_id = absl::GetFlag(FLAGS_clock_id);
+  c.tick_period = absl::GetFlag(FLAGS_tick_period);
+  c.tick_phase = absl::GetFlag(FLAGS_tick_phase);
+  c.uniqtime = absl::GetFlag(FLAGS_uniqtime);
+  c.reference_clock = absl::GetFlag(FLAGS_reference_clock);
+  c.sizes = absl::GetFlag(FLAGS_sizes);
+  c.iterations = absl::GetFlag(FLAGS_iterations);
+  c.runs = absl::GetFlag(FLAGS_runs);
+  c.warmup = absl::GetFlag(FLAGS_warmup);
+  c.batch = absl::GetFlag(FLAGS_batch);
+  c.format = absl::GetFlag(FLAGS_format);
+  c.output = absl::GetFlag(FLAGS_output);
+  c.pin = absl::GetFlag(FLAGS_pin);
+  c.seed = absl::GetFlag(FLAGS_seed);
+  c.receive_timeout = absl::GetFlag(FLAGS_receive_timeout);
+  c.allow_variable_cycle_counter = absl::GetFlag(FLAGS_allow_variable_cycle_counter);
+  for (const std::string& name : FlagsOnCommandLine(argc, argv)) {
+    if (absl::FindCommandLineFlag(name) != nullptr) c.specified.insert(name);
+  }
+  return c;
+}
+
+std::vector<std::pair<std::string, std::string>> FlagValues(const CommandLine& c) {
+  std::vector<std::pair<std::string, std::string>> values;
+  for (const std::string& name : c.specified) {
+    values.emplace_back(name, absl::FindCommandLineFlag(name)->CurrentValue());
+  }
+  return values;
+}
+
+int Usage(const absl::Status& status) {
+  absl::FPrintF(stderr, "tickbench: %s\n", status.message());
+  return kExitUsage;
+}
+
+int ListClocks() {
+  timing::ClockEnvironment environment;
+  environment.allow_variable_cycle_counter = true;
+  absl::PrintF("%s", FormatClockList(timing::AvailableClockSpecs(), environment));
+  return kExitOk;
+}
+
+int ClockInfo(const std::string& which, bool allow_variable) {
+  std::vector<timing::ClockSpec> specs;
+  if (which == "all") {
+    specs = timing::AvailableClockSpecs();
+  } else {
+    absl::StatusOr<std::vector<timing::ClockSpec>> parsed = timing::ParseClockSpecList(which);
+    if (!parsed.ok()) return Usage(absl::InvalidArgumentError(absl::StrCat("--clock_info: ", parsed.status().message(), " (or all)")));
+    specs = *parsed;
+  }
+  timing::ClockEnvironment environment;
+  environment.allow_variable_cycle_counter = allow_variable;
+  std::vector<ClockDescription> described;
+  for (const timing::ClockSpec& spec : specs) {
+    absl::StatusOr<std::unique_ptr<timing::Clock>> clock = timing::MakeClock(spec, environment);
+    if (!clock.ok()) {
+      if (which == "all") continue;  // listed by --list_clocks as unavailable
+      return Usage(absl::InvalidArgumentError(absl::StrCat("--clock_info: ", clock.status().message())));
+    }
+    described.push_back(ClockDescription{"", (*clock)->info(), timing::ProbeClock(**clock)});
+  }
+  absl::PrintF("%s", FormatClockInfo(described));
+  return kExitOk;
+}
+
+std::atomic<bool> g_stop_requested{false};
+std::atomic<int> g_stop_signal{0};
+void OnStopSignal(int signal_number) {
+  g_stop_signal.store(signal_number);
+  g_stop_requested.store(true);
+}
+
+int RunExperiment(const CommandLine& command_line) {
+  absl::StatusOr<Plan> plan = MakePlan(command_line);
+  if (!plan.ok()) return Usage(plan.status());
+  absl::StatusOr<std::unique_ptr<transport::Transport>> transport =
+      transport::MakeTransport(plan->transport);
+  if (!transport.ok()) return Usage(transport.status());
+  absl::StatusOr<std::unique_ptr<timing::Clock>> clock = timing::MakeClock(plan->clock, plan->environment);
+  if (!clock.ok()) return Usage(absl::InvalidArgumentError(absl::StrCat("--clock: ", clock.status().message())));
+  std::unique_ptr<timing::Clock> reference;
+  if (plan->has_reference) {
+    absl::StatusOr<std::unique_ptr<timing::Clock>> made = timing::MakeClock(plan->reference, plan->environment);
+    if (!made.ok()) {
+      return Usage(absl::InvalidArgumentError(absl::StrCat("--reference_clock: ", made.status().message())));
+    }
+    reference = std::move(*made);
+  }
+
+  std::vector<ClockDescription> clocks = {DescribeClock(**clock, "clock")};
+  if (reference) clocks.push_back(DescribeClock(*reference, "reference"));
+  const RunContext context = MakeRunContext(std::move(clocks), FlagValues(command_line));
+  // The context goes first, to stderr when stdout carries CSV or JSON for a parser.
+  std::FILE* context_stream = plan->format == OutputFormat::kTable ? stdout : stderr;
+  absl::FPrintF(context_stream, "%s# experiment %s: %s over %s, %d sizes x %d runs x %d round trips\n",
+                FormatContextComment(context), plan->preset.name, (*clock)->info().name,
+                (*transport)->name(), plan->sweep.sizes.size(), plan->sweep.runs,
+                plan->sweep.engine.iterations);
+  std::fflush(context_stream);
+
+  std::signal(SIGINT, OnStopSignal);
+  std::signal(SIGTERM, OnStopSignal);
+  plan->sweep.stop_requested = &g_stop_requested;
+  const bool show_progress = isatty(STDERR_FILENO);
+  const SweepOutcome outcome = RunSweep(
+      **transport, **clock, reference.get(), plan->sweep,
+      [&](int done, int total, const RunRecord& last) {
+        if (show_progress) {
+          absl::FPrintF(stderr, "\r  run %d, %d bytes: %d of %d measured ", last.run, last.size_bytes, done, total);
+          if (done == total) absl::FPrintF(stderr, "\r%*s\r", 60, "");
+        }
+      });
+  if (show_progress) absl::FPrintF(stderr, "\n");
+
+  std::string formatted;
+  switch (plan->format) {
+    case OutputFormat::kTable: formatted = FormatTable(outcome.records, plan->preset.style); break;
+    case OutputFormat::kCsv: formatted = FormatCsv(outcome.records); break;
+    case OutputFormat::kJson: formatted = FormatJson(context, outcome.records, plan->preset.name); break;
+  }
+  absl::PrintF("%s", formatted);
+  std::fflush(stdout);
+  int exit_code = kExitOk;
+  if (!plan->output_path.empty()) {
+    if (absl::Status s = WriteFileAtomically(plan->output_path, formatted); !s.ok()) {
+      absl::FPrintF(stderr, "tickbench: could not write --output: %s\n", s.message());
+      exit_code = kExitFault;
+    }
+  }
+  if (g_stop_requested.load()) {
+    absl::FPrintF(stderr, "tickbench: stopped by signal %d after %d runs; the results so far are above\n",
+                  g_stop_signal.load(), outcome.records.size());
+    return 128 + g_stop_signal.load();
+  }
+  if (!outcome.status.ok()) {
+    absl::FPrintF(stderr, "tickbench: the sweep ended early: %s\n", outcome.status.message());
+    return kExitFault;
+  }
+  return exit_code;
+}
+
+}  // namespace
+}  // namespace tickbench::harness
+
+int main(int argc, char** argv) {
+  using namespace tickbench::harness;
+  // A peer gone mid-write must be an error status, not a signal that kills the harness
+  // before it writes what it measured. Ignoring SIGPIPE up front also lets the pipe
+  // transport write without blocking the signal around each write (~0.5 us a write).
+  std::signal(SIGPIPE, SIG_IGN);
+  const std::vector<std::string> positional = ParseFlags(argc, argv);
+  if (!positional.empty()) {
+    return Usage(absl::InvalidArgumentError(absl::StrCat(
+        "unexpected argument '", positional[0], "'; flags take the form --name=value (see --help)")));
+  }
+  if (absl::GetFlag(FLAGS_list_clocks)) return ListClocks();
+  if (!absl::GetFlag(FLAGS_clock_info).empty()) {
+    return ClockInfo(absl::GetFlag(FLAGS_clock_info), absl::GetFlag(FLAGS_allow_variable_cycle_counter));
+  }
+  return RunExperiment(ReadFlags(argc, argv));
+}

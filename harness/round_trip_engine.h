@@ -1,0 +1,65 @@
+// Measures runs of round trips over one connected endpoint: warm-up, then N timed round
+// trips read by the chosen clock and the reference clock at the same instants, then the
+// figures of the run. Buffers are allocated once, before any loop.
+#ifndef HARNESS_ROUND_TRIP_ENGINE_H_
+#define HARNESS_ROUND_TRIP_ENGINE_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "harness/round_trip_loop.h"
+#include "harness/run_record.h"
+#include "timing/clock.h"
+#include "transport/transport.h"
+
+namespace tickbench::harness {
+
+struct EngineOptions {
+  int64_t iterations = 1000;  // timed round trips per run
+  int64_t warmup = 100;       // untimed round trips before them
+  int64_t batch = 1;          // round trips per per-iteration reading (iterations: averaged only)
+  bool continue_on_loss = true;
+  // Histogram buckets of readings in units of the clock's resolution; the last bucket
+  // holds everything above.
+  int histogram_buckets = 16;
+};
+
+class RoundTripEngine {
+ public:
+  // `reference` may be null. `max_size_bytes` bounds every later MeasureRun. The loop is
+  // chosen here, once, for the concrete types of the two clocks.
+  RoundTripEngine(transport::Endpoint& endpoint, timing::Clock& clock, timing::Clock* reference,
+                  size_t max_size_bytes, const EngineOptions& options);
+
+  // One run of `size_bytes`: tells the peer the block (warm-up + timed trips), runs the
+  // warm-up, then the timed loop. A failure ends the run early; what was measured until
+  // then is in the record, with `error` saying what happened.
+  RunRecord MeasureRun(size_t size_bytes, int run);
+
+  using LoopFunction = LoopOutcome (*)(transport::Endpoint&, timing::Clock&, timing::Clock*,
+                                       const LoopBuffers&, int64_t iterations, int64_t batch,
+                                       uint64_t first_sequence, bool continue_on_loss,
+                                       IntegrityCounts& integrity);
+
+ private:
+  void Summarize(const LoopOutcome& outcome, RunRecord& record) const;
+
+  transport::Endpoint& endpoint_;
+  timing::Clock& clock_;
+  timing::Clock* reference_;
+  EngineOptions options_;
+  LoopFunction loop_;
+  std::vector<char> send_buffer_;
+  std::vector<char> receive_buffer_;
+  std::vector<int64_t> marks_;
+  std::vector<int64_t> reference_marks_;
+  uint64_t next_sequence_ = 1;
+};
+
+// The loop instantiation for these two clocks (exposed for tests and benchmarks).
+RoundTripEngine::LoopFunction SelectLoop(timing::Clock& clock, timing::Clock* reference);
+
+}  // namespace tickbench::harness
+
+#endif  // HARNESS_ROUND_TRIP_ENGINE_H_

@@ -1,0 +1,132 @@
+// The engine's figures, exact: a simulated transport in virtual time, read by virtual and
+// simulated tick clocks, leaves no room for noise.
+#include "harness/round_trip_engine.h"
+
+#include <cmath>
+
+#include "gtest/gtest.h"
+#include "timing/tick_clock.h"
+#include "timing/virtual_clock.h"
+#include "transport/sim_transport.h"
+
+namespace tickbench::harness {
+namespace {
+
+struct Simulation {
+  explicit Simulation(transport::SimRttModel model, transport::SimFaults faults = {})
+      : transport(model, [this](int64_t ns) { time.AdvanceNanos(ns); }, faults) {
+    auto made = transport.Connect();
+    EXPECT_TRUE(made.ok());
+    pair = std::move(*made);
+    EXPECT_TRUE(pair.client->SetReceiveTimeout(absl::Milliseconds(50)).ok());
+  }
+  timing::VirtualClock time;
+  transport::SimTransport transport;
+  transport::EndpointPair pair;
+};
+
+transport::SimRttModel FixedRtt(absl::Duration fixed, double per_byte_ns = 0) {
+  transport::SimRttModel model;
+  model.fixed = fixed;
+  model.per_byte_ns = per_byte_ns;
+  return model;
+}
+
+TEST(RoundTripEngineTest, VirtualClockFiguresAreExact) {
+  Simulation sim(FixedRtt(absl::Microseconds(10), 1.0));
+  timing::VirtualClock& clock = sim.time;
+  EngineOptions options;
+  options.iterations = 1000;
+  options.warmup = 10;
+  RoundTripEngine engine(*sim.pair.client, clock, &clock, 4096, options);
+  const RunRecord r = engine.MeasureRun(100, 1);
+  EXPECT_TRUE(r.error.empty()) << r.error;
+  EXPECT_EQ(r.completed, 1000);
+  EXPECT_EQ(r.elapsed_ticks, 1000 * 10'100);
+  EXPECT_DOUBLE_EQ(r.averaged_rtt_ns, 10'100);
+  EXPECT_DOUBLE_EQ(r.throughput_bytes_per_s, 200 / 10.1e-6);
+  EXPECT_DOUBLE_EQ(r.per_iteration_ns.mean, 10'100);
+  EXPECT_DOUBLE_EQ(r.per_iteration_ns.sd, 0);
+  EXPECT_DOUBLE_EQ(r.per_iteration_ns.min, 10'100);
+  EXPECT_DOUBLE_EQ(r.per_iteration_ns.max, 10'100);
+  EXPECT_EQ(r.per_iteration_ns.zero_fraction, 0);
+  EXPECT_EQ(r.per_iteration_ns.count, 1000);
+  EXPECT_DOUBLE_EQ(r.reference_averaged_rtt_ns, 10'100);
+  EXPECT_EQ(r.integrity.total(), 0);
+  // Virtual time moved by exactly the warm-up and the timed trips.
+  EXPECT_EQ(sim.time.now_ns(), 1010 * 10'100);
+}
+
+TEST(RoundTripEngineTest, TickClockReadsWholeTicksAndAveragesToTheTruth) {
+  // d = 1.3 ms, T = 10 ms, phase 0. Warm-up ends at 13 ticks exactly; 1000 trips end at
+  // 143: the averaged figure is exact, and 130 of the 1000 readings are one tick.
+  Simulation sim(FixedRtt(absl::Microseconds(1300)));
+  timing::TickClockOptions tick_options;
+  tick_options.random_phase = false;
+  auto tick = timing::TickClock::Create(tick_options, &sim.time);
+  ASSERT_TRUE(tick.ok());
+  EngineOptions options;
+  options.iterations = 1000;
+  options.warmup = 100;
+  RoundTripEngine engine(*sim.pair.client, **tick, &sim.time, 64, options);
+  const RunRecord r = engine.MeasureRun(64, 1);
+  EXPECT_DOUBLE_EQ(r.averaged_rtt_ns, 1.3e6);
+  EXPECT_DOUBLE_EQ(r.reference_averaged_rtt_ns, 1.3e6);
+  EXPECT_DOUBLE_EQ(r.per_iteration_ns.zero_fraction, 0.87);
+  EXPECT_DOUBLE_EQ(r.per_iteration_ns.mean, 1.3e6);  // telescoping: equals the averaged
+  EXPECT_DOUBLE_EQ(r.per_iteration_ns.p50, 0);        // the median lands on 0: biased
+  EXPECT_DOUBLE_EQ(r.per_iteration_ns.max, 1e7);
+  EXPECT_NEAR(r.per_iteration_ns.sd, 1e7 * std::sqrt(0.13 * 0.87), 1e7 * 0.001);
+  EXPECT_GT(r.per_iteration_ns.sd, r.per_iteration_ns.mean);  // d < T/2: SD above the mean
+  ASSERT_GE(r.resolution_histogram.size(), 2u);
+  EXPECT_EQ(r.resolution_histogram[0], 870);
+  EXPECT_EQ(r.resolution_histogram[1], 130);
+  EXPECT_DOUBLE_EQ(r.reference_per_iteration_ns.sd, 0);
+}
+
+TEST(RoundTripEngineTest, BatchesDivideEachReadingByTheirSize) {
+  Simulation sim(FixedRtt(absl::Microseconds(5)));
+  EngineOptions options;
+  options.iterations = 1005;
+  options.warmup = 0;
+  options.batch = 10;  // 100 full batches and a last one of 5
+  RoundTripEngine engine(*sim.pair.client, sim.time, nullptr, 64, options);
+  const RunRecord r = engine.MeasureRun(32, 1);
+  EXPECT_EQ(r.per_iteration_ns.count, 101);
+  EXPECT_DOUBLE_EQ(r.per_iteration_ns.mean, 5000);
+  EXPECT_DOUBLE_EQ(r.per_iteration_ns.sd, 0);
+  EXPECT_EQ(r.clock_marks.size(), 102u);
+  EXPECT_FALSE(r.has_reference);
+}
+
+TEST(RoundTripEngineTest, LostEchoesAreCountedAndTheRunGoesOn) {
+  transport::SimFaults faults;
+  faults.drop_every_kth = 100;
+  Simulation sim(FixedRtt(absl::Microseconds(10)), faults);
+  EngineOptions options;
+  options.iterations = 1000;
+  options.warmup = 0;
+  RoundTripEngine engine(*sim.pair.client, sim.time, nullptr, 64, options);
+  const RunRecord r = engine.MeasureRun(64, 1);
+  EXPECT_TRUE(r.error.empty());
+  EXPECT_EQ(r.integrity.lost, 10);
+  EXPECT_EQ(r.completed, 1000);
+}
+
+TEST(RoundTripEngineTest, APeerGoneEndsTheRunKeepingWhatWasMeasured) {
+  transport::SimFaults faults;
+  faults.stop_after = 510;  // 10 warm-up trips, then 500 timed ones
+  Simulation sim(FixedRtt(absl::Microseconds(10)), faults);
+  EngineOptions options;
+  options.iterations = 1000;
+  options.warmup = 10;
+  RoundTripEngine engine(*sim.pair.client, sim.time, nullptr, 64, options);
+  const RunRecord r = engine.MeasureRun(64, 3);
+  EXPECT_EQ(r.completed, 500);
+  EXPECT_NE(r.error.find("round trip 501 of 1000"), std::string::npos) << r.error;
+  EXPECT_DOUBLE_EQ(r.averaged_rtt_ns, 10'000);
+  EXPECT_EQ(r.per_iteration_ns.count, 500);
+}
+
+}  // namespace
+}  // namespace tickbench::harness

@@ -1,0 +1,75 @@
+// The measurement loop allocates nothing: every operator new during it is counted.
+#include <atomic>
+#include <cstdlib>
+#include <new>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "harness/round_trip_engine.h"
+#include "timing/cycle_clock.h"
+#include "timing/os_clocks.h"
+#include "timing/virtual_clock.h"
+#include "transport/echo_peer.h"
+#include "transport/message_pattern.h"
+#include "transport/sim_transport.h"
+
+namespace {
+std::atomic<int64_t> g_allocations{0};
+}  // namespace
+
+void* operator new(size_t size) {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](size_t size) { return operator new(size); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, size_t) noexcept { std::free(p); }
+void operator delete[](void* p, size_t) noexcept { std::free(p); }
+
+namespace tickbench::harness {
+namespace {
+
+int64_t AllocationsDuringLoop(timing::Clock& clock, timing::Clock* reference) {
+  timing::VirtualClock time;
+  transport::SimTransport sim(transport::SimRttModel{}, [&](int64_t ns) { time.AdvanceNanos(ns); });
+  auto pair = sim.Connect();
+  EXPECT_TRUE(pair.ok());
+  const int64_t iterations = 10'000;
+  std::vector<char> send(1024), receive(1024);
+  std::vector<int64_t> marks(iterations + 2), reference_marks(iterations + 2);
+  transport::FillPattern(absl::MakeSpan(send));
+  LoopBuffers buffers{absl::MakeSpan(send), absl::MakeSpan(receive), absl::MakeSpan(marks),
+                      absl::MakeSpan(reference_marks)};
+  IntegrityCounts integrity;
+  const RoundTripEngine::LoopFunction loop = SelectLoop(clock, reference);
+  const int64_t before = g_allocations.load();
+  const LoopOutcome outcome = loop(*pair->client, clock, reference, buffers, iterations, 1, 1,
+                                   true, integrity);
+  const int64_t allocations = g_allocations.load() - before;
+  EXPECT_TRUE(outcome.status.ok());
+  EXPECT_EQ(outcome.completed, iterations);
+  EXPECT_EQ(integrity.total(), 0);
+  return allocations;
+}
+
+TEST(RoundTripLoopAllocationTest, LoopAllocatesNothing) {
+  timing::ClockGettimeClock monotonic(timing::ClockIdNames()[0]);
+  timing::GettimeofdayClock wall;
+  EXPECT_EQ(AllocationsDuringLoop(monotonic, nullptr), 0);
+  EXPECT_EQ(AllocationsDuringLoop(wall, &monotonic), 0);
+  auto cycles = timing::CycleClock::Create(true);
+  if (cycles.ok()) EXPECT_EQ(AllocationsDuringLoop(**cycles, &monotonic), 0);
+}
+
+TEST(RoundTripLoopAllocationTest, TheCounterCounts) {
+  // Guards the guard: an allocation between the two loads is seen.
+  const int64_t before = g_allocations.load();
+  auto* p = new std::vector<int>(100);
+  EXPECT_GT(g_allocations.load(), before);
+  delete p;
+}
+
+}  // namespace
+}  // namespace tickbench::harness

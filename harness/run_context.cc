@@ -1,0 +1,88 @@
+#include "harness/run_context.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/time/clock.h"
+
+namespace tickbench::harness {
+
+ClockDescription DescribeClock(timing::Clock& clock, const std::string& role) {
+  timing::ClockProbeOptions options;
+  // A shorter probe than --clock_info's: this runs before every measurement.
+  options.min_reads = 20'000;
+  options.cost_batches = 21;
+  return ClockDescription{role, clock.info(), timing::ProbeClock(clock, options)};
+}
+
+std::vector<std::string> ContextWarnings(const platform::SystemInfo& system,
+                                         const std::vector<ClockDescription>& clocks) {
+  std::vector<std::string> warnings;
+  if (!platform::IsOptimizedBuild()) {
+    warnings.push_back(absl::StrFormat(
+        "this is a %s build, not an optimised one: the harness's own code is slower than it "
+        "should be (bazel run uses -c opt unless told otherwise)", system.build_mode));
+  }
+  if (!system.clocksource.empty() && system.clocksource != "tsc" &&
+      system.clocksource != "arch_sys_counter") {
+    warnings.push_back(absl::StrFormat(
+        "the kernel's clocksource is '%s': clock_gettime and gettimeofday may fall back to a "
+        "system call (about 0.5-2 us a read instead of ~20 ns)", system.clocksource));
+  }
+  if (!system.cpu_governor.empty() && system.cpu_governor != "performance") {
+    warnings.push_back(absl::StrFormat(
+        "CPU frequency scaling is on (governor '%s'): round trips may change speed during a run; "
+        "set the 'performance' governor for steadier numbers", system.cpu_governor));
+  }
+  for (const ClockDescription& clock : clocks) {
+    if (clock.probe.backward_steps > 0) {
+      warnings.push_back(absl::StrFormat("%s went backwards %d times while probed", clock.info.name,
+                                         clock.probe.backward_steps));
+    }
+    const absl::Duration resolution =
+        std::max(clock.probe.observed_resolution, clock.info.claimed_resolution);
+    if (resolution >= absl::Microseconds(100)) {
+      warnings.push_back(absl::StrFormat(
+          "%s resolves only %s: a single round trip shorter than that mostly reads 0, so "
+          "per-iteration figures mean little; the averaged figure is good to %s / N",
+          clock.info.name, absl::FormatDuration(resolution), absl::FormatDuration(resolution)));
+    }
+  }
+  return warnings;
+}
+
+RunContext MakeRunContext(std::vector<ClockDescription> clocks,
+                          std::vector<std::pair<std::string, std::string>> flags) {
+  RunContext context;
+  context.system = platform::GetSystemInfo();
+  context.started_at = absl::FormatTime(absl::RFC3339_sec, absl::Now(), absl::UTCTimeZone());
+  context.warnings = ContextWarnings(context.system, clocks);
+  context.clocks = std::move(clocks);
+  context.flags = std::move(flags);
+  return context;
+}
+
+std::string FormatContextComment(const RunContext& context) {
+  const platform::SystemInfo& s = context.system;
+  std::string text = absl::StrFormat(
+      "# tickbench on %s, %s\n# CPU: %s (%d CPUs); kernel: %s %s\n"
+      "# clocksource: %s; governor: %s; page size: %d bytes; build: %s\n",
+      s.hostname, context.started_at, s.cpu_model, s.cpu_count, s.os, s.kernel,
+      s.clocksource.empty() ? "unknown" : s.clocksource,
+      s.cpu_governor.empty() ? "none" : s.cpu_governor, s.page_size_bytes, s.build_mode);
+  for (const ClockDescription& clock : context.clocks) {
+    absl::StrAppendFormat(&text,
+                          "# %s: %s; claimed resolution %s, observed %s, read cost %.1f ns\n",
+                          clock.role, clock.info.name,
+                          absl::FormatDuration(clock.info.claimed_resolution),
+                          clock.probe.observed_resolution == absl::ZeroDuration()
+                              ? "none (never changed)"
+                              : absl::FormatDuration(clock.probe.observed_resolution),
+                          clock.probe.read_cost_ns);
+  }
+  for (const std::string& warning : context.warnings) {
+    absl::StrAppend(&text, "# WARNING: ", warning, "\n");
+  }
+  return text;
+}
+
+}  // namespace tickbench::harness

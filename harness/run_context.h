@@ -1,0 +1,48 @@
+// What a measurement ran on, printed before any result and stored with it: the host,
+// the build, the clocks with what the probe measured of them, every flag, and warnings
+// where the result may mislead (as Google Benchmark's "***WARNING***" lines).
+#ifndef HARNESS_RUN_CONTEXT_H_
+#define HARNESS_RUN_CONTEXT_H_
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "platform/system_info.h"
+#include "timing/clock.h"
+#include "timing/clock_probe.h"
+
+namespace tickbench::harness {
+
+struct ClockDescription {
+  std::string role;  // "clock", "reference", or "" for a listing
+  timing::ClockInfo info;
+  timing::ClockProbeResult probe;
+};
+
+struct RunContext {
+  platform::SystemInfo system;
+  std::string started_at;  // RFC 3339, UTC
+  std::vector<ClockDescription> clocks;
+  std::vector<std::pair<std::string, std::string>> flags;  // name, value as given
+  std::vector<std::string> warnings;
+};
+
+// Probes `clock` (measured resolution and read cost) and describes it.
+ClockDescription DescribeClock(timing::Clock& clock, const std::string& role);
+
+// Host facts, the time, and the warnings that follow from them and from the clocks.
+RunContext MakeRunContext(std::vector<ClockDescription> clocks,
+                          std::vector<std::pair<std::string, std::string>> flags);
+
+// The warnings alone: a non-optimised build, a clocksource without a vDSO fast path, a
+// CPU frequency governor that scales, a clock whose resolution is coarse.
+std::vector<std::string> ContextWarnings(const platform::SystemInfo& system,
+                                         const std::vector<ClockDescription>& clocks);
+
+// The context as "# "-prefixed lines, for the top of a table or CSV.
+std::string FormatContextComment(const RunContext& context);
+
+}  // namespace tickbench::harness
+
+#endif  // HARNESS_RUN_CONTEXT_H_

@@ -1,0 +1,51 @@
+#include "harness/run_context.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace tickbench::harness {
+namespace {
+
+using ::testing::HasSubstr;
+
+ClockDescription Coarse(absl::Duration resolution) {
+  ClockDescription clock;
+  clock.info.name = "tick";
+  clock.info.claimed_resolution = resolution;
+  clock.probe.observed_resolution = resolution;
+  return clock;
+}
+
+TEST(RunContextTest, WarnsWhereResultsMayMislead) {
+  platform::SystemInfo system;
+  system.clocksource = "hpet";
+  system.cpu_governor = "powersave";
+  system.build_mode = "dbg";
+  const std::vector<std::string> warnings =
+      ContextWarnings(system, {Coarse(absl::Milliseconds(20))});
+  std::string all;
+  for (const std::string& w : warnings) all += w + "\n";
+  EXPECT_THAT(all, HasSubstr("'hpet'"));
+  EXPECT_THAT(all, HasSubstr("powersave"));
+  EXPECT_THAT(all, HasSubstr("resolves only 20ms"));
+}
+
+TEST(RunContextTest, QuietOnAGoodSetup) {
+  platform::SystemInfo system;
+  system.clocksource = "tsc";
+  system.cpu_governor = "performance";
+  const std::vector<std::string> warnings = ContextWarnings(system, {Coarse(absl::Nanoseconds(1))});
+  // Only the build warning can remain, and only in a non-optimised test build.
+  EXPECT_LE(warnings.size(), platform::IsOptimizedBuild() ? 0u : 1u);
+}
+
+TEST(RunContextTest, CommentNamesHostClocksAndWarnings) {
+  RunContext context = MakeRunContext({Coarse(absl::Milliseconds(10))}, {{"clock", "tick"}});
+  const std::string text = FormatContextComment(context);
+  EXPECT_THAT(text, HasSubstr("# CPU: "));
+  EXPECT_THAT(text, HasSubstr("clocksource"));
+  EXPECT_THAT(text, HasSubstr("WARNING"));
+}
+
+}  // namespace
+}  // namespace tickbench::harness

@@ -1,0 +1,73 @@
+#include "harness/sweep_runner.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_format.h"
+#include "platform/cpu_affinity.h"
+#include "timing/tick_clock.h"
+#include "transport/peer_process.h"
+
+namespace tickbench::harness {
+
+SweepOutcome RunSweep(transport::Transport& transport, timing::Clock& clock,
+                      timing::Clock* reference, const SweepOptions& options,
+                      const ProgressFunction& progress) {
+  SweepOutcome outcome;
+  if (options.sizes.empty()) {
+    outcome.status = absl::InvalidArgumentError("no sizes to measure");
+    return outcome;
+  }
+  if (options.pin_client_cpu >= 0) {
+    if (absl::Status s = platform::PinCurrentThreadToCpu(options.pin_client_cpu); !s.ok()) {
+      outcome.status = s;
+      return outcome;
+    }
+  }
+  absl::StatusOr<transport::EndpointPair> pair = transport.Connect();
+  if (!pair.ok()) {
+    outcome.status = pair.status();
+    return outcome;
+  }
+  absl::StatusOr<transport::PeerProcess> peer = transport::StartEchoPeerProcess(
+      std::move(*pair), options.peer, options.pin_peer_cpu);
+  if (!peer.ok()) {
+    outcome.status = peer.status();
+    return outcome;
+  }
+  if (absl::Status s = peer->client().SetReceiveTimeout(options.receive_timeout); !s.ok()) {
+    outcome.status = s;
+    return outcome;
+  }
+
+  const size_t largest = *std::max_element(options.sizes.begin(), options.sizes.end());
+  RoundTripEngine engine(peer->client(), clock, reference, largest, options.engine);
+  auto* tick = dynamic_cast<timing::TickClock*>(&clock);
+  const int total = options.runs * static_cast<int>(options.sizes.size());
+  outcome.records.reserve(total);
+  for (int run = 1; run <= options.runs && outcome.status.ok(); ++run) {
+    for (size_t size : options.sizes) {
+      if (options.stop_requested != nullptr && options.stop_requested->load()) {
+        outcome.status = absl::CancelledError("stopped by a signal");
+        break;
+      }
+      if (tick != nullptr && options.rephase_tick_clock) {
+        tick->set_phase_ns(timing::RandomPhaseNanos(
+            tick->period_ns(), options.seed * 1'000'003 + outcome.records.size()));
+      }
+      RunRecord record = engine.MeasureRun(size, run);
+      record.transport = std::string(transport.name());
+      outcome.records.push_back(std::move(record));
+      if (progress) progress(static_cast<int>(outcome.records.size()), total, outcome.records.back());
+      if (!outcome.records.back().error.empty()) {
+        outcome.status = absl::UnavailableError(absl::StrFormat(
+            "%s, size %d bytes, run %d: %s", transport.name(), size, run, outcome.records.back().error));
+        break;
+      }
+    }
+  }
+  absl::Status stopped = peer->Stop(absl::Seconds(2));
+  if (outcome.status.ok() && !stopped.ok()) outcome.status = stopped;
+  return outcome;
+}
+
+}  // namespace tickbench::harness

@@ -1,0 +1,55 @@
+// Runs a sweep: a transport, its echo peer in a process of its own (as in the classic
+// experiments), and sizes x runs measured by the round-trip engine.
+#ifndef HARNESS_SWEEP_RUNNER_H_
+#define HARNESS_SWEEP_RUNNER_H_
+
+#include <atomic>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/time/time.h"
+#include "harness/round_trip_engine.h"
+#include "harness/run_record.h"
+#include "timing/clock.h"
+#include "transport/echo_peer.h"
+#include "transport/transport.h"
+
+namespace tickbench::harness {
+
+struct SweepOptions {
+  std::vector<size_t> sizes;
+  int runs = 4;
+  EngineOptions engine;
+  int pin_client_cpu = -1;  // -1: not pinned
+  int pin_peer_cpu = -1;
+  // No echo within this long is a lost round trip (datagrams) or a dead peer (streams).
+  absl::Duration receive_timeout = absl::Seconds(2);
+  transport::EchoPeerOptions peer;
+  // A tick clock gets a fresh random phase (from `seed`) for every run and size, as a
+  // measurement started at an arbitrary moment would; false keeps the phase it has.
+  bool rephase_tick_clock = true;
+  uint64_t seed = 1;
+  // Set from a signal handler to stop between runs; null: never stopped.
+  const std::atomic<bool>* stop_requested = nullptr;
+};
+
+struct SweepOutcome {
+  std::vector<RunRecord> records;  // everything measured, also when the sweep failed
+  absl::Status status;             // why the sweep ended early
+};
+
+// Called after each run, with the runs done and the total (for a progress line).
+using ProgressFunction = std::function<void(int done, int total, const RunRecord& last)>;
+
+// Runs every size in every run, runs in the outer loop: run 1 over all sizes, then run 2,
+// ... so that a slow drift of the machine shows as spread between runs of one size
+// instead of as a trend across sizes.
+SweepOutcome RunSweep(transport::Transport& transport, timing::Clock& clock,
+                      timing::Clock* reference, const SweepOptions& options,
+                      const ProgressFunction& progress);
+
+}  // namespace tickbench::harness
+
+#endif  // HARNESS_SWEEP_RUNNER_H_

@@ -1,0 +1,228 @@
+// Every transport against the promises of transport/transport.h, through the echo peer in
+// a child process, as the harness uses them:
+//   * stamped messages of every size from 1 byte to max_message_size() come back intact
+//     (full pattern check on every echo);
+//   * a message over max_message_size() is InvalidArgument;
+//   * a peer killed mid-run gives the client an error, within the receive timeout;
+//   * nothing is left behind: no socket files or directories in TMPDIR, no descriptors;
+//   * a datagram the peer drops is a DeadlineExceeded for exactly that message.
+// Every wait is bounded by a 2 s receive timeout or a 2 s grace period.
+#include <signal.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <thread>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+#include "transport/echo_peer.h"
+#include "transport/message_pattern.h"
+#include "transport/peer_process.h"
+#include "transport/test_util.h"
+#include "transport/transport.h"
+#include "transport/transport_factory.h"
+
+namespace tickbench::transport {
+namespace {
+
+constexpr absl::Duration kTimeout = absl::Seconds(2);
+constexpr size_t kMaxSize = 0;  // stands for the transport's max_message_size()
+
+// Brings up one transport with its echo peer, and checks on the way out that it left
+// nothing behind. Skips (from the test body) when the host lacks the transport's
+// address family.
+class EchoFixture {
+ public:
+  explicit EchoFixture(const std::string& name,
+                       const EchoPeerOptions& options = EchoPeerOptions())
+      : fds_before_(OpenFileDescriptorCount()) {
+    absl::StatusOr<std::unique_ptr<Transport>> transport = MakeTransport(name);
+    if (!transport.ok()) {
+      status_ = transport.status();
+      return;
+    }
+    transport_ = std::move(*transport);
+    absl::StatusOr<EndpointPair> pair = transport_->Connect();
+    if (!pair.ok()) {
+      status_ = pair.status();
+      return;
+    }
+    absl::StatusOr<PeerProcess> peer = StartEchoPeerProcess(std::move(*pair), options, -1);
+    if (!peer.ok()) {
+      status_ = peer.status();
+      return;
+    }
+    peer_ = std::make_unique<PeerProcess>(std::move(*peer));
+    status_ = peer_->client().SetReceiveTimeout(kTimeout);
+  }
+
+  // Stops the peer and drops everything; then TMPDIR must be empty and the descriptor
+  // count back where it was.
+  void TearDownAndCheck(const ScopedTmpdir& tmpdir) {
+    peer_.reset();
+    transport_.reset();
+    EXPECT_EQ(DirectoryEntryCount(tmpdir.path()), 0) << "files left in TMPDIR";
+    EXPECT_EQ(OpenFileDescriptorCount(), fds_before_) << "descriptors leaked";
+  }
+
+  const absl::Status& status() const { return status_; }
+  Transport& transport() { return *transport_; }
+  PeerProcess& peer() { return *peer_; }
+  Endpoint& client() { return peer_->client(); }
+
+ private:
+  int fds_before_ = -1;
+  absl::Status status_;
+  std::unique_ptr<Transport> transport_;
+  std::unique_ptr<PeerProcess> peer_;
+};
+
+// FailedPrecondition from Connect() means the host lacks the address (no ::1).
+#define SKIP_OR_ASSERT_UP(fixture)                                           \
+  do {                                                                       \
+    if (absl::IsFailedPrecondition((fixture).status())) {                    \
+      GTEST_SKIP() << "not available on this host: " << (fixture).status(); \
+    }                                                                        \
+    ASSERT_TRUE((fixture).status().ok()) << (fixture).status();             \
+  } while (false)
+
+absl::Status RoundTrip(Endpoint& client, std::vector<char>& message, std::vector<char>& echo,
+                       uint64_t sequence) {
+  StampSequence(absl::MakeSpan(message), sequence);
+  if (absl::Status sent = client.Send(message); !sent.ok()) return sent;
+  if (absl::Status got = client.Receive(absl::MakeSpan(echo)); !got.ok()) return got;
+  if (MessageCheck check = CheckEcho(echo, sequence, true); !check.ok()) {
+    return absl::DataLossError(check.ToString());
+  }
+  return absl::OkStatus();
+}
+
+std::vector<std::string> AllNames() { return TransportNames(); }
+
+using SizeParam = std::tuple<std::string, size_t>;
+
+class TransportEchoTest : public ::testing::TestWithParam<SizeParam> {};
+
+TEST_P(TransportEchoTest, StampedMessagesComeBackIntact) {
+  ScopedTmpdir tmpdir;
+  const auto& [name, requested] = GetParam();
+  EchoFixture fixture(name);
+  SKIP_OR_ASSERT_UP(fixture);
+  const size_t limit = fixture.transport().max_message_size();
+  const size_t size = requested == kMaxSize ? limit : std::min(requested, limit);
+  // Enough round trips to cross several socket-buffer refills, few enough that 16 MiB
+  // messages (checked byte by byte) stay quick: 1 MiB of traffic, 2 to 20 trips.
+  const uint32_t count = static_cast<uint32_t>(std::clamp<size_t>((1 << 20) / size, 2, 20));
+  std::vector<char> message(size), echo(size);
+  FillPattern(absl::MakeSpan(message));
+  ASSERT_TRUE(SendBlockHeader(fixture.client(), static_cast<uint32_t>(size), count).ok());
+  for (uint32_t i = 1; i <= count; ++i) {
+    absl::Status status = RoundTrip(fixture.client(), message, echo, i);
+    ASSERT_TRUE(status.ok()) << name << ", " << size << " bytes, message " << i << ": "
+                             << status;
+  }
+  EXPECT_TRUE(fixture.peer().Stop(kTimeout).ok());
+  fixture.TearDownAndCheck(tmpdir);
+}
+
+std::string SizeParamName(const ::testing::TestParamInfo<SizeParam>& info) {
+  const size_t size = std::get<1>(info.param);
+  return absl::StrCat(std::get<0>(info.param), "_",
+                      size == kMaxSize ? "max" : absl::StrCat(size));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AllTransports, TransportEchoTest,
+    ::testing::Combine(::testing::ValuesIn(AllNames()),
+                       ::testing::Values(1, 2, 7, 8, 15, 16, 17, 100, 1024, 4096, 65536,
+                                         kMaxSize)),
+    SizeParamName);
+
+class TransportConformanceTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(TransportConformanceTest, OversizeIsInvalidArgument) {
+  ScopedTmpdir tmpdir;
+  EchoFixture fixture(GetParam());
+  SKIP_OR_ASSERT_UP(fixture);
+  const std::vector<char> too_big(fixture.transport().max_message_size() + 1);
+  absl::Status status = fixture.client().Send(too_big);
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
+  EXPECT_NE(status.message().find(absl::StrCat(too_big.size())), absl::string_view::npos);
+  EXPECT_EQ(SendBlockHeader(fixture.client(), static_cast<uint32_t>(too_big.size()), 1).code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(fixture.peer().Stop(kTimeout).ok());
+  fixture.TearDownAndCheck(tmpdir);
+}
+
+TEST_P(TransportConformanceTest, KilledPeerGivesTheClientAnErrorInBoundedTime) {
+  ScopedTmpdir tmpdir;
+  EchoFixture fixture(GetParam());
+  SKIP_OR_ASSERT_UP(fixture);
+  std::vector<char> message(64), echo(64);
+  FillPattern(absl::MakeSpan(message));
+  ASSERT_TRUE(SendBlockHeader(fixture.client(), 64, 3).ok());
+  ASSERT_TRUE(RoundTrip(fixture.client(), message, echo, 1).ok());
+  ASSERT_EQ(kill(fixture.peer().pid(), SIGKILL), 0);
+  for (int i = 0; i < 5000 && fixture.peer().alive(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ASSERT_FALSE(fixture.peer().alive());
+  const auto start = std::chrono::steady_clock::now();
+  absl::Status status = RoundTrip(fixture.client(), message, echo, 2);
+  const auto elapsed = std::chrono::steady_clock::now() - start;
+  EXPECT_TRUE(absl::IsUnavailable(status) || absl::IsDeadlineExceeded(status)) << status;
+  if (!fixture.transport().is_datagram()) {
+    EXPECT_TRUE(absl::IsUnavailable(status)) << "a stream sees the peer go: " << status;
+  }
+  EXPECT_LT(elapsed, std::chrono::seconds(5));  // the 2 s timeout, plus slack
+  EXPECT_EQ(fixture.peer().Stop(kTimeout).code(), absl::StatusCode::kAborted);
+  fixture.TearDownAndCheck(tmpdir);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllTransports, TransportConformanceTest,
+                         ::testing::ValuesIn(AllNames()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           return info.param;
+                         });
+
+class DatagramDropTest : public ::testing::TestWithParam<std::string> {};
+
+// The peer drops messages 3 and 6: those, and only those, time out.
+TEST_P(DatagramDropTest, DroppedEchoesAndOnlyThoseTimeOut) {
+  ScopedTmpdir tmpdir;
+  EchoPeerOptions options;
+  options.drop_every_kth = 3;
+  EchoFixture fixture(GetParam(), options);
+  SKIP_OR_ASSERT_UP(fixture);
+  ASSERT_TRUE(fixture.transport().is_datagram());
+  // 1 s per dropped message rather than 2: two drops, and loopback answers in microseconds.
+  ASSERT_TRUE(fixture.client().SetReceiveTimeout(absl::Seconds(1)).ok());
+  std::vector<char> message(100), echo(100);
+  FillPattern(absl::MakeSpan(message));
+  ASSERT_TRUE(SendBlockHeader(fixture.client(), 100, 6).ok());
+  for (uint64_t sequence = 1; sequence <= 6; ++sequence) {
+    absl::Status status = RoundTrip(fixture.client(), message, echo, sequence);
+    if (sequence % 3 == 0) {
+      EXPECT_TRUE(absl::IsDeadlineExceeded(status)) << "message " << sequence << ": " << status;
+    } else {
+      EXPECT_TRUE(status.ok()) << "message " << sequence << ": " << status;
+    }
+  }
+  EXPECT_TRUE(fixture.peer().Stop(kTimeout).ok());
+  fixture.TearDownAndCheck(tmpdir);
+}
+
+INSTANTIATE_TEST_SUITE_P(DatagramTransports, DatagramDropTest,
+                         ::testing::Values("udp", "udp6", "unix_dgram"),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           return info.param;
+                         });
+
+}  // namespace
+}  // namespace tickbench::transport

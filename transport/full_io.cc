@@ -1,0 +1,165 @@
+#include "transport/full_io.h"
+
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <ctime>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "platform/errno_status.h"
+
+namespace tickbench::transport {
+namespace {
+
+// Blocks SIGPIPE in the calling thread for its lifetime; see full_io.h for why. If the
+// thread already blocked SIGPIPE, the mask is left alone, and a SIGPIPE that was already
+// pending is left for its owner.
+class ScopedSigpipeBlock {
+ public:
+  ScopedSigpipeBlock() {
+    sigemptyset(&sigpipe_);
+    sigaddset(&sigpipe_, SIGPIPE);
+    sigset_t old_mask;
+    pthread_sigmask(SIG_BLOCK, &sigpipe_, &old_mask);
+    was_blocked_ = sigismember(&old_mask, SIGPIPE) == 1;
+    if (was_blocked_) {
+      sigset_t pending;
+      sigpending(&pending);
+      was_pending_ = sigismember(&pending, SIGPIPE) == 1;
+    }
+  }
+  ScopedSigpipeBlock(const ScopedSigpipeBlock&) = delete;
+  ScopedSigpipeBlock& operator=(const ScopedSigpipeBlock&) = delete;
+
+  // Call after a write failed with EPIPE: that write raised a SIGPIPE for this thread.
+  void ConsumeRaisedSigpipe() {
+    if (was_pending_) return;  // signals do not queue: ours merged with the pending one
+    const timespec zero = {0, 0};
+    while (sigtimedwait(&sigpipe_, nullptr, &zero) < 0 && errno == EINTR) {
+    }
+  }
+
+  ~ScopedSigpipeBlock() {
+    if (!was_blocked_) pthread_sigmask(SIG_UNBLOCK, &sigpipe_, nullptr);
+  }
+
+ private:
+  sigset_t sigpipe_;
+  bool was_blocked_ = false;
+  bool was_pending_ = false;
+};
+
+absl::Status WriteLoop(int fd, absl::Span<const char> data, WriteMode mode,
+                       ScopedSigpipeBlock* block) {
+  size_t written = 0;
+  while (written < data.size()) {
+    const char* from = data.data() + written;
+    const size_t left = data.size() - written;
+    const ssize_t n = mode == WriteMode::kSocket ? send(fd, from, left, MSG_NOSIGNAL)
+                                                 : write(fd, from, left);
+    if (n < 0) {
+      const int error_number = errno;
+      if (error_number == EINTR) continue;
+      if (error_number == EPIPE && block != nullptr) block->ConsumeRaisedSigpipe();
+      return IoErrnoToStatus(error_number, absl::StrFormat("write %u of %u bytes",
+                                                           written, data.size()));
+    }
+    written += static_cast<size_t>(n);
+  }
+  return absl::OkStatus();
+}
+
+// Waits until `fd` is readable, has hung up, or has an error (the read that follows
+// reports which). EINTR restarts the wait with what is left of the timeout.
+absl::Status WaitReadable(int fd, absl::Duration timeout) {
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point deadline =
+      Clock::now() + std::chrono::nanoseconds(absl::ToInt64Nanoseconds(timeout));
+  while (true) {
+    const int64_t left_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                deadline - Clock::now())
+                                .count();
+    if (left_ns <= 0) break;
+    const timespec left = {static_cast<time_t>(left_ns / 1000000000),
+                           static_cast<long>(left_ns % 1000000000)};
+    pollfd poll_fd = {fd, POLLIN, 0};
+    const int ready = ppoll(&poll_fd, 1, &left, nullptr);
+    if (ready > 0) return absl::OkStatus();
+    if (ready < 0 && errno != EINTR) return platform::ErrnoToStatus(errno, "ppoll");
+  }
+  return absl::DeadlineExceededError(
+      absl::StrCat("no data within ", absl::FormatDuration(timeout)));
+}
+
+}  // namespace
+
+absl::Status PeerClosedError(absl::string_view what) {
+  return absl::UnavailableError(absl::StrCat(what, ": peer closed the connection"));
+}
+
+absl::Status IoErrnoToStatus(int error_number, absl::string_view what) {
+  switch (error_number) {
+    case ECONNRESET:
+    case EPIPE:
+    case ECONNREFUSED:
+      return PeerClosedError(what);
+    case EAGAIN:
+#if EWOULDBLOCK != EAGAIN
+    case EWOULDBLOCK:
+#endif
+      return absl::DeadlineExceededError(
+          absl::StrCat(what, ": receive timeout expired"));
+    default:
+      return platform::ErrnoToStatus(error_number, what);
+  }
+}
+
+absl::Status WriteFull(int fd, absl::Span<const char> data, WriteMode mode) {
+  if (mode == WriteMode::kPipe) {
+    ScopedSigpipeBlock block;
+    return WriteLoop(fd, data, mode, &block);
+  }
+  return WriteLoop(fd, data, mode, nullptr);
+}
+
+absl::Status ReadFull(int fd, absl::Span<char> buffer, absl::Duration wait_timeout) {
+  const bool wait_first = wait_timeout != absl::InfiniteDuration();
+  size_t done = 0;
+  while (done < buffer.size()) {
+    if (wait_first) {
+      absl::Status waited = WaitReadable(fd, wait_timeout);
+      if (!waited.ok()) {
+        return absl::Status(waited.code(), absl::StrFormat("read %u of %u bytes: %s", done,
+                                                           buffer.size(), waited.message()));
+      }
+    }
+    const ssize_t n = read(fd, buffer.data() + done, buffer.size() - done);
+    if (n < 0) {
+      const int error_number = errno;
+      if (error_number == EINTR) continue;
+      return IoErrnoToStatus(error_number,
+                             absl::StrFormat("read %u of %u bytes", done, buffer.size()));
+    }
+    if (n == 0) {
+      return PeerClosedError(absl::StrFormat("read %u of %u bytes", done, buffer.size()));
+    }
+    done += static_cast<size_t>(n);
+  }
+  return absl::OkStatus();
+}
+
+bool ProcessIgnoresSigpipe() {
+  struct sigaction current;
+  if (sigaction(SIGPIPE, nullptr, &current) != 0) return false;
+  return (current.sa_flags & SA_SIGINFO) == 0 && current.sa_handler == SIG_IGN;
+}
+
+}  // namespace tickbench::transport

@@ -1,0 +1,64 @@
+// Whole-buffer reads and writes on blocking descriptors, with the errors the transports
+// report.
+//
+// Error mapping (the same for every transport, so callers can act on the code alone):
+//   * end of file, ECONNRESET, EPIPE, ECONNREFUSED -> Unavailable, with the text "peer
+//     closed the connection" (ECONNREFUSED is how a connected UDP or UNIX datagram socket
+//     learns that the peer's socket is gone);
+//   * EAGAIN/EWOULDBLOCK -> DeadlineExceeded: every descriptor here is blocking, so these
+//     can only come from SO_RCVTIMEO (ReadFull()'s own ppoll() wait ends the same way);
+//   * EINTR is retried; anything else goes through platform::ErrnoToStatus().
+//
+// SIGPIPE: writing to a socket or pipe whose reader has gone raises SIGPIPE, which kills
+// the process by default. Library code does not install signal handlers, so:
+//   * sockets are written with send(MSG_NOSIGNAL): no signal, just EPIPE;
+//   * pipes have no such flag on Linux. WriteMode::kPipe blocks SIGPIPE in the calling
+//     thread for the duration of the write, and takes a SIGPIPE the write raised off the
+//     thread's pending set (sigtimedwait with a zero timeout) before restoring the mask:
+//     the write returns EPIPE and no one else sees a signal. That costs two
+//     rt_sigprocmask calls per WriteFull(). When the process already ignores SIGPIPE
+//     (a program's main() may choose that), WriteMode::kPipeSigpipeIgnored is a bare
+//     write(2); ProcessIgnoresSigpipe() tells which applies.
+#ifndef TRANSPORT_FULL_IO_H_
+#define TRANSPORT_FULL_IO_H_
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+#include "absl/types/span.h"
+
+namespace tickbench::transport {
+
+enum class WriteMode {
+  kSocket,               // send(2) with MSG_NOSIGNAL
+  kPipe,                 // write(2) with SIGPIPE blocked in this thread around it
+  kPipeSigpipeIgnored,   // write(2) alone: the process ignores SIGPIPE
+};
+
+// The status for a failed read, write, send or recv, mapped as described above. `what`
+// names the operation ("read 12 of 100 bytes").
+absl::Status IoErrnoToStatus(int error_number, absl::string_view what);
+
+// The status for end of file where more bytes were expected.
+absl::Status PeerClosedError(absl::string_view what);
+
+// Writes all of `data`, retrying short writes and EINTR.
+absl::Status WriteFull(int fd, absl::Span<const char> data, WriteMode mode);
+
+// Reads until `buffer` is full, retrying short reads and EINTR. With a finite
+// `wait_timeout`, waits for data with ppoll() before each read and returns
+// DeadlineExceeded when none comes in that time: for descriptors that have no
+// SO_RCVTIMEO (pipes). With absl::InfiniteDuration() it only reads, so sockets with
+// SO_RCVTIMEO set pay for no extra system call.
+//
+// A timeout or error part-way through a message leaves the stream out of step with the
+// peer: the bytes already read are lost to the caller. The message says how many.
+absl::Status ReadFull(int fd, absl::Span<char> buffer,
+                      absl::Duration wait_timeout = absl::InfiniteDuration());
+
+// True when SIGPIPE's disposition is SIG_IGN in this process at the time of the call.
+bool ProcessIgnoresSigpipe();
+
+}  // namespace tickbench::transport
+
+#endif  // TRANSPORT_FULL_IO_H_

@@ -1,0 +1,197 @@
+#include "transport/full_io.h"
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "transport/unique_fd.h"
+
+namespace tickbench::transport {
+namespace {
+
+struct Pipe {
+  UniqueFd read_end;
+  UniqueFd write_end;
+};
+
+Pipe MakePipe() {
+  int fds[2];
+  EXPECT_EQ(pipe2(fds, O_CLOEXEC), 0);
+  return Pipe{UniqueFd(fds[0]), UniqueFd(fds[1])};
+}
+
+std::vector<char> Bytes(size_t size) {
+  std::vector<char> bytes(size);
+  for (size_t i = 0; i < size; ++i) bytes[i] = static_cast<char>(i * 7 + i / 251);
+  return bytes;
+}
+
+bool SigpipePending() {
+  sigset_t pending;
+  sigpending(&pending);
+  return sigismember(&pending, SIGPIPE) == 1;
+}
+
+TEST(IoErrnoToStatusTest, MapsPeerGoneAndTimeout) {
+  for (int error_number : {ECONNRESET, EPIPE, ECONNREFUSED}) {
+    absl::Status status = IoErrnoToStatus(error_number, "send");
+    EXPECT_EQ(status.code(), absl::StatusCode::kUnavailable) << error_number;
+    EXPECT_NE(status.message().find("peer closed the connection"), absl::string_view::npos);
+  }
+  EXPECT_EQ(IoErrnoToStatus(EAGAIN, "recv").code(), absl::StatusCode::kDeadlineExceeded);
+  EXPECT_EQ(IoErrnoToStatus(EWOULDBLOCK, "recv").code(),
+            absl::StatusCode::kDeadlineExceeded);
+  EXPECT_EQ(IoErrnoToStatus(EBADF, "recv").code(), absl::StatusCode::kFailedPrecondition);
+}
+
+// 4 MiB is 64 times the default pipe buffer (64 KiB), so both sides see short I/O.
+TEST(FullIoTest, MovesMoreThanThePipeHolds) {
+  Pipe p = MakePipe();
+  const std::vector<char> sent = Bytes(4 << 20);
+  std::vector<char> received(sent.size());
+  absl::Status read_status;
+  std::thread reader([&] { read_status = ReadFull(p.read_end.get(), absl::MakeSpan(received)); });
+  EXPECT_TRUE(WriteFull(p.write_end.get(), sent, WriteMode::kPipe).ok());
+  reader.join();
+  EXPECT_TRUE(read_status.ok()) << read_status;
+  EXPECT_EQ(sent, received);
+}
+
+TEST(FullIoTest, EndOfFileIsUnavailable) {
+  Pipe p = MakePipe();
+  ASSERT_TRUE(WriteFull(p.write_end.get(), Bytes(3), WriteMode::kPipe).ok());
+  p.write_end.reset();
+  std::vector<char> buffer(10);
+  absl::Status status = ReadFull(p.read_end.get(), absl::MakeSpan(buffer));
+  EXPECT_EQ(status.code(), absl::StatusCode::kUnavailable);
+  EXPECT_NE(status.message().find("read 3 of 10 bytes"), absl::string_view::npos) << status;
+}
+
+TEST(FullIoTest, PipeWithoutReaderGivesUnavailableAndNoSignal) {
+  Pipe p = MakePipe();
+  p.read_end.reset();
+  // Were SIGPIPE delivered, its default action would end this test binary.
+  absl::Status status = WriteFull(p.write_end.get(), Bytes(100), WriteMode::kPipe);
+  EXPECT_EQ(status.code(), absl::StatusCode::kUnavailable) << status;
+  EXPECT_FALSE(SigpipePending());
+}
+
+TEST(FullIoTest, CallerWhoBlocksSigpipeKeepsTheMaskAndGetsNoStrayPendingSignal) {
+  sigset_t sigpipe, old_mask;
+  sigemptyset(&sigpipe);
+  sigaddset(&sigpipe, SIGPIPE);
+  ASSERT_EQ(pthread_sigmask(SIG_BLOCK, &sigpipe, &old_mask), 0);
+  Pipe p = MakePipe();
+  p.read_end.reset();
+  EXPECT_EQ(WriteFull(p.write_end.get(), Bytes(10), WriteMode::kPipe).code(),
+            absl::StatusCode::kUnavailable);
+  EXPECT_FALSE(SigpipePending());
+  sigset_t mask_now;
+  ASSERT_EQ(pthread_sigmask(SIG_BLOCK, nullptr, &mask_now), 0);
+  EXPECT_EQ(sigismember(&mask_now, SIGPIPE), 1);
+  ASSERT_EQ(pthread_sigmask(SIG_SETMASK, &old_mask, nullptr), 0);
+}
+
+TEST(FullIoTest, SocketWithoutPeerGivesUnavailable) {
+  int fds[2];
+  ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), 0);
+  UniqueFd mine(fds[0]);
+  close(fds[1]);
+  EXPECT_EQ(WriteFull(mine.get(), Bytes(10), WriteMode::kSocket).code(),
+            absl::StatusCode::kUnavailable);
+}
+
+TEST(FullIoTest, PollTimeoutIsDeadlineExceededAndBounded) {
+  Pipe p = MakePipe();
+  std::vector<char> buffer(4);
+  const auto start = std::chrono::steady_clock::now();
+  absl::Status status =
+      ReadFull(p.read_end.get(), absl::MakeSpan(buffer), absl::Milliseconds(50));
+  const auto elapsed = std::chrono::steady_clock::now() - start;
+  EXPECT_EQ(status.code(), absl::StatusCode::kDeadlineExceeded) << status;
+  EXPECT_GE(elapsed, std::chrono::milliseconds(50));
+  EXPECT_LT(elapsed, std::chrono::seconds(5));
+}
+
+TEST(FullIoTest, PollTimeoutStillReadsWhatIsThere) {
+  Pipe p = MakePipe();
+  const std::vector<char> sent = Bytes(8);
+  ASSERT_TRUE(WriteFull(p.write_end.get(), sent, WriteMode::kPipe).ok());
+  std::vector<char> received(8);
+  EXPECT_TRUE(ReadFull(p.read_end.get(), absl::MakeSpan(received), absl::Seconds(2)).ok());
+  EXPECT_EQ(sent, received);
+}
+
+TEST(FullIoTest, SocketReceiveTimeoutIsDeadlineExceeded) {
+  int fds[2];
+  ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), 0);
+  UniqueFd a(fds[0]), b(fds[1]);
+  const timeval timeout = {0, 50000};  // 50 ms
+  ASSERT_EQ(setsockopt(a.get(), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout)), 0);
+  std::vector<char> buffer(4);
+  EXPECT_EQ(ReadFull(a.get(), absl::MakeSpan(buffer)).code(),
+            absl::StatusCode::kDeadlineExceeded);
+}
+
+std::atomic<int> signals_caught{0};
+void CountSignal(int) { signals_caught.fetch_add(1, std::memory_order_relaxed); }
+
+// A handler installed without SA_RESTART makes a blocked read() fail with EINTR.
+TEST(FullIoTest, RetriesAfterEintr) {
+  struct sigaction action = {}, old_action;
+  action.sa_handler = CountSignal;
+  sigemptyset(&action.sa_mask);
+  ASSERT_EQ(sigaction(SIGUSR1, &action, &old_action), 0);
+  Pipe p = MakePipe();
+  const std::vector<char> sent = Bytes(64);
+  std::vector<char> received(sent.size());
+  std::atomic<bool> done{false};
+  absl::Status read_status;
+  std::thread reader([&] {
+    read_status = ReadFull(p.read_end.get(), absl::MakeSpan(received));
+    done = true;
+  });
+  // Interrupt the reader several times while it waits (10 x 5 ms), then feed it.
+  for (int i = 0; i < 10 && !done; ++i) {
+    pthread_kill(reader.native_handle(), SIGUSR1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ASSERT_TRUE(WriteFull(p.write_end.get(), sent, WriteMode::kPipe).ok());
+  reader.join();
+  ASSERT_EQ(sigaction(SIGUSR1, &old_action, nullptr), 0);
+  EXPECT_TRUE(read_status.ok()) << read_status;
+  EXPECT_EQ(sent, received);
+  EXPECT_GT(signals_caught.load(), 0);
+}
+
+TEST(FullIoTest, ProcessIgnoresSigpipeReadsTheDisposition) {
+  struct sigaction ignore = {}, old_action;
+  ignore.sa_handler = SIG_IGN;
+  sigemptyset(&ignore.sa_mask);
+  ASSERT_EQ(sigaction(SIGPIPE, &ignore, &old_action), 0);
+  EXPECT_TRUE(ProcessIgnoresSigpipe());
+  Pipe p = MakePipe();
+  p.read_end.reset();
+  EXPECT_EQ(WriteFull(p.write_end.get(), Bytes(10), WriteMode::kPipeSigpipeIgnored).code(),
+            absl::StatusCode::kUnavailable);
+  struct sigaction default_action = {};
+  default_action.sa_handler = SIG_DFL;
+  sigemptyset(&default_action.sa_mask);
+  ASSERT_EQ(sigaction(SIGPIPE, &default_action, nullptr), 0);
+  EXPECT_FALSE(ProcessIgnoresSigpipe());
+  ASSERT_EQ(sigaction(SIGPIPE, &old_action, nullptr), 0);
+}
+
+}  // namespace
+}  // namespace tickbench::transport

@@ -1,0 +1,85 @@
+#include "transport/pipe_transport.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <utility>
+
+#include "platform/errno_status.h"
+#include "transport/endpoint_checks.h"
+#include "transport/full_io.h"
+#include "transport/unique_fd.h"
+
+namespace tickbench::transport {
+namespace {
+
+constexpr char kName[] = "pipe";
+
+class PipeEndpoint final : public Endpoint {
+ public:
+  PipeEndpoint(UniqueFd read_fd, UniqueFd write_fd, WriteMode write_mode)
+      : read_fd_(std::move(read_fd)), write_fd_(std::move(write_fd)), write_mode_(write_mode) {}
+
+  absl::Status Send(absl::Span<const char> message) override {
+    if (absl::Status size = CheckMessageSize(message.size(), kMaxStreamMessageBytes, kName);
+        !size.ok()) {
+      return size;
+    }
+    return WriteFull(write_fd_.get(), message, write_mode_);
+  }
+
+  absl::Status Receive(absl::Span<char> buffer) override {
+    if (absl::Status size = CheckMessageSize(buffer.size(), kMaxStreamMessageBytes, kName);
+        !size.ok()) {
+      return size;
+    }
+    return ReadFull(read_fd_.get(), buffer, timeout_);
+  }
+
+  absl::Status SetReceiveTimeout(absl::Duration timeout) override {
+    if (absl::Status valid = CheckReceiveTimeout(timeout); !valid.ok()) return valid;
+    timeout_ = timeout;
+    return absl::OkStatus();
+  }
+
+  bool is_datagram() const override { return false; }
+  size_t max_message_size() const override { return kMaxStreamMessageBytes; }
+
+ private:
+  UniqueFd read_fd_;
+  UniqueFd write_fd_;
+  WriteMode write_mode_;
+  absl::Duration timeout_ = absl::InfiniteDuration();
+};
+
+class PipeTransport final : public Transport {
+ public:
+  absl::string_view name() const override { return kName; }
+  size_t max_message_size() const override { return kMaxStreamMessageBytes; }
+  bool is_datagram() const override { return false; }
+
+  absl::StatusOr<EndpointPair> Connect() override {
+    int to_server[2], to_client[2];
+    if (pipe2(to_server, O_CLOEXEC) != 0) return platform::ErrnoToStatus(errno, "pipe2");
+    UniqueFd to_server_read(to_server[0]), to_server_write(to_server[1]);
+    if (pipe2(to_client, O_CLOEXEC) != 0) return platform::ErrnoToStatus(errno, "pipe2");
+    UniqueFd to_client_read(to_client[0]), to_client_write(to_client[1]);
+    const WriteMode mode =
+        ProcessIgnoresSigpipe() ? WriteMode::kPipeSigpipeIgnored : WriteMode::kPipe;
+    EndpointPair pair;
+    pair.client = std::make_unique<PipeEndpoint>(std::move(to_client_read),
+                                                 std::move(to_server_write), mode);
+    pair.server = std::make_unique<PipeEndpoint>(std::move(to_server_read),
+                                                 std::move(to_client_write), mode);
+    return pair;
+  }
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Transport>> MakePipeTransport() {
+  return std::make_unique<PipeTransport>();
+}
+
+}  // namespace tickbench::transport

@@ -1,0 +1,32 @@
+// "pipe": two pipes, one each way, as the classic pipe latency test uses.
+//
+// A pipe has no receive-timeout option: with a timeout set, Receive() waits with ppoll()
+// before each read (one more system call per read; none when no timeout is set).
+//
+// SIGPIPE: a write to a pipe whose reader has gone raises SIGPIPE. Connect() looks at
+// SIGPIPE's disposition once: if the process ignores it, writes are bare write(2)
+// calls that fail with EPIPE; otherwise each Send() blocks SIGPIPE in the calling thread
+// around its writes and discards a SIGPIPE they raised (see full_io.h). Either way a
+// closed reader is Unavailable, never a dead process. The mask costs two rt_sigprocmask
+// calls per Send(): about 0.5 us together on a Linux 6.18 VM where a one-byte write plus
+// read cost about 1 us, so not negligible in a pipe round trip. A program that ignores
+// SIGPIPE in main() before Connect() measures pipes without that cost (a forked peer
+// inherits the disposition), and must keep ignoring it while the pair lives.
+//
+// Pipe buffers are left at the kernel default (64 KiB on Linux): a larger message moves
+// in several reads and writes, as it would between two ordinary processes.
+#ifndef TRANSPORT_PIPE_TRANSPORT_H_
+#define TRANSPORT_PIPE_TRANSPORT_H_
+
+#include <memory>
+
+#include "absl/status/statusor.h"
+#include "transport/transport.h"
+
+namespace tickbench::transport {
+
+absl::StatusOr<std::unique_ptr<Transport>> MakePipeTransport();
+
+}  // namespace tickbench::transport
+
+#endif  // TRANSPORT_PIPE_TRANSPORT_H_

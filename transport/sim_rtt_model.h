@@ -1,0 +1,73 @@
+// The round-trip time of the simulated transport, as a model with known parameters, so
+// that a sweep's steps and a study's statistics have an exact truth to be held against.
+//
+//   RTT(n) = fixed + per_byte * n + 2 * (per_cluster * clusters(n) + per_small * smalls(n))
+//            + jitter
+//
+// The buffer term is the classic BSD socket layer's (4.3BSD sosend(), SunOS): while data
+// remains, a remainder of at least `threshold_bytes` takes one cluster of
+// min(cluster_bytes, remainder) bytes, otherwise small buffers of `small_bytes` take the
+// rest. 4.3BSD: cluster 1024, threshold 512, small 112 (MLEN); the older rule used
+// threshold = cluster. A round trip lays the message out twice (the send and the echo).
+#ifndef TRANSPORT_SIM_RTT_MODEL_H_
+#define TRANSPORT_SIM_RTT_MODEL_H_
+
+#include <cstdint>
+#include <random>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+
+namespace tickbench::transport {
+
+struct BsdBufferLayout {
+  int64_t clusters = 0;
+  int64_t small_buffers = 0;
+};
+
+// The BSD rule above for an n-byte send. Requires cluster_bytes >= 1, small_bytes >= 1.
+BsdBufferLayout LayOutBsdBuffers(int64_t size_bytes, int64_t cluster_bytes, int64_t threshold_bytes,
+                                 int64_t small_bytes);
+
+enum class JitterKind { kNone, kUniform, kNormal, kExponential };
+
+// "none", "uniform", "normal", "exponential"; InvalidArgument names them.
+absl::Status ParseJitterKind(absl::string_view text, JitterKind* kind);
+
+struct SimRttModel {
+  absl::Duration fixed = absl::Microseconds(20);
+  double per_byte_ns = 0.05;  // per byte of the message, for the whole round trip
+  bool bsd_buffers = false;
+  int64_t cluster_bytes = 1024;
+  int64_t threshold_bytes = 512;
+  int64_t small_bytes = 112;
+  absl::Duration per_cluster = absl::Microseconds(2);
+  absl::Duration per_small = absl::Microseconds(1);
+  // kUniform: U[0, 2 * scale); kNormal: N(0, scale) clipped so the RTT stays >= 1 ns;
+  // kExponential: Exp(mean = scale). Uniform and exponential add scale on average.
+  JitterKind jitter = JitterKind::kNone;
+  absl::Duration jitter_scale = absl::Microseconds(1);
+  uint64_t seed = 1;
+};
+
+// InvalidArgument for negative costs, buffer sizes < 1, a threshold < 1.
+absl::Status ValidateSimRttModel(const SimRttModel& model);
+
+// The model's RTT for n bytes without jitter, in ns.
+int64_t ModelRttNanos(const SimRttModel& model, int64_t size_bytes);
+
+// Draws jittered RTTs from the model; the same seed gives the same sequence.
+class SimRttSampler {
+ public:
+  explicit SimRttSampler(const SimRttModel& model);
+  int64_t NextRttNanos(int64_t size_bytes);
+
+ private:
+  SimRttModel model_;
+  std::mt19937_64 random_;
+};
+
+}  // namespace tickbench::transport
+
+#endif  // TRANSPORT_SIM_RTT_MODEL_H_

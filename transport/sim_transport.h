@@ -1,0 +1,48 @@
+// The simulated transport: round trips that take the time a model says, in virtual time.
+//
+// The client endpoint echoes in-process: Send() keeps the message, Receive() returns it
+// and advances simulated time by one round trip drawn from the model. The transport
+// does not know which clock reads that time; it only calls `advance_time` (the harness
+// passes a virtual clock's Advance). Control frames of the echo protocol are accepted
+// and cost nothing. There is no peer process: echoes_in_process() is true.
+#ifndef TRANSPORT_SIM_TRANSPORT_H_
+#define TRANSPORT_SIM_TRANSPORT_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+
+#include "absl/status/statusor.h"
+#include "transport/sim_rtt_model.h"
+#include "transport/transport.h"
+
+namespace tickbench::transport {
+
+struct SimFaults {
+  int64_t drop_every_kth = 0;  // the k-th, 2k-th, ... echo is lost: a receive timeout
+  int64_t stop_after = 0;      // after this many echoes the peer is gone
+};
+
+class SimTransport final : public Transport {
+ public:
+  // The largest simulated message: 1 MiB, past every real transport's.
+  static constexpr size_t kMaxMessageBytes = size_t{1} << 20;
+
+  SimTransport(const SimRttModel& model, std::function<void(int64_t nanos)> advance_time,
+               const SimFaults& faults = SimFaults());
+
+  absl::string_view name() const override { return "sim"; }
+  size_t max_message_size() const override { return kMaxMessageBytes; }
+  bool is_datagram() const override { return false; }
+  bool echoes_in_process() const override { return true; }
+  absl::StatusOr<EndpointPair> Connect() override;
+
+ private:
+  SimRttModel model_;
+  std::function<void(int64_t)> advance_time_;
+  SimFaults faults_;
+};
+
+}  // namespace tickbench::transport
+
+#endif  // TRANSPORT_SIM_TRANSPORT_H_

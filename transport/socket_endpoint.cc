@@ -1,0 +1,137 @@
+#include "transport/socket_endpoint.h"
+
+#include <sys/socket.h>
+#include <sys/time.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <utility>
+
+#include "absl/strings/str_format.h"
+#include "platform/errno_status.h"
+#include "transport/endpoint_checks.h"
+#include "transport/full_io.h"
+
+namespace tickbench::transport {
+
+absl::Status SetSocketReceiveTimeout(int fd, absl::Duration timeout) {
+  if (absl::Status valid = CheckReceiveTimeout(timeout); !valid.ok()) return valid;
+  timeval value = {0, 0};
+  if (timeout != absl::InfiniteDuration()) {
+    const int64_t micros = absl::ToInt64Microseconds(absl::Ceil(timeout, absl::Microseconds(1)));
+    value.tv_sec = static_cast<time_t>(micros / 1000000);
+    value.tv_usec = static_cast<suseconds_t>(micros % 1000000);
+  }
+  if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &value, sizeof(value)) != 0) {
+    return platform::ErrnoToStatus(errno, "setsockopt(SO_RCVTIMEO)");
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<SocketBufferSizes> SetSocketBufferSizes(int fd, int requested_bytes) {
+  if (setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &requested_bytes, sizeof(requested_bytes)) != 0) {
+    return platform::ErrnoToStatus(errno, "setsockopt(SO_SNDBUF)");
+  }
+  if (setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &requested_bytes, sizeof(requested_bytes)) != 0) {
+    return platform::ErrnoToStatus(errno, "setsockopt(SO_RCVBUF)");
+  }
+  SocketBufferSizes sizes;
+  socklen_t length = sizeof(sizes.send_bytes);
+  if (getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sizes.send_bytes, &length) != 0) {
+    return platform::ErrnoToStatus(errno, "getsockopt(SO_SNDBUF)");
+  }
+  length = sizeof(sizes.receive_bytes);
+  if (getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sizes.receive_bytes, &length) != 0) {
+    return platform::ErrnoToStatus(errno, "getsockopt(SO_RCVBUF)");
+  }
+  return sizes;
+}
+
+StreamSocketEndpoint::StreamSocketEndpoint(UniqueFd fd, std::string transport_name,
+                                           size_t max_message_size)
+    : fd_(std::move(fd)),
+      transport_name_(std::move(transport_name)),
+      max_message_size_(max_message_size) {}
+
+absl::Status StreamSocketEndpoint::Send(absl::Span<const char> message) {
+  if (absl::Status size = CheckMessageSize(message.size(), max_message_size_, transport_name_);
+      !size.ok()) {
+    return size;
+  }
+  return WriteFull(fd_.get(), message, WriteMode::kSocket);
+}
+
+absl::Status StreamSocketEndpoint::Receive(absl::Span<char> buffer) {
+  if (absl::Status size = CheckMessageSize(buffer.size(), max_message_size_, transport_name_);
+      !size.ok()) {
+    return size;
+  }
+  return ReadFull(fd_.get(), buffer);
+}
+
+absl::Status StreamSocketEndpoint::SetReceiveTimeout(absl::Duration timeout) {
+  return SetSocketReceiveTimeout(fd_.get(), timeout);
+}
+
+DatagramSocketEndpoint::DatagramSocketEndpoint(UniqueFd fd, std::string transport_name,
+                                               size_t max_message_size)
+    : fd_(std::move(fd)),
+      transport_name_(std::move(transport_name)),
+      max_message_size_(max_message_size) {}
+
+absl::Status DatagramSocketEndpoint::Send(absl::Span<const char> message) {
+  if (absl::Status size = CheckMessageSize(message.size(), max_message_size_, transport_name_);
+      !size.ok()) {
+    return size;
+  }
+  while (true) {
+    const ssize_t n = send(fd_.get(), message.data(), message.size(), MSG_NOSIGNAL);
+    if (n >= 0) {
+      // A datagram socket sends all of it or nothing; a short count would be a kernel bug.
+      if (static_cast<size_t>(n) == message.size()) return absl::OkStatus();
+      return absl::InternalError(
+          absl::StrFormat("send of a %u-byte datagram sent %d bytes", message.size(), n));
+    }
+    if (errno != EINTR) {
+      return IoErrnoToStatus(errno, absl::StrFormat("send %u-byte datagram", message.size()));
+    }
+  }
+}
+
+absl::StatusOr<size_t> DatagramSocketEndpoint::ReceiveDatagram(absl::Span<char> buffer) {
+  while (true) {
+    // MSG_TRUNC makes recv() return the datagram's real length even when it is longer
+    // than the buffer (the rest is discarded), so truncation is seen, not silent.
+    const ssize_t n = recv(fd_.get(), buffer.data(), buffer.size(), MSG_TRUNC);
+    if (n >= 0) {
+      if (static_cast<size_t>(n) > buffer.size()) {
+        return absl::DataLossError(absl::StrFormat(
+            "a %d-byte datagram does not fit the %u-byte buffer", n, buffer.size()));
+      }
+      return static_cast<size_t>(n);
+    }
+    if (errno != EINTR) {
+      return IoErrnoToStatus(errno, absl::StrFormat("recv %u-byte datagram", buffer.size()));
+    }
+  }
+}
+
+absl::Status DatagramSocketEndpoint::Receive(absl::Span<char> buffer) {
+  if (absl::Status size = CheckMessageSize(buffer.size(), max_message_size_, transport_name_);
+      !size.ok()) {
+    return size;
+  }
+  absl::StatusOr<size_t> received = ReceiveDatagram(buffer);
+  if (!received.ok()) return received.status();
+  if (*received != buffer.size()) {
+    return absl::DataLossError(absl::StrFormat("expected a %u-byte datagram, got %u bytes",
+                                               buffer.size(), *received));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status DatagramSocketEndpoint::SetReceiveTimeout(absl::Duration timeout) {
+  return SetSocketReceiveTimeout(fd_.get(), timeout);
+}
+
+}  // namespace tickbench::transport

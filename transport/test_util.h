@@ -1,0 +1,36 @@
+// Test helpers for what a transport must not leave behind: files in the temporary
+// directory, and open file descriptors.
+#ifndef TRANSPORT_TEST_UTIL_H_
+#define TRANSPORT_TEST_UTIL_H_
+
+#include <string>
+
+namespace tickbench::transport {
+
+// Makes a fresh directory under $TEST_TMPDIR (or /tmp) and points TMPDIR at it; the
+// destructor puts TMPDIR back and removes the directory if it is empty.
+class ScopedTmpdir {
+ public:
+  ScopedTmpdir();
+  ScopedTmpdir(const ScopedTmpdir&) = delete;
+  ScopedTmpdir& operator=(const ScopedTmpdir&) = delete;
+  ~ScopedTmpdir();
+
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  std::string old_tmpdir_;
+  bool had_tmpdir_ = false;
+};
+
+// Entries in `path` other than "." and "..", or -1 when it cannot be read.
+int DirectoryEntryCount(const std::string& path);
+
+// Descriptors open in this process (entries of /proc/self/fd, less the one used to read
+// it), or -1 when /proc is not mounted.
+int OpenFileDescriptorCount();
+
+}  // namespace tickbench::transport
+
+#endif  // TRANSPORT_TEST_UTIL_H_

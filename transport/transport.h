@@ -1,0 +1,87 @@
+// A connected pair of endpoints that moves whole messages. Nothing here knows about
+// clocks: the harness times what these calls do.
+//
+// What is promised:
+//   * Send() moves the whole message or fails: all bytes on a stream (short writes and
+//     EINTR handled), or exactly one datagram.
+//   * Receive() fills the whole buffer or fails: exactly buffer.size() bytes on a stream;
+//     on a datagram transport, one datagram that must be exactly buffer.size() bytes
+//     long (another length is a DataLoss error, never a silent truncation).
+//   * A message longer than max_message_size() is refused with InvalidArgument before
+//     anything is sent.
+//   * With a receive timeout set, Receive() returns DeadlineExceeded instead of waiting
+//     longer; a peer that has gone (EOF, reset) gives Unavailable. A datagram transport
+//     often cannot tell that its peer has gone: then the timeout is the only way out.
+// What is NOT promised:
+//   * Endpoints are not thread-safe; each one has one user.
+//   * Datagram transports do not retransmit: a lost datagram is a timeout.
+#ifndef TRANSPORT_TRANSPORT_H_
+#define TRANSPORT_TRANSPORT_H_
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+#include "absl/types/span.h"
+
+namespace tickbench::transport {
+
+class Endpoint {
+ public:
+  virtual ~Endpoint() = default;
+
+  virtual absl::Status Send(absl::Span<const char> message) = 0;
+  virtual absl::Status Receive(absl::Span<char> buffer) = 0;
+
+  // absl::InfiniteDuration() (the default) waits for ever. Any other timeout must be
+  // positive (InvalidArgument otherwise): SO_RCVTIMEO reads 0 as "for ever".
+  virtual absl::Status SetReceiveTimeout(absl::Duration timeout) = 0;
+
+  // What Transport says about its messages, repeated here so that code handed only an
+  // endpoint (the echo peer in a forked child) can size its buffers.
+  virtual bool is_datagram() const = 0;
+  virtual size_t max_message_size() const = 0;
+
+  // Datagram endpoints only: waits for one datagram of any length up to buffer.size(),
+  // copies it into `buffer` and returns its length. A longer one is consumed and reported
+  // as DataLoss. Stream endpoints keep this default: a stream has no message boundaries.
+  virtual absl::StatusOr<size_t> ReceiveDatagram(absl::Span<char> buffer) {
+    return absl::UnimplementedError("ReceiveDatagram() needs a datagram endpoint");
+  }
+};
+
+// Both ends of one connection. Either end may be handed to another process (fork): an
+// endpoint owns only file descriptors and memory, which the child inherits.
+struct EndpointPair {
+  std::unique_ptr<Endpoint> client;
+  std::unique_ptr<Endpoint> server;
+};
+
+class Transport {
+ public:
+  virtual ~Transport() = default;
+
+  // "unix_stream", "unix_dgram", "udp", "udp6", "tcp", "tcp6", "pipe", "sim".
+  virtual absl::string_view name() const = 0;
+
+  // Largest message one Send() may carry (65507 bytes for UDP over IPv4).
+  virtual size_t max_message_size() const = 0;
+
+  // True when a message travels as one datagram.
+  virtual bool is_datagram() const = 0;
+
+  // Makes a new connected pair on this host.
+  virtual absl::StatusOr<EndpointPair> Connect() = 0;
+
+  // True when the client endpoint echoes by itself (the simulated transport): there is
+  // no server end and no peer process to start.
+  virtual bool echoes_in_process() const { return false; }
+};
+
+}  // namespace tickbench::transport
+
+#endif  // TRANSPORT_TRANSPORT_H_

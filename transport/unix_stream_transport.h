@@ -1,0 +1,21 @@
+// "unix_stream": AF_UNIX SOCK_STREAM sockets connected through a bound path.
+//
+// Each Connect() binds a listening socket in a fresh private directory (see
+// unix_socket_dir.h), connects to it, accepts, and then removes the socket file and the
+// directory at once: the connected pair needs neither. Messages are limited to
+// kMaxStreamMessageBytes (16 MiB).
+#ifndef TRANSPORT_UNIX_STREAM_TRANSPORT_H_
+#define TRANSPORT_UNIX_STREAM_TRANSPORT_H_
+
+#include <memory>
+
+#include "absl/status/statusor.h"
+#include "transport/transport.h"
+
+namespace tickbench::transport {
+
+absl::StatusOr<std::unique_ptr<Transport>> MakeUnixStreamTransport();
+
+}  // namespace tickbench::transport
+
+#endif  // TRANSPORT_UNIX_STREAM_TRANSPORT_H_
