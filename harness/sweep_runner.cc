@@ -1,6 +1,8 @@
 #include "harness/sweep_runner.h"
 
 #include <algorithm>
+#include <memory>
+#include <optional>
 
 #include "absl/strings/str_format.h"
 #include "platform/cpu_affinity.h"
@@ -28,19 +30,29 @@ SweepOutcome RunSweep(transport::Transport& transport, timing::Clock& clock,
     outcome.status = pair.status();
     return outcome;
   }
-  absl::StatusOr<transport::PeerProcess> peer = transport::StartEchoPeerProcess(
-      std::move(*pair), options.peer, options.pin_peer_cpu);
-  if (!peer.ok()) {
-    outcome.status = peer.status();
-    return outcome;
+  // The echo peer runs in a process of its own, as in the classic experiments, unless
+  // the transport needs none (simulated, or a peer on another host).
+  std::optional<transport::PeerProcess> peer;
+  std::unique_ptr<transport::Endpoint> direct_client;
+  if (transport.needs_local_peer()) {
+    absl::StatusOr<transport::PeerProcess> started = transport::StartEchoPeerProcess(
+        std::move(*pair), options.peer, options.pin_peer_cpu);
+    if (!started.ok()) {
+      outcome.status = started.status();
+      return outcome;
+    }
+    peer.emplace(std::move(*started));
+  } else {
+    direct_client = std::move(pair->client);
   }
-  if (absl::Status s = peer->client().SetReceiveTimeout(options.receive_timeout); !s.ok()) {
+  transport::Endpoint& client = peer ? peer->client() : *direct_client;
+  if (absl::Status s = client.SetReceiveTimeout(options.receive_timeout); !s.ok()) {
     outcome.status = s;
     return outcome;
   }
 
   const size_t largest = *std::max_element(options.sizes.begin(), options.sizes.end());
-  RoundTripEngine engine(peer->client(), clock, reference, largest, options.engine);
+  RoundTripEngine engine(client, clock, reference, largest, options.engine);
   auto* tick = dynamic_cast<timing::TickClock*>(&clock);
   const int total = options.runs * static_cast<int>(options.sizes.size());
   outcome.records.reserve(total);
@@ -65,8 +77,12 @@ SweepOutcome RunSweep(transport::Transport& transport, timing::Clock& clock,
       }
     }
   }
-  absl::Status stopped = peer->Stop(absl::Seconds(2));
-  if (outcome.status.ok() && !stopped.ok()) outcome.status = stopped;
+  if (peer) {
+    absl::Status stopped = peer->Stop(absl::Seconds(2));
+    if (outcome.status.ok() && !stopped.ok()) outcome.status = stopped;
+  } else {
+    transport::SendQuit(client).IgnoreError();  // a remote peer may already be gone
+  }
   return outcome;
 }
 

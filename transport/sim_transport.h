@@ -4,7 +4,7 @@
 // and advances simulated time by one round trip drawn from the model. The transport
 // does not know which clock reads that time; it only calls `advance_time` (the harness
 // passes a virtual clock's Advance). Control frames of the echo protocol are accepted
-// and cost nothing. There is no peer process: echoes_in_process() is true.
+// and cost nothing. There is no peer process: needs_local_peer() is false.
 #ifndef TRANSPORT_SIM_TRANSPORT_H_
 #define TRANSPORT_SIM_TRANSPORT_H_
 
@@ -34,7 +34,7 @@ class SimTransport final : public Transport {
   absl::string_view name() const override { return "sim"; }
   size_t max_message_size() const override { return kMaxMessageBytes; }
   bool is_datagram() const override { return false; }
-  bool echoes_in_process() const override { return true; }
+  bool needs_local_peer() const override { return false; }
   absl::StatusOr<EndpointPair> Connect() override;
 
  private:

@@ -77,9 +77,10 @@ class Transport {
   // Makes a new connected pair on this host.
   virtual absl::StatusOr<EndpointPair> Connect() = 0;
 
-  // True when the client endpoint echoes by itself (the simulated transport): there is
-  // no server end and no peer process to start.
-  virtual bool echoes_in_process() const { return false; }
+  // False when no local echo peer is needed: the client endpoint echoes by itself (the
+  // simulated transport) or talks to a peer elsewhere (a remote server). Connect() then
+  // leaves the server end empty.
+  virtual bool needs_local_peer() const { return true; }
 };
 
 }  // namespace tickbench::transport
