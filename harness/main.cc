@@ -10,6 +10,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <iostream>
 #include <set>
 #include <string>
 #include <vector>
@@ -101,7 +102,10 @@ constexpr int kExitUsage = 2;
 // parsing is rewritten by this handler.
 int g_exit_code_during_parse = -1;
 void RewriteParseExit() {
-  if (g_exit_code_during_parse >= 0) _exit(g_exit_code_during_parse);
+  if (g_exit_code_during_parse < 0) return;
+  std::cout.flush();  // _exit() skips the flush that exit() would have done
+  std::fflush(nullptr);
+  _exit(g_exit_code_during_parse);
 }
 
 bool AsksForHelp(int argc, char** argv) {

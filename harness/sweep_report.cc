@@ -87,7 +87,8 @@ std::string FormatTable(const std::vector<RunRecord>& records, TableStyle style)
     const int precision = style == TableStyle::kRttMillis ? 4 : style == TableStyle::kThroughput ? 0 : 2;
     absl::StrAppendFormat(&text, "%8d %4d %16s %10s | %18s %6s %6s %5s %5s | %18s %4s | %d\n", size,
                           runs.size(), Number(lead_stats.mean(), precision),
-                          Number(lead_stats.sd(), precision), Number(mean.mean(), 2),
+                          runs.size() > 1 ? Number(lead_stats.sd(), precision) : "-",
+                          Number(mean.mean(), 2),
                           Number(sd.mean(), 2), Number(p50.mean(), 1), Number(p99.mean(), 1),
                           Number(zero.mean(), 0),
                           ref_rtt.count() ? Number(ref_rtt.mean(), 2) : "-",

@@ -1,0 +1,184 @@
+// End to end: the harness binary as a user runs it, with each preset on a short setting,
+// in each output format, and with bad flags.
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace {
+
+using ::testing::HasSubstr;
+
+struct Result {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string HarnessPath() {
+  return absl::StrCat(getenv("TEST_SRCDIR"), "/", getenv("TEST_WORKSPACE"), "/harness/harness");
+}
+
+// Runs the binary with `args` (a shell-quoted string), bounded by `timeout`.
+Result RunHarness(const std::string& args, const std::string& env = "") {
+  const std::string dir = ::testing::TempDir();
+  const std::string out = dir + "/out.txt", err = dir + "/err.txt";
+  const std::string command = absl::StrCat(env, " timeout 120 ", HarnessPath(), " ", args, " >",
+                                           out, " 2>", err);
+  const int status = std::system(command.c_str());
+  Result result;
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.out = Slurp(out);
+  result.err = Slurp(err);
+  return result;
+}
+
+std::vector<double> Numbers(const std::string& text, const std::string& key) {
+  std::vector<double> values;
+  const std::regex pattern("\"" + key + "\":(-?[0-9.eE+-]+)");
+  for (std::sregex_iterator it(text.begin(), text.end(), pattern), end; it != end; ++it) {
+    values.push_back(std::stod((*it)[1]));
+  }
+  return values;
+}
+
+TEST(HarnessBinaryTest, UnixThroughputPresetPrintsTheClassicTable) {
+  const Result r = RunHarness("--iterations=50 --runs=2 --warmup=5");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("throughput KB/s"));
+  EXPECT_THAT(r.out, HasSubstr("# CPU: "));
+  EXPECT_THAT(r.out, HasSubstr("clocksource"));
+  EXPECT_THAT(r.out, HasSubstr("build: "));
+  int size_rows = 0;
+  for (absl::string_view line : absl::StrSplit(r.out, '\n')) {
+    if (std::regex_match(std::string(line), std::regex(" *[0-9]+ +2 .*"))) ++size_rows;
+  }
+  EXPECT_EQ(size_rows, 11);  // 32, 512, ..., 4096
+}
+
+TEST(HarnessBinaryTest, UdpRttPresetWritesCsvRows) {
+  const Result r = RunHarness("--experiment=udp_rtt --iterations=20 --warmup=2 --format=csv");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::string> lines = absl::StrSplit(r.out, '\n', absl::SkipEmpty());
+  ASSERT_EQ(lines.size(), 41u);  // header + 40 sizes
+  const size_t columns = std::vector<std::string>(absl::StrSplit(lines[0], ',')).size();
+  for (const std::string& line : lines) {
+    EXPECT_EQ(std::vector<std::string>(absl::StrSplit(line, ',')).size(), columns) << line;
+  }
+  EXPECT_THAT(lines[1], HasSubstr("udp,clock_gettime:monotonic,"));
+  EXPECT_THAT(lines[40], HasSubstr(",2000,1,"));
+  EXPECT_THAT(r.err, HasSubstr("# CPU: ")) << "the context goes to stderr beside CSV";
+}
+
+TEST(HarnessBinaryTest, TwentyMillisecondTickAveragesToTheReferenceWithinTOverN) {
+  // 200 round trips of ~10-50 us read by a 20 ms tick: almost every single reading is 0,
+  // and the whole-loop figure is within T/N = 100 us of the reference.
+  const Result r = RunHarness(
+      "--experiment=udp_rtt --clock=tick --tick_period=20ms --format=json --iterations=200 "
+      "--warmup=5");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<double> averaged = Numbers(r.out, "rtt_ns");
+  const std::vector<double> reference = Numbers(r.out, "averaged_rtt_ns");
+  const std::vector<double> zeros = Numbers(r.out, "zero_fraction");
+  ASSERT_EQ(averaged.size(), 40u);
+  ASSERT_EQ(reference.size(), 40u);
+  ASSERT_EQ(zeros.size(), 40u);  // per_iteration only; the reference has none
+  double zero_sum = 0;
+  for (size_t i = 0; i < averaged.size(); ++i) {
+    EXPECT_LT(std::abs(averaged[i] - reference[i]), 20e6 / 200 + 1000) << "size #" << i;
+    zero_sum += zeros[i];
+  }
+  EXPECT_GT(zero_sum / zeros.size(), 0.9);
+  EXPECT_THAT(r.out, HasSubstr(R"("context":{)"));
+  EXPECT_THAT(r.out, HasSubstr(R"("clocksource":)"));
+  EXPECT_THAT(r.out, HasSubstr(R"("tick_period":"20ms")"));
+}
+
+TEST(HarnessBinaryTest, OutputResolvesAgainstTheUsersDirectory) {
+  const std::string dir = ::testing::TempDir() + "/user_dir";
+  mkdir(dir.c_str(), 0700);
+  const Result r = RunHarness("--sizes=64 --iterations=10 --runs=1 --format=json --output=results.json",
+                       "BUILD_WORKING_DIRECTORY=" + dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(Slurp(dir + "/results.json"), HasSubstr(R"("size_bytes":64)"));
+}
+
+TEST(HarnessBinaryTest, BadFlagsExitTwoNamingTheFlag) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"--transport=carrier_pigeon", "--transport"},
+      {"--sizes=0", "--sizes"},
+      {"--transport=udp --sizes=65508", "65507"},
+      {"--sizes=10:1:1", "--sizes"},
+      {"--sizes=1:10", "--sizes"},
+      {"--iterations=0", "--iterations"},
+      {"--iterations=-3", "--iterations"},
+      {"--clock=sundial", "gettimeofday"},
+      {"--clock=tick --tick_period=0ms", "--tick_period"},
+      {"--clock=tick --tick_period=-20ms", "--tick_period"},
+      {"--no_such_flag", "no_such_flag"},
+      {"--iterations=many", "iterations"},
+      {"--format=xml", "--format"},
+      {"--output=/nonexistent-dir/x.csv", "--output"},
+  };
+  for (const auto& [args, expected] : cases) {
+    const Result r = RunHarness(args);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.err;
+    EXPECT_THAT(r.err, HasSubstr(expected)) << args;
+  }
+  // The other CPU family's counter is a clock this CPU lacks.
+#if defined(__x86_64__)
+  const Result other = RunHarness("--clock=cntvct");
+  EXPECT_EQ(other.exit_code, 2);
+  EXPECT_THAT(other.err, HasSubstr("rdtsc"));
+#elif defined(__aarch64__)
+  const Result other = RunHarness("--clock=rdtsc");
+  EXPECT_EQ(other.exit_code, 2);
+  EXPECT_THAT(other.err, HasSubstr("cntvct"));
+#endif
+}
+
+TEST(HarnessBinaryTest, HelpExplainsEveryFlagAndExitsZero) {
+  const Result r = RunHarness("--help");
+  EXPECT_EQ(r.exit_code, 0);
+  const std::string text = r.out + r.err;
+  for (const char* flag : {"--experiment", "--transport", "--clock", "--clock_id", "--tick_period",
+                           "--reference_clock", "--sizes", "--iterations", "--runs", "--warmup",
+                           "--batch", "--format", "--output", "--pin", "--list_clocks",
+                           "--clock_info"}) {
+    EXPECT_THAT(text, HasSubstr(flag)) << flag;
+  }
+}
+
+TEST(HarnessBinaryTest, ClocksDescribeThemselves) {
+  const Result list = RunHarness("--list_clocks");
+  ASSERT_EQ(list.exit_code, 0);
+  for (const char* clock : {"gettimeofday", "clock_gettime:monotonic", "clock_gettime:monotonic_coarse",
+                            "tick:10ms", "tick:20ms"}) {
+    EXPECT_THAT(list.out, HasSubstr(clock));
+  }
+  const Result info = RunHarness("--clock_info=tick:10ms,tick:20ms");
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  EXPECT_THAT(info.out, testing::ContainsRegex("tick:10ms +10 ms +10 ms"));
+  EXPECT_THAT(info.out, testing::ContainsRegex("tick:20ms +20 ms +20 ms"));
+}
+
+}  // namespace
