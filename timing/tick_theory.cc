@@ -54,6 +54,10 @@ TickPrediction PredictTickReadings(absl::Span<const double> true_ns, double peri
     const double var_of_variance = std::max(0.0, fourth - variance_ticks * variance_ticks) / count;
     p.sd_standard_error_ns = period_ns * std::sqrt(var_of_variance) / (2 * std::sqrt(variance_ticks));
   }
+  // At f = 1/2 the delta method's first-order term vanishes (a Bernoulli's variance is
+  // flat there) and the sample SD still moves with the share; T times the share's SE
+  // bounds that movement.
+  p.sd_standard_error_ns = std::max(p.sd_standard_error_ns, period_ns * p.share_standard_error);
   return p;
 }
 
