@@ -10,6 +10,7 @@
 #include "platform/cpu_affinity.h"
 #include "platform/cycle_counter.h"
 #include "timing/cycle_clock.h"
+#include "transport/sim_transport.h"
 #include "transport/transport_factory.h"
 
 namespace tickbench::harness {
@@ -94,25 +95,91 @@ absl::StatusOr<timing::ClockSpec> ClockFromFlags(const CommandLine& c) {
   return spec;
 }
 
+std::vector<timing::ClockSpec> DefaultStudyClocks(bool simulate) {
+  const char* const text = simulate ? "virtual,tick:10ms,tick:20ms"
+                                    : "gettimeofday,clock_gettime:monotonic,"
+                                      "clock_gettime:monotonic_coarse,tick:10ms,tick:20ms";
+  std::vector<timing::ClockSpec> specs = *timing::ParseClockSpecList(text);
+  if (!simulate && platform::GetCycleCounterInfo().ok()) {
+    timing::ClockSpec cycles;
+    cycles.kind = timing::ClockKind::kCycleCounter;
+    specs.insert(specs.begin() + 3, cycles);
+  }
+  return specs;
+}
+
+namespace {
+
+bool ReadsSimulatedTime(const timing::ClockSpec& spec) {
+  return spec.kind == timing::ClockKind::kTick || spec.kind == timing::ClockKind::kVirtual;
+}
+
+absl::Status MakeSimModel(const CommandLine& c, transport::SimRttModel& model) {
+  model.fixed = c.sim_fixed;
+  model.per_byte_ns = c.sim_per_byte_ns;
+  model.bsd_buffers = c.sim_bsd;
+  model.cluster_bytes = c.sim_cluster;
+  model.threshold_bytes = c.sim_threshold;
+  model.small_bytes = c.sim_small;
+  model.per_cluster = c.sim_per_cluster;
+  model.per_small = c.sim_per_small;
+  model.jitter_scale = c.sim_jitter_scale;
+  model.seed = c.seed;
+  if (absl::Status s = transport::ParseJitterKind(c.sim_jitter, &model.jitter); !s.ok()) {
+    return BadFlag("sim_jitter", s.message());
+  }
+  if (absl::Status s = transport::ValidateSimRttModel(model); !s.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--sim_fixed, --sim_per_byte_ns, --sim_cluster, --sim_threshold, --sim_small, "
+        "--sim_per_cluster, --sim_per_small, --sim_jitter_scale: ", s.message()));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::StatusOr<Plan> MakePlan(const CommandLine& c) {
   Plan plan;
   absl::StatusOr<Preset> preset = FindPreset(c.experiment);
   if (!preset.ok()) return preset.status();
   plan.preset = *preset;
+  plan.study = preset->name == "study";
 
   plan.transport = Given(c, "transport") ? c.transport : preset->transport;
-  absl::StatusOr<std::unique_ptr<transport::Transport>> transport =
-      transport::MakeTransport(plan.transport);
-  if (!transport.ok()) return BadFlag("transport", transport.status().message());
-
-  absl::StatusOr<timing::ClockSpec> clock = ClockFromFlags(c);
-  if (!clock.ok()) return clock.status();
-  plan.clock = *clock;
-  if (plan.clock.kind == timing::ClockKind::kVirtual) {
-    return BadFlag("clock", "virtual time runs only in simulation (--transport=sim)");
+  plan.simulate = plan.transport == "sim";
+  size_t max_message_bytes = transport::SimTransport::kMaxMessageBytes;
+  if (plan.simulate) {
+    if (absl::Status s = MakeSimModel(c, plan.sim_model); !s.ok()) return s;
+  } else {
+    absl::StatusOr<std::unique_ptr<transport::Transport>> transport =
+        transport::MakeTransport(plan.transport);
+    if (!transport.ok()) {
+      return BadFlag("transport", absl::StrCat(transport.status().message(), ", sim"));
+    }
+    max_message_bytes = (*transport)->max_message_size();
   }
 
-  if (c.reference_clock == "none") {
+  CommandLine clock_flags = c;
+  if (plan.simulate && !Given(c, "clock")) clock_flags.clock = "virtual";
+  absl::StatusOr<timing::ClockSpec> clock = ClockFromFlags(clock_flags);
+  if (!clock.ok()) return clock.status();
+  plan.clock = *clock;
+  if (plan.clock.kind == timing::ClockKind::kVirtual && !plan.simulate) {
+    return BadFlag("clock", "virtual time runs only in simulation (--transport=sim)");
+  }
+  if (plan.simulate && !ReadsSimulatedTime(plan.clock)) {
+    return BadFlag("clock", "in simulation (--transport=sim) only tick[:PERIOD] and virtual read "
+                            "simulated time");
+  }
+
+  if (plan.simulate) {
+    if (Given(c, "reference_clock") && c.reference_clock != "auto" && c.reference_clock != "virtual") {
+      return BadFlag("reference_clock", "in simulation the reference is the virtual time itself "
+                                        "(auto or virtual)");
+    }
+    plan.has_reference = true;
+    plan.reference.kind = timing::ClockKind::kVirtual;
+  } else if (c.reference_clock == "none") {
     plan.has_reference = false;
   } else if (c.reference_clock == "auto") {
     plan.has_reference = true;
@@ -162,7 +229,7 @@ absl::StatusOr<Plan> MakePlan(const CommandLine& c) {
                                                    absl::FormatDuration(c.receive_timeout)));
   }
   absl::StatusOr<std::vector<size_t>> sizes =
-      ParseSizeList(Given(c, "sizes") ? c.sizes : preset->sizes, (*transport)->max_message_size());
+      ParseSizeList(Given(c, "sizes") ? c.sizes : preset->sizes, max_message_bytes);
   if (!sizes.ok()) return sizes.status();
 
   plan.sweep.sizes = *sizes;
@@ -175,6 +242,42 @@ absl::StatusOr<Plan> MakePlan(const CommandLine& c) {
   plan.sweep.rephase_tick_clock = !plan.environment.fixed_phase;
   if (!c.pin.empty()) {
     if (absl::Status s = ParsePin(c.pin, plan.sweep); !s.ok()) return s;
+  }
+
+  if (Given(c, "clocks") && !plan.study) return BadFlag("clocks", "applies only to --experiment=study");
+  if ((c.dither || Given(c, "gap")) && !plan.study) {
+    return BadFlag(c.dither ? "dither" : "gap", "applies only to --experiment=study");
+  }
+  if (plan.study) {
+    if (Given(c, "clocks")) {
+      absl::StatusOr<std::vector<timing::ClockSpec>> clocks = timing::ParseClockSpecList(c.clocks);
+      if (!clocks.ok()) return BadFlag("clocks", clocks.status().message());
+      plan.study_clocks = *clocks;
+    } else {
+      plan.study_clocks = DefaultStudyClocks(plan.simulate);
+    }
+    for (const timing::ClockSpec& spec : plan.study_clocks) {
+      if (plan.simulate && !ReadsSimulatedTime(spec)) {
+        return BadFlag("clocks", absl::StrCat("'", timing::ClockSpecToString(spec),
+                                              "' cannot read simulated time; in simulation use "
+                                              "tick[:PERIOD] and virtual"));
+      }
+      if (!plan.simulate && spec.kind == timing::ClockKind::kVirtual) {
+        return BadFlag("clocks", "virtual time runs only in simulation (--transport=sim)");
+      }
+    }
+    if (c.gap < absl::ZeroDuration() || c.gap > absl::Seconds(1)) {
+      return BadFlag("gap", absl::StrCat("must be in [0, 1s]; got ", absl::FormatDuration(c.gap)));
+    }
+    StudyOptions& study = plan.study_options;
+    study.sizes = plan.sweep.sizes;
+    study.runs = plan.sweep.runs;
+    study.iterations = plan.sweep.engine.iterations;
+    study.warmup = plan.sweep.engine.warmup;
+    study.gap = c.gap;
+    study.dither = c.dither;
+    study.seed = c.seed;
+    study.rephase_tick_clocks = !plan.environment.fixed_phase;
   }
 
   if (c.format == "table") {

@@ -11,7 +11,9 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "harness/presets.h"
+#include "harness/study_runner.h"
 #include "harness/sweep_runner.h"
+#include "transport/sim_rtt_model.h"
 #include "timing/clock_spec.h"
 
 namespace tickbench::harness {
@@ -40,6 +42,21 @@ struct CommandLine {
   uint64_t seed = 1;
   absl::Duration receive_timeout = absl::Seconds(2);
   bool allow_variable_cycle_counter = false;
+  // The study.
+  std::string clocks;
+  bool dither = false;
+  absl::Duration gap;
+  // The simulated transport's model (--transport=sim).
+  absl::Duration sim_fixed = absl::Microseconds(20);
+  double sim_per_byte_ns = 0.05;
+  bool sim_bsd = false;
+  int64_t sim_cluster = 1024;
+  int64_t sim_threshold = 512;
+  int64_t sim_small = 112;
+  absl::Duration sim_per_cluster = absl::Microseconds(2);
+  absl::Duration sim_per_small = absl::Microseconds(1);
+  std::string sim_jitter = "none";
+  absl::Duration sim_jitter_scale = absl::Microseconds(1);
   std::set<std::string> specified;  // names of the flags given on the command line
 };
 
@@ -53,7 +70,18 @@ struct Plan {
   SweepOptions sweep;
   OutputFormat format = OutputFormat::kTable;
   std::string output_path;  // resolved; "" for none
+  // --transport=sim: everything runs in virtual time with this model.
+  bool simulate = false;
+  transport::SimRttModel sim_model;
+  // --experiment=study.
+  bool study = false;
+  std::vector<timing::ClockSpec> study_clocks;
+  StudyOptions study_options;
 };
+
+// The clocks the study compares by default: on real hardware the OS clocks, the cycle
+// counter and the classic ticks; in simulation the clocks that read virtual time.
+std::vector<timing::ClockSpec> DefaultStudyClocks(bool simulate);
 
 // Limits that keep a run bounded: a typo like --iterations=1e12 is an error, not a
 // week-long run.

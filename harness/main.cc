@@ -25,11 +25,22 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/strip.h"
 #include "harness/cli_options.h"
+#include "transport/sim_transport.h"
+#include "timing/virtual_clock.h"
+#include "timing/os_clocks.h"
+#include "platform/cpu_affinity.h"
+#include "harness/study_runner.h"
+#include "harness/study_report.h"
+#include "harness/echo_session.h"
 #include "harness/clock_report.h"
 #include "harness/output_file.h"
 #include "harness/run_context.h"
 #include "harness/sweep_report.h"
 #include "harness/sweep_runner.h"
+#include "remote/echo_server.h"
+#include "remote/remote_transport.h"
+#include "remote/role_options.h"
+#include "remote/termination_signals.h"
 #include "timing/clock_spec.h"
 #include "transport/transport_factory.h"
 
@@ -85,6 +96,46 @@ ABSL_FLAG(absl::Duration, receive_timeout, absl::Seconds(2),
 ABSL_FLAG(bool, allow_variable_cycle_counter, false,
           "Use the cycle counter even where it is not invariant (its rate then follows the "
           "CPU's frequency: results may be wrong).");
+ABSL_FLAG(std::string, clocks, "",
+          "--experiment=study: the clocks to compare, comma-separated specs. Default: "
+          "gettimeofday, clock_gettime:monotonic, clock_gettime:monotonic_coarse, rdtsc, "
+          "tick:10ms, tick:20ms (in simulation: virtual, tick:10ms, tick:20ms).");
+ABSL_FLAG(bool, dither, false,
+          "--experiment=study: pause a seeded random time in [0, T) before each per-iteration "
+          "round trip, so that its start falls at a random phase of the tick (costs N x T/2 of "
+          "waiting on real hardware).");
+ABSL_FLAG(absl::Duration, gap, absl::ZeroDuration(),
+          "--experiment=study: unmeasured time between per-iteration round trips (work the "
+          "client does between them); a gap that makes the loop period a multiple of the tick "
+          "locks the phase.");
+ABSL_FLAG(absl::Duration, sim_fixed, absl::Microseconds(20),
+          "--transport=sim: fixed cost of a round trip.");
+ABSL_FLAG(double, sim_per_byte_ns, 0.05, "--transport=sim: cost per message byte, ns per round trip.");
+ABSL_FLAG(bool, sim_bsd, false,
+          "--transport=sim: add the classic BSD socket buffer costs: a remainder of at least "
+          "--sim_threshold bytes takes a --sim_cluster-byte cluster, a smaller one "
+          "--sim_small-byte small buffers; each buffer costs --sim_per_cluster or "
+          "--sim_per_small, twice per round trip.");
+ABSL_FLAG(int64_t, sim_cluster, 1024, "--sim_bsd: cluster size, bytes (4.3BSD: 1024).");
+ABSL_FLAG(int64_t, sim_threshold, 512,
+          "--sim_bsd: smallest remainder that takes a cluster, bytes (4.3BSD: 512; older: 1024).");
+ABSL_FLAG(int64_t, sim_small, 112, "--sim_bsd: small buffer size, bytes (4.3BSD MLEN: 112).");
+ABSL_FLAG(absl::Duration, sim_per_cluster, absl::Microseconds(2), "--sim_bsd: cost per cluster.");
+ABSL_FLAG(absl::Duration, sim_per_small, absl::Microseconds(1), "--sim_bsd: cost per small buffer.");
+ABSL_FLAG(std::string, sim_jitter, "none",
+          "--transport=sim: jitter added to each round trip: none, uniform (U[0, 2 scale)), "
+          "normal (N(0, scale)) or exponential (mean scale).");
+ABSL_FLAG(absl::Duration, sim_jitter_scale, absl::Microseconds(1), "--transport=sim: jitter scale.");
+ABSL_FLAG(std::string, role, "local",
+          "local: the echo peer runs on this host; server: echo for tickbench clients on other "
+          "hosts (see --listen) until SIGINT or SIGTERM, then exit 0; client: measure against "
+          "the server at --peer, over --transport udp, udp6, tcp or tcp6. docs/remote.md.");
+ABSL_FLAG(std::string, listen, "",
+          "--role=server: ADDR:PORT to listen on ([ADDR]:PORT for IPv6), default "
+          "127.0.0.1:7478; 0.0.0.0:7478 takes clients from anywhere. Data sockets use "
+          "PORT+1 (UDP or TCP).");
+ABSL_FLAG(std::string, peer, "",
+          "--role=client: the server's ADDR:PORT ([ADDR]:PORT for IPv6), e.g. 10.0.0.2:7478.");
 ABSL_FLAG(bool, list_clocks, false, "List the clocks this machine offers, then exit.");
 ABSL_FLAG(std::string, clock_info, "",
           "Measure clocks and exit: 'all', or a comma-separated list of clock specs. Prints "
@@ -177,6 +228,19 @@ CommandLine ReadFlags(int argc, char** argv) {
   c.seed = absl::GetFlag(FLAGS_seed);
   c.receive_timeout = absl::GetFlag(FLAGS_receive_timeout);
   c.allow_variable_cycle_counter = absl::GetFlag(FLAGS_allow_variable_cycle_counter);
+  c.clocks = absl::GetFlag(FLAGS_clocks);
+  c.dither = absl::GetFlag(FLAGS_dither);
+  c.gap = absl::GetFlag(FLAGS_gap);
+  c.sim_fixed = absl::GetFlag(FLAGS_sim_fixed);
+  c.sim_per_byte_ns = absl::GetFlag(FLAGS_sim_per_byte_ns);
+  c.sim_bsd = absl::GetFlag(FLAGS_sim_bsd);
+  c.sim_cluster = absl::GetFlag(FLAGS_sim_cluster);
+  c.sim_threshold = absl::GetFlag(FLAGS_sim_threshold);
+  c.sim_small = absl::GetFlag(FLAGS_sim_small);
+  c.sim_per_cluster = absl::GetFlag(FLAGS_sim_per_cluster);
+  c.sim_per_small = absl::GetFlag(FLAGS_sim_per_small);
+  c.sim_jitter = absl::GetFlag(FLAGS_sim_jitter);
+  c.sim_jitter_scale = absl::GetFlag(FLAGS_sim_jitter_scale);
   for (const std::string& name : FlagsOnCommandLine(argc, argv)) {
     if (absl::FindCommandLineFlag(name) != nullptr) c.specified.insert(name);
   }
@@ -227,6 +291,7 @@ int ClockInfo(const std::string& which, bool allow_variable) {
   return kExitOk;
 }
 
+
 std::atomic<bool> g_stop_requested{false};
 std::atomic<int> g_stop_signal{0};
 void OnStopSignal(int signal_number) {
@@ -234,14 +299,88 @@ void OnStopSignal(int signal_number) {
   g_stop_requested.store(true);
 }
 
-int RunExperiment(const CommandLine& command_line) {
+// Prints `formatted`, writes it to --output, and turns how the run ended into the exit
+// code. What was measured is printed and written in every case.
+int Finish(const Plan& plan, const std::string& formatted, const absl::Status& status,
+           size_t measured) {
+  absl::PrintF("%s", formatted);
+  std::fflush(stdout);
+  int exit_code = kExitOk;
+  if (!plan.output_path.empty()) {
+    if (absl::Status s = WriteFileAtomically(plan.output_path, formatted); !s.ok()) {
+      absl::FPrintF(stderr, "tickbench: could not write --output: %s\n", s.message());
+      exit_code = kExitFault;
+    }
+  }
+  if (g_stop_requested.load()) {
+    absl::FPrintF(stderr, "tickbench: stopped by signal %d after %d results; those are above%s\n",
+                  g_stop_signal.load(), measured, plan.output_path.empty() ? "" : " and written");
+    return 128 + g_stop_signal.load();
+  }
+  if (!status.ok()) {
+    absl::FPrintF(stderr, "tickbench: the measurement ended early: %s\n", status.message());
+    return kExitFault;
+  }
+  return exit_code;
+}
+
+// Waits on real hardware: a busy-wait, because a sleep would wake on a timer interrupt
+// and so lock the next round trip's start to the tick it is meant to randomise against.
+void BusyWait(int64_t nanos) {
+  const int64_t deadline = timing::MonotonicNanos() + nanos;
+  while (timing::MonotonicNanos() < deadline) {
+  }
+}
+
+// --role=server: echoes for clients on other hosts until SIGINT or SIGTERM arrives
+// (polled as a signalfd, no handler); 0 after that clean stop.
+int RunServer(const remote::RoleOptions& role) {
+  absl::StatusOr<transport::UniqueFd> stop = remote::BlockTerminationSignals();
+  if (!stop.ok()) {
+    absl::FPrintF(stderr, "tickbench server: %s\n", stop.status().message());
+    return kExitFault;
+  }
+  remote::ServerOptions options;
+  options.listen = role.listen;
+  options.data_port = role.data_port;
+  options.log = [](absl::string_view line) { absl::FPrintF(stderr, "tickbench server: %s\n", line); };
+  absl::StatusOr<std::unique_ptr<remote::EchoServer>> server = remote::EchoServer::Listen(options);
+  if (!server.ok()) return Usage(absl::InvalidArgumentError(absl::StrCat("--listen: ", server.status().message())));
+  absl::FPrintF(stderr, "tickbench server: listening on %s, data port %s; SIGINT or SIGTERM stops\n",
+                (*server)->address().ToString(),
+                role.data_port == 0 ? "chosen per session" : absl::StrCat(role.data_port));
+  if (absl::Status served = (*server)->Serve(stop->get()); !served.ok()) {
+    absl::FPrintF(stderr, "tickbench server: %s\n", served.message());
+    return kExitFault;
+  }
+  absl::FPrintF(stderr, "tickbench server: stopped\n");
+  return kExitOk;
+}
+
+// The transport of a sweep: this host's, or with --role=client the server's at --peer.
+absl::StatusOr<std::unique_ptr<transport::Transport>> MakeSweepTransport(const Plan& plan,
+                                                                         const remote::RoleOptions& role) {
+  if (role.role != remote::Role::kClient) return transport::MakeTransport(plan.transport);
+  return remote::MakeRemoteTransport(plan.transport, role.peer, plan.sweep.sizes);
+}
+
+int RunExperiment(const CommandLine& command_line, const remote::RoleOptions& role) {
   absl::StatusOr<Plan> plan = MakePlan(command_line);
   if (!plan.ok()) return Usage(plan.status());
-  absl::StatusOr<std::unique_ptr<transport::Transport>> transport =
-      transport::MakeTransport(plan->transport);
-  if (!transport.ok()) return Usage(transport.status());
-  absl::StatusOr<std::unique_ptr<timing::Clock>> clock = timing::MakeClock(plan->clock, plan->environment);
-  if (!clock.ok()) return Usage(absl::InvalidArgumentError(absl::StrCat("--clock: ", clock.status().message())));
+
+  // In a simulation every clock reads this virtual time, which only the simulated
+  // transport (and the study's pauses) move.
+  timing::VirtualClock simulated_time;
+  std::unique_ptr<transport::Transport> transport;
+  if (plan->simulate && role.role != remote::Role::kClient) {
+    transport = std::make_unique<transport::SimTransport>(
+        plan->sim_model, [&simulated_time](int64_t ns) { simulated_time.AdvanceNanos(ns); });
+    plan->environment.simulated_time = &simulated_time;
+  } else {
+    absl::StatusOr<std::unique_ptr<transport::Transport>> made = MakeSweepTransport(*plan, role);
+    if (!made.ok()) return Usage(made.status());
+    transport = std::move(*made);
+  }
   std::unique_ptr<timing::Clock> reference;
   if (plan->has_reference) {
     absl::StatusOr<std::unique_ptr<timing::Clock>> made = timing::MakeClock(plan->reference, plan->environment);
@@ -251,56 +390,84 @@ int RunExperiment(const CommandLine& command_line) {
     reference = std::move(*made);
   }
 
-  std::vector<ClockDescription> clocks = {DescribeClock(**clock, "clock")};
-  if (reference) clocks.push_back(DescribeClock(*reference, "reference"));
-  const RunContext context = MakeRunContext(std::move(clocks), FlagValues(command_line));
+  // The clocks: the one of a sweep, or each of the study's.
+  std::vector<std::unique_ptr<timing::Clock>> clocks;
+  std::vector<ClockDescription> described;
+  const std::vector<timing::ClockSpec> specs =
+      plan->study ? plan->study_clocks : std::vector<timing::ClockSpec>{plan->clock};
+  for (const timing::ClockSpec& spec : specs) {
+    absl::StatusOr<std::unique_ptr<timing::Clock>> made = timing::MakeClock(spec, plan->environment);
+    if (!made.ok()) {
+      return Usage(absl::InvalidArgumentError(
+          absl::StrCat(plan->study ? "--clocks: " : "--clock: ", made.status().message())));
+    }
+    described.push_back(DescribeClock(**made, "clock", plan->simulate));
+    clocks.push_back(std::move(*made));
+  }
+  std::vector<ClockDescription> context_clocks = described;
+  if (reference) context_clocks.push_back(DescribeClock(*reference, "reference", plan->simulate));
+  const RunContext context = MakeRunContext(std::move(context_clocks), FlagValues(command_line));
   // The context goes first, to stderr when stdout carries CSV or JSON for a parser.
   std::FILE* context_stream = plan->format == OutputFormat::kTable ? stdout : stderr;
-  absl::FPrintF(context_stream, "%s# experiment %s: %s over %s, %d sizes x %d runs x %d round trips\n",
-                FormatContextComment(context), plan->preset.name, (*clock)->info().name,
-                (*transport)->name(), plan->sweep.sizes.size(), plan->sweep.runs,
-                plan->sweep.engine.iterations);
+  absl::FPrintF(context_stream, "%s# experiment %s over %s%s: %d sizes x %d runs x %d round trips\n",
+                FormatContextComment(context), plan->preset.name, transport->name(),
+                plan->simulate ? " (simulated, virtual time)" : "", plan->sweep.sizes.size(),
+                plan->sweep.runs, plan->sweep.engine.iterations);
   std::fflush(context_stream);
 
   std::signal(SIGINT, OnStopSignal);
   std::signal(SIGTERM, OnStopSignal);
+
+  if (plan->study) {
+    if (plan->sweep.pin_client_cpu >= 0) {
+      if (absl::Status s = platform::PinCurrentThreadToCpu(plan->sweep.pin_client_cpu); !s.ok()) {
+        return Usage(absl::InvalidArgumentError(absl::StrCat("--pin: ", s.message())));
+      }
+    }
+    absl::StatusOr<EchoSession> session = EchoSession::Open(
+        *transport, plan->sweep.peer, plan->sweep.pin_peer_cpu, plan->sweep.receive_timeout);
+    if (!session.ok()) {
+      absl::FPrintF(stderr, "tickbench: cannot start: %s\n", session.status().message());
+      return kExitFault;
+    }
+    std::vector<StudyClock> study_clocks;
+    for (size_t i = 0; i < clocks.size(); ++i) study_clocks.push_back({clocks[i].get(), described[i].probe});
+    plan->study_options.stop_requested = &g_stop_requested;
+    plan->study_options.reference_resolution_ns =
+        absl::ToDoubleNanoseconds(std::max(context.clocks.back().probe.observed_resolution,
+                                           reference->info().claimed_resolution));
+    const PauseFunction pause = plan->simulate
+                                    ? PauseFunction([&](int64_t ns) { simulated_time.AdvanceNanos(ns); })
+                                    : PauseFunction(BusyWait);
+    StudyOutcome outcome = RunStudy(session->client(), study_clocks, *reference, plan->study_options, pause);
+    absl::Status closed = session->Close();
+    if (outcome.status.ok()) outcome.status = closed;
+    std::string formatted;
+    switch (plan->format) {
+      case OutputFormat::kTable: formatted = FormatStudyTable(outcome.cells); break;
+      case OutputFormat::kCsv: formatted = FormatStudyCsv(outcome.cells); break;
+      case OutputFormat::kJson: formatted = FormatStudyJson(context, outcome.cells); break;
+    }
+    return Finish(*plan, formatted, outcome.status, outcome.cells.size());
+  }
+
   plan->sweep.stop_requested = &g_stop_requested;
   const bool show_progress = isatty(STDERR_FILENO);
   const SweepOutcome outcome = RunSweep(
-      **transport, **clock, reference.get(), plan->sweep,
+      *transport, *clocks[0], reference.get(), plan->sweep,
       [&](int done, int total, const RunRecord& last) {
         if (show_progress) {
           absl::FPrintF(stderr, "\r  run %d, %d bytes: %d of %d measured ", last.run, last.size_bytes, done, total);
           if (done == total) absl::FPrintF(stderr, "\r%*s\r", 60, "");
         }
       });
-  if (show_progress) absl::FPrintF(stderr, "\n");
-
   std::string formatted;
   switch (plan->format) {
     case OutputFormat::kTable: formatted = FormatTable(outcome.records, plan->preset.style); break;
     case OutputFormat::kCsv: formatted = FormatCsv(outcome.records); break;
     case OutputFormat::kJson: formatted = FormatJson(context, outcome.records, plan->preset.name); break;
   }
-  absl::PrintF("%s", formatted);
-  std::fflush(stdout);
-  int exit_code = kExitOk;
-  if (!plan->output_path.empty()) {
-    if (absl::Status s = WriteFileAtomically(plan->output_path, formatted); !s.ok()) {
-      absl::FPrintF(stderr, "tickbench: could not write --output: %s\n", s.message());
-      exit_code = kExitFault;
-    }
-  }
-  if (g_stop_requested.load()) {
-    absl::FPrintF(stderr, "tickbench: stopped by signal %d after %d runs; the results so far are above\n",
-                  g_stop_signal.load(), outcome.records.size());
-    return 128 + g_stop_signal.load();
-  }
-  if (!outcome.status.ok()) {
-    absl::FPrintF(stderr, "tickbench: the sweep ended early: %s\n", outcome.status.message());
-    return kExitFault;
-  }
-  return exit_code;
+  return Finish(*plan, formatted, outcome.status, outcome.records.size());
 }
 
 }  // namespace
@@ -321,5 +488,9 @@ int main(int argc, char** argv) {
   if (!absl::GetFlag(FLAGS_clock_info).empty()) {
     return ClockInfo(absl::GetFlag(FLAGS_clock_info), absl::GetFlag(FLAGS_allow_variable_cycle_counter));
   }
-  return RunExperiment(ReadFlags(argc, argv));
+  absl::StatusOr<tickbench::remote::RoleOptions> role = tickbench::remote::ParseRoleOptions(
+      absl::GetFlag(FLAGS_role), absl::GetFlag(FLAGS_listen), absl::GetFlag(FLAGS_peer));
+  if (!role.ok()) return Usage(role.status());
+  if (role->role == tickbench::remote::Role::kServer) return RunServer(*role);
+  return RunExperiment(ReadFlags(argc, argv), *role);
 }

@@ -13,6 +13,10 @@ const std::vector<Preset>& Presets() {
        TableStyle::kThroughput},
       {"udp_rtt", "classic 2: UDP over IPv4, round-trip time against size, 50 to 2000 bytes",
        "udp", "50:2000:50", 5000, 1, TableStyle::kRttMillis},
+      {"study",
+       "the timer-resolution study: each clock of --clocks against the reference, averaged and "
+       "per-iteration, held against the coarse-tick theory",
+       "unix_stream", "32,1024,4096", 1000, 4, TableStyle::kRttMicros},
       {"sweep", "a size sweep as the flags say", "unix_stream", "32,64,128,256,512,1024,2048,4096",
        1000, 4, TableStyle::kRttMicros},
   };

@@ -27,6 +27,7 @@ struct Preset {
 //   1000 iterations x 4 runs per size, throughput counted as 2n bytes per round trip.
 // udp_rtt: UDP datagrams over IPv4, 50 to 2000 bytes in steps of 50, 5000 round trips,
 //   RTT in ms averaged over the whole loop.
+// study: the timer-resolution study over --clocks (unix_stream, 32, 1024, 4096 bytes).
 // sweep: whatever the flags say (unix_stream, 32..4096 by default).
 const std::vector<Preset>& Presets();
 

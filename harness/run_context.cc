@@ -6,7 +6,12 @@
 
 namespace tickbench::harness {
 
-ClockDescription DescribeClock(timing::Clock& clock, const std::string& role) {
+ClockDescription DescribeClock(timing::Clock& clock, const std::string& role, bool in_simulation) {
+  if (in_simulation) {
+    timing::ClockProbeResult probe;
+    probe.claimed_resolution = probe.observed_resolution = clock.info().claimed_resolution;
+    return ClockDescription{role, clock.info(), probe};
+  }
   timing::ClockProbeOptions options;
   // A shorter probe than --clock_info's: this runs before every measurement.
   options.min_reads = 20'000;

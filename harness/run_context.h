@@ -28,8 +28,11 @@ struct RunContext {
   std::vector<std::string> warnings;
 };
 
-// Probes `clock` (measured resolution and read cost) and describes it.
-ClockDescription DescribeClock(timing::Clock& clock, const std::string& role);
+// Probes `clock` (measured resolution and read cost) and describes it. A clock of a
+// simulation is not probed (its time stands still between round trips): its observed
+// resolution is taken as claimed and its read cost as 0.
+ClockDescription DescribeClock(timing::Clock& clock, const std::string& role,
+                               bool in_simulation = false);
 
 // Host facts, the time, and the warnings that follow from them and from the clocks.
 RunContext MakeRunContext(std::vector<ClockDescription> clocks,

@@ -18,9 +18,15 @@ namespace {
 struct StudyRun {
   double truth_ns = 0;       // reference, averaged pass
   double averaged_ns = 0;    // clock, averaged pass
-  double probe_truth_ns = 0; // reference over the probe pass
+  // Reference time per round trip in interleaved blocks without and with a clock read
+  // per round trip.
+  std::vector<double> plain_block_ns, probed_block_ns;
+  double loop_period_ns = 0; // reference time per per-iteration round trip, pauses included
   std::vector<double> readings_ns, true_ns, phases;
 };
+
+// Blocks per probe pass: enough for a median that one preemption cannot move.
+constexpr int kProbeBlocks = 10;
 
 class StudyPasses {
  public:
@@ -63,15 +69,23 @@ class StudyPasses {
     run.averaged_ns = clock.TicksToNanos(marks_[outcome.marks - 1] - marks_[0]) / n;
     run.truth_ns = reference_.TicksToNanos(reference_stop - reference_start) / n;
 
-    // Probe: the clock read after every round trip; the reference only around the loop.
-    status = transport::SendBlockHeader(endpoint_, static_cast<uint32_t>(size), static_cast<uint32_t>(n));
+    // Probe: interleaved blocks, alternately without and with a clock read after every
+    // round trip; the reference is read only around each block.
+    const int64_t block = std::max<int64_t>(1, n / kProbeBlocks);
+    status = transport::SendBlockHeader(endpoint_, static_cast<uint32_t>(size),
+                                        static_cast<uint32_t>(2 * kProbeBlocks * block));
     if (!status.ok()) return status;
-    reference_start = reference_.NowTicks();
-    outcome = loop(endpoint_, clock, nullptr, buffers_, n, 1, sequence_, false, integrity_);
-    reference_stop = reference_.NowTicks();
-    sequence_ += n;
-    if (!outcome.status.ok()) return outcome.status;
-    run.probe_truth_ns = reference_.TicksToNanos(reference_stop - reference_start) / n;
+    for (int b = 0; b < 2 * kProbeBlocks; ++b) {
+      const bool probed = b % 2 == 1;
+      reference_start = reference_.NowTicks();
+      outcome = loop(endpoint_, clock, nullptr, buffers_, block, probed ? 1 : block, sequence_,
+                     false, integrity_);
+      reference_stop = reference_.NowTicks();
+      sequence_ += block;
+      if (!outcome.status.ok()) return outcome.status;
+      (probed ? run.probed_block_ns : run.plain_block_ns)
+          .push_back(reference_.TicksToNanos(reference_stop - reference_start) / block);
+    }
 
     // Per-iteration: both clocks at the start and end of each round trip.
     status = transport::SendBlockHeader(endpoint_, static_cast<uint32_t>(size), static_cast<uint32_t>(n));
@@ -80,6 +94,7 @@ class StudyPasses {
     const int64_t dither_ns = std::max<int64_t>(1, std::llround(resolution_ns));
     std::uniform_int_distribution<int64_t> dither(0, dither_ns - 1);
     int64_t recorded = 0;
+    const int64_t loop_start = reference_.NowTicks();
     for (int64_t i = 0; i < n; ++i) {
       const int64_t pause = gap_ns + (options_.dither ? dither(random_) : 0);
       if (pause > 0) pause_(pause);
@@ -91,6 +106,7 @@ class StudyPasses {
       if (!status.ok()) return status;
       ++recorded;
     }
+    run.loop_period_ns = reference_.TicksToNanos(reference_.NowTicks() - loop_start) / n;
     run.readings_ns.resize(recorded);
     run.true_ns.resize(recorded);
     run.phases.resize(recorded);
@@ -121,10 +137,10 @@ class StudyPasses {
   std::mt19937_64 random_;
 };
 
-void Aggregate(const std::vector<StudyRun>& runs, StudyCell& cell) {
-  timing::RunningStats truth, averaged;
-  double worst = 0, probe_difference = 0;
-  std::vector<double> readings, true_ns;
+void Aggregate(const std::vector<StudyRun>& runs, double reference_resolution_ns, StudyCell& cell) {
+  timing::RunningStats truth, averaged, loop_period;
+  double worst = 0;
+  std::vector<double> readings, true_ns, plain_blocks, probed_blocks;
   double chi_square = 0;
   int degrees = 0;
   int64_t samples = 0;
@@ -139,7 +155,9 @@ void Aggregate(const std::vector<StudyRun>& runs, StudyCell& cell) {
     truth.Add(run.truth_ns);
     averaged.Add(run.averaged_ns);
     worst = std::max(worst, std::abs(run.averaged_ns - run.truth_ns));
-    probe_difference += (run.probe_truth_ns - run.truth_ns) / runs.size();
+    plain_blocks.insert(plain_blocks.end(), run.plain_block_ns.begin(), run.plain_block_ns.end());
+    probed_blocks.insert(probed_blocks.end(), run.probed_block_ns.begin(), run.probed_block_ns.end());
+    loop_period.Add(run.loop_period_ns);
     readings.insert(readings.end(), run.readings_ns.begin(), run.readings_ns.end());
     true_ns.insert(true_ns.end(), run.true_ns.begin(), run.true_ns.end());
     // Each run has its own tick phase: test each run's phases and add the statistics.
@@ -156,26 +174,40 @@ void Aggregate(const std::vector<StudyRun>& runs, StudyCell& cell) {
   cell.worst_run_error_ns = worst;
   cell.averaged_bound_ns = cell.resolution_ns / static_cast<double>(cell.iterations);
   // The reference is read a few tens of ns after the clock at each end; allow that.
-  cell.averaged_within_bound = worst <= cell.averaged_bound_ns + 200.0 / cell.iterations + 1e-6;
+  cell.averaged_within_bound =
+      worst <= cell.averaged_bound_ns + 200.0 / cell.iterations + 5e-4 * cell.truth_ns + 1e-6;
   cell.per_iteration = timing::Summarize(readings);
-  timing::RunningStats truth_per_iteration;
-  for (double d : true_ns) truth_per_iteration.Add(d);
-  cell.per_iteration_truth_ns = truth_per_iteration.mean();
+  cell.reference_per_iteration = timing::Summarize(true_ns);
+  cell.per_iteration_truth_ns = cell.reference_per_iteration.mean;
   cell.histogram.assign(16, 0);
   for (double r : readings) {
     const int64_t ticks = std::llround(std::max(0.0, r / cell.resolution_ns));
     ++cell.histogram[std::min<int64_t>(ticks, cell.histogram.size() - 1)];
   }
-  cell.prediction = timing::PredictTickReadings(true_ns, cell.resolution_ns);
-  cell.observed = timing::ObserveTickReadings(readings, cell.prediction);
+  std::vector<double> clean_readings, clean_true;
+  for (size_t i = 0; i < readings.size(); ++i) {
+    if (std::abs(readings[i] - true_ns[i]) > cell.resolution_ns + 1000) {
+      ++cell.disturbed_intervals;
+      continue;
+    }
+    clean_readings.push_back(readings[i]);
+    clean_true.push_back(true_ns[i]);
+  }
+  cell.prediction = timing::PredictTickReadings(clean_true, cell.resolution_ns);
+  cell.observed = timing::ObserveTickReadings(clean_readings, cell.prediction);
   cell.verdict = timing::JudgeTickReadings(cell.observed, cell.prediction);
   cell.prediction_applies = cell.resolution_ns >= 1000;
   cell.phase_test.chi_square = chi_square;
   cell.phase_test.degrees_of_freedom = degrees;
   cell.phase_test.samples = samples;
   cell.phase_test.p_value = timing::UpperIncompleteGammaRatio(degrees / 2.0, chi_square / 2.0);
-  cell.phase_locked = cell.prediction_applies && samples > 0 && cell.phase_test.p_value < 1e-3;
-  cell.probe_effect_ns_per_read = probe_difference;
+  cell.loop_period_ns = loop_period.mean();
+  // 20 bins, each at least 4 reference ticks wide.
+  cell.phase_tested = cell.prediction_applies && samples > 0 &&
+                      reference_resolution_ns * 20 * 4 <= cell.resolution_ns &&
+                      cell.loop_period_ns >= cell.resolution_ns / 4;
+  cell.phase_locked = cell.phase_tested && cell.phase_test.p_value < 1e-3;
+  cell.probe_effect_ns_per_read = timing::Median(probed_blocks) - timing::Median(plain_blocks);
 }
 
 double Percent(double part, double whole) { return whole != 0 ? 100 * part / whole : 0; }
@@ -187,18 +219,27 @@ std::string SummarizeCell(const StudyCell& c) {
   const timing::Summary& p = c.per_iteration;
   if (p.count > 0 && p.max == 0) {
     absl::StrAppend(&text, "per-iteration: every reading is 0");
-  } else if (p.mean > 0 && p.sd > p.mean) {
+  } else if (p.mean > 0 && p.sd > p.mean && c.resolution_ns > p.mean / 2) {
     absl::StrAppendFormat(&text, "per-iteration: SD is %.1fx the mean, single readings mean little "
                                  "at this resolution",
                           p.sd / p.mean);
+  } else if (p.mean > 0 && p.sd > p.mean) {
+    absl::StrAppendFormat(&text, "per-iteration: SD is %.1fx the mean, as the reference's %.1fx: "
+                                 "the spread is the system's (preemption, interrupts), not the clock's",
+                          p.sd / p.mean, c.reference_per_iteration.mean > 0
+                                             ? c.reference_per_iteration.sd / c.reference_per_iteration.mean
+                                             : 0);
   } else {
     absl::StrAppendFormat(&text, "per-iteration: SD is %.0f%% of the mean", Percent(p.sd, p.mean));
   }
   if (p.zero_fraction >= 0.05 && p.max > 0) absl::StrAppendFormat(&text, ", %.0f%% read 0", 100 * p.zero_fraction);
-  if (c.per_iteration_truth_ns > 0 &&
-      std::abs(p.p50 - c.per_iteration_truth_ns) > 0.1 * c.per_iteration_truth_ns) {
-    absl::StrAppendFormat(&text, ", median off by %+.0f%%", Percent(p.p50 - c.per_iteration_truth_ns,
-                                                                    c.per_iteration_truth_ns));
+  // Each statistic against the same statistic of the reference's readings.
+  const timing::Summary& truth = c.reference_per_iteration;
+  if (truth.p50 > 0 && std::abs(p.p50 - truth.p50) > 0.1 * truth.p50) {
+    absl::StrAppendFormat(&text, ", median off by %+.0f%%", Percent(p.p50 - truth.p50, truth.p50));
+  }
+  if (truth.min > 0 && std::abs(p.min - truth.min) > 0.1 * truth.min) {
+    absl::StrAppendFormat(&text, ", min off by %+.0f%%", Percent(p.min - truth.min, truth.min));
   }
   if (c.per_iteration_truth_ns > 0 &&
       std::abs(p.mean - c.per_iteration_truth_ns) > 0.1 * c.per_iteration_truth_ns) {
@@ -215,9 +256,12 @@ std::string SummarizeCell(const StudyCell& c) {
                         std::abs(Percent(c.averaged_error_ns, c.truth_ns)),
                         Percent(c.averaged_bound_ns, c.truth_ns));
   if (c.prediction_applies) {
-    absl::StrAppendFormat(&text, "; theory %s (share of >%d-tick readings %.3f, predicted %.3f)",
+    absl::StrAppendFormat(&text, "; theory %s (share of >%d-tick readings %.3f, predicted %.3f%s)",
                           c.verdict.agrees() ? "agrees" : "DISAGREES", c.prediction.n,
-                          c.observed.share_above_n, c.prediction.f);
+                          c.observed.share_above_n, c.prediction.f,
+                          c.disturbed_intervals > 0
+                              ? absl::StrFormat("; %d disturbed intervals left out", c.disturbed_intervals)
+                              : "");
   }
   if (c.phase_locked) {
     absl::StrAppendFormat(&text, "; start phases LOCKED to the tick (chi-square p = %.2g): "
@@ -269,7 +313,7 @@ StudyOutcome RunStudy(transport::Endpoint& endpoint, const std::vector<StudyCloc
       }
       runs.resize(done);
       if (!runs.empty()) {
-        Aggregate(runs, cell);
+        Aggregate(runs, options.reference_resolution_ns, cell);
         cell.summary = SummarizeCell(cell);
       }
       outcome.cells.push_back(std::move(cell));

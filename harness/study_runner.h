@@ -41,6 +41,9 @@ struct StudyOptions {
   bool dither = false;         // add a random pause in [0, T) before each round trip
   uint64_t seed = 1;
   bool rephase_tick_clocks = true;  // a new random tick phase per run and size
+  // The reference's own resolution: phases within T are tested only where the reference
+  // resolves T finely enough (a 20 ns reference cannot place starts within a 1 us tick).
+  double reference_resolution_ns = 1;
   const std::atomic<bool>* stop_requested = nullptr;
 };
 
@@ -68,24 +71,41 @@ struct StudyCell {
   double averaged_error_ns = 0;   // averaged_ns - truth_ns
   double worst_run_error_ns = 0;  // largest |estimate - truth| of one run
   double averaged_bound_ns = 0;   // T / N
+  // |error| <= bound + what two different clocks may disagree by: 200 ns of read offset
+  // over the loop and 500 ppm of rate (NTP slews CLOCK_MONOTONIC by up to 500 ppm; the
+  // cycle counter is calibrated against CLOCK_MONOTONIC_RAW).
   bool averaged_within_bound = false;
 
   timing::Summary per_iteration;        // the clock's readings, all runs pooled
   double per_iteration_truth_ns = 0;    // mean of the reference's readings, same intervals
+  timing::Summary reference_per_iteration;  // the reference's readings of the same intervals
   // The largest |mean reading - mean truth| of one run: a locked phase biases each run,
   // and runs locked at different phases can cancel in the pooled mean.
   double worst_run_bias_ns = 0;
   std::vector<int64_t> histogram;       // readings in ticks of T: 0, 1, 2, ... (last: more)
 
+  // Intervals where the clock's reading and the reference's differ by more than T plus
+  // 1 us: something (a preemption, an interrupt) fell between the two clocks' reads, so
+  // the pair says nothing about quantization. They are left out of the theory's check.
+  int64_t disturbed_intervals = 0;
   timing::TickPrediction prediction;
   timing::TickObservation observed;
   timing::TickVerdict verdict;
   bool prediction_applies = false;      // T above 1 us: quantization dominates
 
   timing::UniformityTest phase_test;    // of the start phases within T, per run, summed
+  // Tested where T is above 1 us, the reference resolves T finely enough, and the loop
+  // period P (round trip plus pause) is at least T/4: with P << T the phase sweeps the
+  // tick in small steps, uniform by construction (no lock can bias by more than P), and
+  // successive phases are too dependent for a chi-square test.
+  bool phase_tested = false;
+  double loop_period_ns = 0;
   bool phase_locked = false;            // p < 1e-3
 
-  double probe_effect_ns_per_read = 0;  // (probe pass - averaged pass) per round trip
+  // Median over interleaved blocks (with and without a clock read per round trip) of the
+  // difference in reference time per round trip: medians, because one preemption in a
+  // block would otherwise outweigh a 30 ns read.
+  double probe_effect_ns_per_read = 0;
   double read_cost_ns = 0;              // from the clock probe
 
   std::string summary;                  // the cell in plain words

@@ -1,13 +1,11 @@
 #include "harness/sweep_runner.h"
 
 #include <algorithm>
-#include <memory>
-#include <optional>
 
 #include "absl/strings/str_format.h"
 #include "platform/cpu_affinity.h"
 #include "timing/tick_clock.h"
-#include "transport/peer_process.h"
+#include "harness/echo_session.h"
 
 namespace tickbench::harness {
 
@@ -25,31 +23,13 @@ SweepOutcome RunSweep(transport::Transport& transport, timing::Clock& clock,
       return outcome;
     }
   }
-  absl::StatusOr<transport::EndpointPair> pair = transport.Connect();
-  if (!pair.ok()) {
-    outcome.status = pair.status();
+  absl::StatusOr<EchoSession> session = EchoSession::Open(
+      transport, options.peer, options.pin_peer_cpu, options.receive_timeout);
+  if (!session.ok()) {
+    outcome.status = session.status();
     return outcome;
   }
-  // The echo peer runs in a process of its own, as in the classic experiments, unless
-  // the transport needs none (simulated, or a peer on another host).
-  std::optional<transport::PeerProcess> peer;
-  std::unique_ptr<transport::Endpoint> direct_client;
-  if (transport.needs_local_peer()) {
-    absl::StatusOr<transport::PeerProcess> started = transport::StartEchoPeerProcess(
-        std::move(*pair), options.peer, options.pin_peer_cpu);
-    if (!started.ok()) {
-      outcome.status = started.status();
-      return outcome;
-    }
-    peer.emplace(std::move(*started));
-  } else {
-    direct_client = std::move(pair->client);
-  }
-  transport::Endpoint& client = peer ? peer->client() : *direct_client;
-  if (absl::Status s = client.SetReceiveTimeout(options.receive_timeout); !s.ok()) {
-    outcome.status = s;
-    return outcome;
-  }
+  transport::Endpoint& client = session->client();
 
   const size_t largest = *std::max_element(options.sizes.begin(), options.sizes.end());
   RoundTripEngine engine(client, clock, reference, largest, options.engine);
@@ -77,12 +57,8 @@ SweepOutcome RunSweep(transport::Transport& transport, timing::Clock& clock,
       }
     }
   }
-  if (peer) {
-    absl::Status stopped = peer->Stop(absl::Seconds(2));
-    if (outcome.status.ok() && !stopped.ok()) outcome.status = stopped;
-  } else {
-    transport::SendQuit(client).IgnoreError();  // a remote peer may already be gone
-  }
+  absl::Status closed = session->Close();
+  if (outcome.status.ok() && !closed.ok()) outcome.status = closed;
   return outcome;
 }
 

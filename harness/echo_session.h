@@ -1,0 +1,43 @@
+// A connected client endpoint with its echo peer: a process of its own (fork) for real
+// transports, nothing for transports that echo by themselves or elsewhere.
+#ifndef HARNESS_ECHO_SESSION_H_
+#define HARNESS_ECHO_SESSION_H_
+
+#include <memory>
+#include <optional>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "transport/echo_peer.h"
+#include "transport/peer_process.h"
+#include "transport/transport.h"
+
+namespace tickbench::harness {
+
+class EchoSession {
+ public:
+  // Connects, starts the peer (pinned to `pin_peer_cpu` unless -1) and sets the client's
+  // receive timeout.
+  static absl::StatusOr<EchoSession> Open(transport::Transport& transport,
+                                          const transport::EchoPeerOptions& peer_options,
+                                          int pin_peer_cpu, absl::Duration receive_timeout);
+
+  EchoSession(EchoSession&&) = default;
+  EchoSession& operator=(EchoSession&&) = default;
+  ~EchoSession();
+
+  transport::Endpoint& client() { return peer_ ? peer_->client() : *direct_client_; }
+
+  // Tells the peer to quit and reaps it (within `grace`); its status when it failed.
+  absl::Status Close(absl::Duration grace = absl::Seconds(2));
+
+ private:
+  EchoSession() = default;
+  std::optional<transport::PeerProcess> peer_;
+  std::unique_ptr<transport::Endpoint> direct_client_;
+  bool closed_ = false;
+};
+
+}  // namespace tickbench::harness
+
+#endif  // HARNESS_ECHO_SESSION_H_

@@ -1,0 +1,20 @@
+// Reports of the timer-resolution study: a table with a plain-words line per clock and
+// size, CSV (one row per clock x size) and JSON.
+#ifndef HARNESS_STUDY_REPORT_H_
+#define HARNESS_STUDY_REPORT_H_
+
+#include <string>
+#include <vector>
+
+#include "harness/run_context.h"
+#include "harness/study_runner.h"
+
+namespace tickbench::harness {
+
+std::string FormatStudyTable(const std::vector<StudyCell>& cells);
+std::string FormatStudyCsv(const std::vector<StudyCell>& cells);
+std::string FormatStudyJson(const RunContext& context, const std::vector<StudyCell>& cells);
+
+}  // namespace tickbench::harness
+
+#endif  // HARNESS_STUDY_REPORT_H_

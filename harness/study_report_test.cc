@@ -1,0 +1,58 @@
+#include "harness/study_report.h"
+
+#include "absl/strings/str_split.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace tickbench::harness {
+namespace {
+
+using ::testing::HasSubstr;
+
+StudyCell Cell(const std::string& clock, size_t size) {
+  StudyCell c;
+  c.clock = clock;
+  c.clock_name = clock;
+  c.size_bytes = size;
+  c.runs = 4;
+  c.iterations = 1000;
+  c.resolution_ns = 1e7;
+  c.truth_ns = 1.3e6;
+  c.averaged_ns = 1.3e6;
+  c.per_iteration.mean = 1.3e6;
+  c.per_iteration.sd = 3.36e6;
+  c.per_iteration.zero_fraction = 0.87;
+  c.histogram.assign(16, 0);
+  c.histogram[0] = 3480;
+  c.histogram[1] = 520;
+  c.prediction_applies = true;
+  c.prediction.f = 0.13;
+  c.observed.share_above_n = 0.13;
+  c.verdict = {true, true, true};
+  c.summary = clock + " summary";
+  return c;
+}
+
+TEST(StudyReportTest, TableHasARowPerSizeTheHistogramsAndTheWords) {
+  const std::string table = FormatStudyTable({Cell("tick:10ms", 32), Cell("tick:10ms", 1024)});
+  EXPECT_THAT(table, testing::ContainsRegex("\n +32 \\| +1300\\.00"));
+  EXPECT_THAT(table, testing::ContainsRegex("\n +1024 \\| +1300\\.00"));
+  EXPECT_THAT(table, HasSubstr("0.130/0.130 agrees"));
+  EXPECT_THAT(table, HasSubstr("0:3480 1:520"));
+  EXPECT_THAT(table, HasSubstr("tick:10ms summary"));
+}
+
+TEST(StudyReportTest, CsvAndJsonCarryEveryCell) {
+  const std::vector<StudyCell> cells = {Cell("tick:10ms", 32), Cell("tick:20ms", 32)};
+  std::vector<std::string> lines = absl::StrSplit(FormatStudyCsv(cells), '\n', absl::SkipEmpty());
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(std::vector<std::string>(absl::StrSplit(lines[0], ',')).size(),
+            std::vector<std::string>(absl::StrSplit(lines[2], ',')).size());
+  const std::string json = FormatStudyJson(RunContext{}, cells);
+  EXPECT_THAT(json, HasSubstr(R"("clock":"tick:20ms")"));
+  EXPECT_THAT(json, HasSubstr(R"("histogram_ticks":[3480,520,0,)"));
+  EXPECT_THAT(json, HasSubstr(R"("predicted_f":0.13)"));
+}
+
+}  // namespace
+}  // namespace tickbench::harness
