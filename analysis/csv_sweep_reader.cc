@@ -1,0 +1,211 @@
+#include "analysis/csv_sweep_reader.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+
+namespace tickbench::analysis {
+namespace {
+
+constexpr const char* kDefaultValueColumns[] = {"averaged_rtt_ns", "rtt_ns", "value"};
+
+absl::Status LineError(int line, absl::string_view problem) {
+  return absl::InvalidArgumentError(absl::StrFormat("line %d: %s", line, problem));
+}
+
+// Splits one line into trimmed fields; a field may be double-quoted, with "" for a quote.
+absl::StatusOr<std::vector<std::string>> SplitFields(absl::string_view line, int line_number) {
+  std::vector<std::string> fields;
+  std::string field;
+  bool in_quotes = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (in_quotes) {
+      if (c != '"') {
+        field += c;
+      } else if (i + 1 < line.size() && line[i + 1] == '"') {
+        field += '"';
+        ++i;
+      } else {
+        in_quotes = false;
+      }
+    } else if (c == ',') {
+      fields.push_back(std::string(absl::StripAsciiWhitespace(field)));
+      field.clear();
+    } else if (c == '"' && absl::StripAsciiWhitespace(field).empty()) {
+      field.clear();
+      in_quotes = true;
+    } else {
+      field += c;
+    }
+  }
+  if (in_quotes) return LineError(line_number, "unterminated quote");
+  fields.push_back(std::string(absl::StripAsciiWhitespace(field)));
+  return fields;
+}
+
+bool IsNumber(absl::string_view field) {
+  double ignored;
+  return absl::SimpleAtod(field, &ignored);
+}
+
+absl::StatusOr<double> ParseFinite(absl::string_view field, absl::string_view column,
+                                   int line_number) {
+  double value;
+  if (!absl::SimpleAtod(field, &value)) {
+    return LineError(line_number, absl::StrFormat("%s '%s' is not a number", column, field));
+  }
+  if (!std::isfinite(value)) {
+    return LineError(line_number, absl::StrFormat("%s '%s' is not finite", column, field));
+  }
+  return value;
+}
+
+std::string UnitOf(absl::string_view column) {
+  static constexpr std::pair<const char*, const char*> kSuffixes[] = {
+      {"_ns", "ns"}, {"_us", "us"}, {"_ms", "ms"}, {"_s", "s"}, {"_bytes_per_second", "B/s"}};
+  for (const auto& [suffix, unit] : kSuffixes) {
+    if (absl::EndsWith(column, suffix)) return unit;
+  }
+  return "";
+}
+
+// Where the columns are, once the first content line has been read.
+struct Layout {
+  size_t fields = 2;
+  size_t size = 0;
+  size_t value = 1;
+  int run = -1;  // no run column
+  std::string value_name = "value";
+};
+
+absl::StatusOr<Layout> LayoutFromHeader(const std::vector<std::string>& header,
+                                        const CsvSweepOptions& options, int line_number) {
+  auto find = [&](absl::string_view name) -> int {
+    auto it = std::find(header.begin(), header.end(), name);
+    return it == header.end() ? -1 : static_cast<int>(it - header.begin());
+  };
+  Layout layout;
+  layout.fields = header.size();
+  const int size = find("size_bytes");
+  if (size < 0 && header.size() != 2) {
+    return LineError(line_number,
+                     absl::StrFormat("the header has no size_bytes column and is not two "
+                                     "columns of size,value: %s",
+                                     absl::StrJoin(header, ",")));
+  }
+  layout.size = size < 0 ? 0 : size;
+  int value = -1;
+  if (!options.value_column.empty()) {
+    value = find(options.value_column);
+    if (value < 0) {
+      return LineError(line_number,
+                       absl::StrFormat("no column named '%s'; columns are %s", options.value_column,
+                                       absl::StrJoin(header, ",")));
+    }
+  } else if (size < 0) {
+    value = 1;
+  } else {
+    for (const char* name : kDefaultValueColumns) {
+      if ((value = find(name)) >= 0) break;
+    }
+    if (value < 0) {
+      return LineError(line_number,
+                       absl::StrFormat("no value column (averaged_rtt_ns, rtt_ns or value); "
+                                       "columns are %s",
+                                       absl::StrJoin(header, ",")));
+    }
+  }
+  if (value == static_cast<int>(layout.size)) {
+    return LineError(line_number, "the value column is the size column");
+  }
+  layout.value = value;
+  layout.value_name = header[value];
+  if (size >= 0) layout.run = find("run");
+  return layout;
+}
+
+}  // namespace
+
+absl::StatusOr<Sweep> ParseSweepCsv(absl::string_view text, const CsvSweepOptions& options) {
+  Layout layout;
+  bool have_layout = false;
+  size_t rows = 0;
+  std::map<double, SweepPoint> points;
+  std::set<std::pair<double, double>> runs_seen;  // (size, run)
+  int line_number = 0;
+  for (size_t start = 0; start < text.size();) {
+    const size_t end = std::min(text.find('\n', start), text.size());
+    absl::string_view line = text.substr(start, end - start);
+    start = end + 1;
+    ++line_number;
+    if (absl::EndsWith(line, "\r")) line.remove_suffix(1);
+    if (line.size() > kMaxCsvLineBytes) {
+      return LineError(line_number, absl::StrFormat("longer than %d bytes", kMaxCsvLineBytes));
+    }
+    const absl::string_view content = absl::StripAsciiWhitespace(line);
+    if (content.empty() || content[0] == '#') continue;
+    absl::StatusOr<std::vector<std::string>> fields = SplitFields(line, line_number);
+    if (!fields.ok()) return fields.status();
+
+    if (!have_layout) {
+      have_layout = true;
+      if (!std::all_of(fields->begin(), fields->end(), IsNumber)) {
+        absl::StatusOr<Layout> from_header = LayoutFromHeader(*fields, options, line_number);
+        if (!from_header.ok()) return from_header.status();
+        layout = *std::move(from_header);
+        continue;
+      }
+      if (!options.value_column.empty()) {
+        return LineError(line_number, absl::StrFormat("no header, so no column named '%s'",
+                                                      options.value_column));
+      }
+    }
+    if (fields->size() != layout.fields) {
+      return LineError(line_number, absl::StrFormat("expected %d fields, found %d", layout.fields,
+                                                    fields->size()));
+    }
+    if (++rows > kMaxCsvRows) {
+      return LineError(line_number, absl::StrFormat("more than %d data rows", kMaxCsvRows));
+    }
+    absl::StatusOr<double> size = ParseFinite((*fields)[layout.size], "size", line_number);
+    if (!size.ok()) return size.status();
+    if (*size <= 0) {
+      return LineError(line_number, absl::StrFormat("size %g is not positive", *size));
+    }
+    absl::StatusOr<double> value =
+        ParseFinite((*fields)[layout.value], layout.value_name, line_number);
+    if (!value.ok()) return value.status();
+    if (layout.run >= 0) {
+      absl::StatusOr<double> run = ParseFinite((*fields)[layout.run], "run", line_number);
+      if (!run.ok()) return run.status();
+      if (*run < 0 || *run != std::floor(*run)) {
+        return LineError(line_number, absl::StrFormat("run %g is not a whole number >= 0", *run));
+      }
+      if (!runs_seen.emplace(*size, *run).second) {
+        return LineError(line_number,
+                         absl::StrFormat("run %g of size %g appears twice", *run, *size));
+      }
+    }
+    SweepPoint& point = points[*size];
+    point.size_bytes = *size;
+    point.values.push_back(*value);
+  }
+  if (points.empty()) return absl::InvalidArgumentError("no data rows");
+  Sweep sweep;
+  sweep.value_name = layout.value_name;
+  sweep.unit = UnitOf(layout.value_name);
+  for (auto& entry : points) sweep.points.push_back(std::move(entry.second));
+  return sweep;
+}
+
+}  // namespace tickbench::analysis

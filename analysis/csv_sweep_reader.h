@@ -1,0 +1,54 @@
+// Reads a sweep from CSV text: a plain two-column file of size,value, or a tickbench results
+// file with a header naming its columns.
+//
+// Accepted input:
+//  * Lines are separated by '\n' ('\r\n' too). Blank lines and lines whose first non-blank
+//    character is '#' are ignored anywhere.
+//  * Fields are separated by ',' and trimmed of blanks; a field may be double-quoted (a quote
+//    inside is written "").
+//  * The first remaining line is a header unless all its fields are numbers.
+//      - No header: exactly two fields per line, size then value.
+//      - A header with a size_bytes column: the values come from options.value_column, or
+//        else from the first of averaged_rtt_ns, rtt_ns, value that the header has. Other
+//        columns are ignored except `run`, which, if present, must hold whole numbers ≥ 0
+//        and may not repeat for one size.
+//      - A header of two columns without size_bytes: size then value, as without header.
+//    options.value_column names a header column; naming one for a file without a header is
+//    an error.
+//  * Several rows of one size become that size's runs, in file order. Sizes may come in any
+//    order; the sweep is sorted by size. A file holds one sweep: rows of several transports
+//    or value columns in one file would be merged, so split such files first.
+// Rejected with InvalidArgument naming the 1-based line number and the problem: a field that
+// is not a number, NaN or infinite; a size ≤ 0; a wrong number of fields; an unterminated
+// quote; a missing column; a repeated run; more than kMaxCsvRows data rows; a line longer
+// than kMaxCsvLineBytes; no data rows at all.
+#ifndef ANALYSIS_CSV_SWEEP_READER_H_
+#define ANALYSIS_CSV_SWEEP_READER_H_
+
+#include <cstddef>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "analysis/sweep.h"
+
+namespace tickbench::analysis {
+
+// Bounds that keep a malformed or hostile file from taking unbounded memory or time: a
+// million rows is 40 sizes × 25000 runs, far beyond any real sweep.
+inline constexpr size_t kMaxCsvRows = 1'000'000;
+inline constexpr size_t kMaxCsvLineBytes = 64 * 1024;  // without the line break
+
+struct CsvSweepOptions {
+  // The value column of a file with a header; empty picks the default described above.
+  std::string value_column;
+};
+
+// The sweep's value_name is the value column's name ("value" without a header); its unit
+// comes from the name's suffix: _ns → "ns", _us → "us", _ms → "ms", _s → "s",
+// _bytes_per_second → "B/s", else "".
+absl::StatusOr<Sweep> ParseSweepCsv(absl::string_view text, const CsvSweepOptions& options = {});
+
+}  // namespace tickbench::analysis
+
+#endif  // ANALYSIS_CSV_SWEEP_READER_H_

@@ -1,0 +1,150 @@
+#include "analysis/csv_sweep_reader.h"
+
+#include <string>
+
+#include "gtest/gtest.h"
+
+namespace tickbench::analysis {
+namespace {
+
+Sweep Parse(absl::string_view text, const CsvSweepOptions& options = {}) {
+  absl::StatusOr<Sweep> sweep = ParseSweepCsv(text, options);
+  EXPECT_TRUE(sweep.ok()) << sweep.status();
+  return sweep.ok() ? *std::move(sweep) : Sweep{};
+}
+
+// The error for `text`, which must be InvalidArgument.
+std::string Error(absl::string_view text, const CsvSweepOptions& options = {}) {
+  absl::StatusOr<Sweep> sweep = ParseSweepCsv(text, options);
+  EXPECT_EQ(sweep.status().code(), absl::StatusCode::kInvalidArgument) << text.substr(0, 80);
+  return std::string(sweep.status().message());
+}
+
+TEST(ParseSweepCsvTest, PlainTwoColumnsWithoutHeader) {
+  const Sweep sweep = Parse("64,1200\n32,1000.5\n64,1210\n");
+  ASSERT_EQ(sweep.points.size(), 2u);
+  EXPECT_EQ(sweep.points[0].size_bytes, 32);
+  EXPECT_EQ(sweep.points[0].values, (std::vector<double>{1000.5}));
+  EXPECT_EQ(sweep.points[1].values, (std::vector<double>{1200, 1210}));
+  EXPECT_EQ(sweep.value_name, "value");
+  EXPECT_EQ(sweep.unit, "");
+}
+
+TEST(ParseSweepCsvTest, HeaderCommentsBlankLinesAndCrlf) {
+  const Sweep sweep = Parse(
+      "# classic table\r\n"
+      "\r\n"
+      "size , rtt_us\r\n"
+      "  # a comment after the header\n"
+      "32, 1.5e3\r\n"
+      "\n"
+      "512,2e3");
+  ASSERT_EQ(sweep.points.size(), 2u);
+  EXPECT_EQ(sweep.value_name, "rtt_us");
+  EXPECT_EQ(sweep.unit, "us");
+  EXPECT_EQ(sweep.points[1].values[0], 2000);
+}
+
+TEST(ParseSweepCsvTest, TickbenchResultsWithRuns) {
+  const Sweep sweep = Parse(
+      "transport,size_bytes,run,iterations,rtt_ns,averaged_rtt_ns\n"
+      "\"unix, stream\",64,0,1000,9.5,10.0\n"
+      "\"unix, stream\",64,1,1000,9.7,10.5\n"
+      "\"unix, stream\",32,0,1000,8.0,9.0\n");
+  EXPECT_EQ(sweep.value_name, "averaged_rtt_ns");
+  EXPECT_EQ(sweep.unit, "ns");
+  ASSERT_EQ(sweep.points.size(), 2u);
+  EXPECT_EQ(sweep.points[0].values, (std::vector<double>{9.0}));
+  EXPECT_EQ(sweep.points[1].values, (std::vector<double>{10.0, 10.5}));
+}
+
+TEST(ParseSweepCsvTest, DefaultAndChosenValueColumns) {
+  const char* text = "size_bytes,value,rtt_ns,throughput_bytes_per_second\n64,1,2,3\n";
+  EXPECT_EQ(Parse(text).value_name, "rtt_ns");  // preferred over "value"
+  CsvSweepOptions options;
+  options.value_column = "throughput_bytes_per_second";
+  const Sweep sweep = Parse(text, options);
+  EXPECT_EQ(sweep.unit, "B/s");
+  EXPECT_EQ(sweep.points[0].values[0], 3);
+  EXPECT_EQ(Parse("size_bytes,value\n64,7\n").points[0].values[0], 7);
+}
+
+TEST(ParseSweepCsvTest, QuotesWithEscapedQuotes) {
+  const Sweep sweep = Parse("name,size_bytes,rtt_ns\n\"say \"\"hi\"\", twice\",64,5\n");
+  EXPECT_EQ(sweep.points[0].values[0], 5);
+}
+
+TEST(ParseSweepCsvTest, NonNumericField) {
+  EXPECT_EQ(Error("32,1000\n64,fast\n"), "line 2: value 'fast' is not a number");
+  EXPECT_EQ(Error("size,rtt_ns\n32,1\nabc,2\n"), "line 3: size 'abc' is not a number");
+}
+
+TEST(ParseSweepCsvTest, WrongNumberOfFields) {
+  EXPECT_EQ(Error("32,1000\n64,1,2\n"), "line 2: expected 2 fields, found 3");
+  EXPECT_EQ(Error("size_bytes,run,rtt_ns\n# c\n64,0\n"), "line 3: expected 3 fields, found 2");
+  EXPECT_EQ(Error("32,1000,5\n"), "line 1: expected 2 fields, found 3");
+}
+
+TEST(ParseSweepCsvTest, NegativeOrZeroSize) {
+  EXPECT_EQ(Error("32,1\n-64,1\n"), "line 2: size -64 is not positive");
+  EXPECT_EQ(Error("0,1\n"), "line 1: size 0 is not positive");
+}
+
+TEST(ParseSweepCsvTest, NanAndInfinity) {
+  EXPECT_EQ(Error("32,nan\n"), "line 1: value 'nan' is not finite");
+  EXPECT_EQ(Error("32,1\n64,-inf\n"), "line 2: value '-inf' is not finite");
+  EXPECT_EQ(Error("size_bytes,rtt_ns\ninf,1\n"), "line 2: size 'inf' is not finite");
+}
+
+TEST(ParseSweepCsvTest, HeaderProblems) {
+  EXPECT_EQ(Error("a,b,c\n1,2,3\n"),
+            "line 1: the header has no size_bytes column and is not two columns of "
+            "size,value: a,b,c");
+  EXPECT_EQ(Error("size_bytes,run,bandwidth\n64,0,1\n"),
+            "line 1: no value column (averaged_rtt_ns, rtt_ns or value); columns are "
+            "size_bytes,run,bandwidth");
+  CsvSweepOptions options;
+  options.value_column = "p99_ns";
+  EXPECT_EQ(Error("size_bytes,rtt_ns\n64,1\n", options),
+            "line 1: no column named 'p99_ns'; columns are size_bytes,rtt_ns");
+  EXPECT_EQ(Error("64,1\n", options), "line 1: no header, so no column named 'p99_ns'");
+  options.value_column = "size_bytes";
+  EXPECT_EQ(Error("size_bytes,rtt_ns\n64,1\n", options),
+            "line 1: the value column is the size column");
+}
+
+TEST(ParseSweepCsvTest, BadOrRepeatedRuns) {
+  EXPECT_EQ(Error("size_bytes,run,rtt_ns\n64,0,1\n64,0,2\n"),
+            "line 3: run 0 of size 64 appears twice");
+  EXPECT_EQ(Error("size_bytes,run,rtt_ns\n64,1.5,1\n"),
+            "line 2: run 1.5 is not a whole number >= 0");
+  EXPECT_EQ(Error("size_bytes,run,rtt_ns\n64,-1,1\n"), "line 2: run -1 is not a whole number >= 0");
+}
+
+TEST(ParseSweepCsvTest, UnterminatedQuote) {
+  EXPECT_EQ(Error("name,size_bytes,rtt_ns\n\"abc,64,1\n"), "line 2: unterminated quote");
+}
+
+TEST(ParseSweepCsvTest, NoDataRows) {
+  EXPECT_EQ(Error(""), "no data rows");
+  EXPECT_EQ(Error("# only a comment\n\nsize_bytes,rtt_ns\n"), "no data rows");
+}
+
+TEST(ParseSweepCsvTest, LineLengthLimit) {
+  const std::string longest = "32," + std::string(kMaxCsvLineBytes - 4, '0') + "1\n";
+  EXPECT_EQ(Parse(longest).points[0].values[0], 1);
+  const std::string too_long = "32,1\n64," + std::string(kMaxCsvLineBytes - 3, '0') + "1\n";
+  EXPECT_EQ(Error(too_long), "line 2: longer than 65536 bytes");
+}
+
+TEST(ParseSweepCsvTest, RowLimit) {
+  std::string text;
+  text.reserve(4 * (kMaxCsvRows + 1));
+  for (size_t i = 0; i < kMaxCsvRows; ++i) text += "1,1\n";
+  EXPECT_EQ(Parse(text).points[0].values.size(), kMaxCsvRows);
+  text += "1,1\n";
+  EXPECT_EQ(Error(text), "line 1000001: more than 1000000 data rows");
+}
+
+}  // namespace
+}  // namespace tickbench::analysis

@@ -1,0 +1,105 @@
+#include "analysis/noise_model.h"
+
+#include <cmath>
+
+#include "analysis/synthetic_sweep.h"
+#include "gtest/gtest.h"
+
+namespace tickbench::analysis {
+namespace {
+
+double Line(double n) { return 20000 + 5 * n; }
+
+// The estimated SD of one run at `index`, against the truth.
+double SdRatio(const Sweep& sweep, const NoiseModel& model, size_t index, double true_sd) {
+  const double runs = static_cast<double>(sweep.points[index].values.size());
+  return std::sqrt(model.mean_variance[index] * runs) / true_sd;
+}
+
+TEST(EstimateNoiseTest, RunSpreadWithConstantNoise) {
+  NoiseSpec noise;
+  noise.absolute_sd = 200;
+  noise.runs = 4;
+  const Sweep sweep = MakeSweep(EvenSizes(32, 8192, 32), Line, noise, 11);
+  absl::StatusOr<NoiseModel> model = EstimateNoise(sweep);
+  ASSERT_TRUE(model.ok()) << model.status();
+  EXPECT_EQ(model->source, NoiseModel::Source::kRunSpread);
+  EXPECT_DOUBLE_EQ(model->degrees_of_freedom, 256 * 3);
+  EXPECT_LE(model->proportional_fraction, 0.2);
+  // 768 degrees of freedom: the SD is known to ±2.6 % (1 SE).
+  EXPECT_NEAR(SdRatio(sweep, *model, 0, 200), 1, 0.1);
+  EXPECT_NEAR(SdRatio(sweep, *model, 255, 200), 1, 0.1);
+}
+
+TEST(EstimateNoiseTest, RunSpreadWithProportionalNoise) {
+  NoiseSpec noise;
+  noise.relative_sd = 0.01;
+  noise.runs = 4;
+  const Sweep sweep = MakeSweep(EvenSizes(32, 8192, 32), Line, noise, 12);
+  absl::StatusOr<NoiseModel> model = EstimateNoise(sweep);
+  ASSERT_TRUE(model.ok()) << model.status();
+  EXPECT_GE(model->proportional_fraction, 0.8);
+  // The values grow 3x across the sweep, and so does the noise.
+  EXPECT_NEAR(SdRatio(sweep, *model, 0, 0.01 * Line(32)), 1, 0.15);
+  EXPECT_NEAR(SdRatio(sweep, *model, 255, 0.01 * Line(8192)), 1, 0.15);
+}
+
+TEST(EstimateNoiseTest, NeighbourScatterOfSingleValues) {
+  NoiseSpec noise;
+  noise.relative_sd = 0.01;
+  const Sweep sweep = MakeSweep(EvenSizes(32, 8192, 32), Line, noise, 13);
+  absl::StatusOr<NoiseModel> model = EstimateNoise(sweep);
+  ASSERT_TRUE(model.ok()) << model.status();
+  EXPECT_EQ(model->source, NoiseModel::Source::kNeighbourScatter);
+  EXPECT_NEAR(model->degrees_of_freedom, kScatterDfPerResidual * 254, 1e-9);
+  // ~63 degrees of freedom: ±9 % (1 SE) on the SD.
+  EXPECT_NEAR(SdRatio(sweep, *model, 128, 0.01 * Line(sweep.points[128].size_bytes)), 1, 0.3);
+}
+
+TEST(EstimateNoiseTest, NeighbourScatterIgnoresAJump) {
+  NoiseSpec noise;
+  noise.absolute_sd = 100;
+  auto with_jump = [](double n) { return Line(n) + (n > 4096 ? 5000 : 0); };  // 50 SD
+  const Sweep sweep = MakeSweep(EvenSizes(32, 8192, 32), with_jump, noise, 14);
+  absl::StatusOr<NoiseModel> model = EstimateNoise(sweep);
+  ASSERT_TRUE(model.ok()) << model.status();
+  EXPECT_NEAR(SdRatio(sweep, *model, 10, 100), 1, 0.3);
+}
+
+TEST(EstimateNoiseTest, UnevenSizesOfAStraightLineHaveNoScatter) {
+  // Pseudo-residuals use the interpolation weights of uneven sizes, so a noiseless line
+  // leaves only the 1e-6 floor.
+  const Sweep sweep = MakeSweep(ClassicTableSizes(), Line, {}, 1);
+  absl::StatusOr<NoiseModel> model = EstimateNoise(sweep);
+  ASSERT_TRUE(model.ok()) << model.status();
+  for (size_t i = 0; i < sweep.points.size(); ++i) {
+    EXPECT_LE(std::sqrt(model->mean_variance[i]), 2e-6 * Line(4096)) << i;
+    EXPECT_GT(model->mean_variance[i], 0);
+  }
+}
+
+TEST(EstimateNoiseTest, NeedsRunsOrThreeSizes) {
+  Sweep sweep;
+  sweep.points = {{32, {1}}, {64, {2}}};
+  EXPECT_EQ(EstimateNoise(sweep).status().code(), absl::StatusCode::kInvalidArgument);
+  sweep.points[0].values = {1, 1.1};
+  EXPECT_TRUE(EstimateNoise(sweep).ok());
+  sweep.points[0].size_bytes = 64;
+  EXPECT_EQ(EstimateNoise(sweep).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST(ScatterExceedsRunSpreadTest, OneSidedOnePercentFTest) {
+  // F(36, 120) has its 99th percentile near 1.8.
+  EXPECT_FALSE(ScatterExceedsRunSpread(36, 36, 120));
+  EXPECT_FALSE(ScatterExceedsRunSpread(1.6 * 36, 36, 120));
+  EXPECT_TRUE(ScatterExceedsRunSpread(2.0 * 36, 36, 120));
+  // 7 residual and 33 run degrees of freedom (11 sizes of 4 runs): about 3.3, not χ²'s 2.6.
+  EXPECT_FALSE(ScatterExceedsRunSpread(3.0 * 7, 7, 33));
+  EXPECT_TRUE(ScatterExceedsRunSpread(3.5 * 7, 7, 33));
+  // Two run degrees of freedom say too little about the noise to reject anything.
+  EXPECT_FALSE(ScatterExceedsRunSpread(1000, 7, 2));
+  EXPECT_FALSE(ScatterExceedsRunSpread(10, 0, 33));
+}
+
+}  // namespace
+}  // namespace tickbench::analysis

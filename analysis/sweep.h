@@ -1,0 +1,41 @@
+// A measured curve: one value column (round-trip time, throughput, ...) against message
+// size, keeping the value of every run so that the spread across runs can weight the
+// analysis.
+#ifndef ANALYSIS_SWEEP_H_
+#define ANALYSIS_SWEEP_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+
+namespace tickbench::analysis {
+
+struct SweepPoint {
+  double size_bytes = 0;
+  std::vector<double> values;  // one per run; a single value is allowed
+};
+
+struct Sweep {
+  std::string value_name;          // "averaged_rtt_ns"
+  std::string unit;                // "ns"
+  std::vector<SweepPoint> points;  // strictly increasing size_bytes; steps may be uneven
+};
+
+// OK when sizes are finite, non-negative and strictly increasing, and every point has at
+// least one value, all finite. Everything in this package checks this first.
+absl::Status ValidateSweep(const Sweep& sweep);
+
+// Mean of the point's runs.
+double PointMean(const SweepPoint& point);
+
+// Unbiased sample variance of the point's runs (divisor runs - 1); 0 for a single run.
+double PointVariance(const SweepPoint& point);
+
+// The sizes and the per-size means, as parallel vectors.
+std::vector<double> Sizes(const Sweep& sweep);
+std::vector<double> Means(const Sweep& sweep);
+
+}  // namespace tickbench::analysis
+
+#endif  // ANALYSIS_SWEEP_H_

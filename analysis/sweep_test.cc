@@ -1,0 +1,62 @@
+#include "analysis/sweep.h"
+
+#include <cmath>
+#include <limits>
+
+#include "gtest/gtest.h"
+
+namespace tickbench::analysis {
+namespace {
+
+Sweep TwoPoints() {
+  Sweep sweep;
+  sweep.points = {{32, {100, 110}}, {64, {120}}};
+  return sweep;
+}
+
+TEST(ValidateSweepTest, AcceptsIncreasingSizesWithValues) {
+  EXPECT_TRUE(ValidateSweep(TwoPoints()).ok());
+  EXPECT_TRUE(ValidateSweep(Sweep{}).ok());
+}
+
+TEST(ValidateSweepTest, RejectsUnsortedOrRepeatedSizes) {
+  Sweep sweep = TwoPoints();
+  sweep.points[1].size_bytes = 32;
+  EXPECT_EQ(ValidateSweep(sweep).code(), absl::StatusCode::kInvalidArgument);
+  sweep.points[1].size_bytes = 16;
+  EXPECT_EQ(ValidateSweep(sweep).code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST(ValidateSweepTest, RejectsMissingAndNonFiniteValues) {
+  Sweep sweep = TwoPoints();
+  sweep.points[1].values.clear();
+  EXPECT_EQ(ValidateSweep(sweep).code(), absl::StatusCode::kInvalidArgument);
+  sweep = TwoPoints();
+  sweep.points[0].values[1] = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(ValidateSweep(sweep).code(), absl::StatusCode::kInvalidArgument);
+  sweep = TwoPoints();
+  sweep.points[0].size_bytes = -1;
+  EXPECT_EQ(ValidateSweep(sweep).code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST(PointStatisticsTest, MeanAndUnbiasedVariance) {
+  const SweepPoint point{64, {1, 2, 3, 4}};
+  EXPECT_DOUBLE_EQ(PointMean(point), 2.5);
+  EXPECT_DOUBLE_EQ(PointVariance(point), 5.0 / 3.0);
+  EXPECT_EQ(PointVariance(SweepPoint{64, {7}}), 0);
+}
+
+TEST(PointStatisticsTest, VarianceSurvivesALargeOffset) {
+  // Values 1e9 + {1, 2, 3}: the one-pass formula would lose every digit of the answer 1.
+  const SweepPoint point{64, {1e9 + 1, 1e9 + 2, 1e9 + 3}};
+  EXPECT_NEAR(PointVariance(point), 1.0, 1e-6);
+}
+
+TEST(SweepColumnsTest, SizesAndMeansAreParallel) {
+  const Sweep sweep = TwoPoints();
+  EXPECT_EQ(Sizes(sweep), (std::vector<double>{32, 64}));
+  EXPECT_EQ(Means(sweep), (std::vector<double>{105, 120}));
+}
+
+}  // namespace
+}  // namespace tickbench::analysis
