@@ -238,6 +238,24 @@ absl::StatusOr<Plan> MakePlan(const CommandLine& c) {
   plan.sweep.engine.warmup = c.warmup;
   plan.sweep.engine.batch = c.batch;
   plan.sweep.receive_timeout = c.receive_timeout;
+  plan.sweep.engine.auto_receive_timeout = !Given(c, "receive_timeout");
+  plan.sweep.engine.continue_on_loss = !c.stop_on_loss;
+  if (c.peer_drop_every < 0 || c.peer_stop_after < 0 || c.peer_reply_delay < absl::ZeroDuration() ||
+      c.peer_reply_delay > absl::Seconds(10)) {
+    return BadFlag("peer_drop_every, --peer_stop_after, --peer_reply_delay",
+                   "must not be negative (and the delay at most 10s)");
+  }
+  if (c.peer_drop_every > 0 && !plan.simulate) {
+    absl::StatusOr<std::unique_ptr<transport::Transport>> t = transport::MakeTransport(plan.transport);
+    if (t.ok() && !(*t)->is_datagram()) {
+      return BadFlag("peer_drop_every", "applies only to datagram transports (udp, udp6, unix_dgram)");
+    }
+  }
+  plan.sweep.peer.drop_every_kth = c.peer_drop_every;
+  plan.sweep.peer.stop_after = c.peer_stop_after;
+  plan.sweep.peer.reply_delay = c.peer_reply_delay;
+  plan.sim_faults.drop_every_kth = c.peer_drop_every;
+  plan.sim_faults.stop_after = c.peer_stop_after;
   plan.sweep.seed = c.seed;
   plan.sweep.rephase_tick_clock = !plan.environment.fixed_phase;
   if (!c.pin.empty()) {

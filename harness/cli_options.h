@@ -14,6 +14,7 @@
 #include "harness/study_runner.h"
 #include "harness/sweep_runner.h"
 #include "transport/sim_rtt_model.h"
+#include "transport/sim_transport.h"
 #include "timing/clock_spec.h"
 
 namespace tickbench::harness {
@@ -40,8 +41,13 @@ struct CommandLine {
   std::string output;
   std::string pin;
   uint64_t seed = 1;
-  absl::Duration receive_timeout = absl::Seconds(2);
+  absl::Duration receive_timeout = absl::Seconds(1);
   bool allow_variable_cycle_counter = false;
+  // Faults: what to do on loss, and the echo peer's test hooks.
+  bool stop_on_loss = false;
+  int64_t peer_drop_every = 0;
+  int64_t peer_stop_after = 0;
+  absl::Duration peer_reply_delay;
   // The study.
   std::string clocks;
   bool dither = false;
@@ -73,6 +79,7 @@ struct Plan {
   // --transport=sim: everything runs in virtual time with this model.
   bool simulate = false;
   transport::SimRttModel sim_model;
+  transport::SimFaults sim_faults;
   // --experiment=study.
   bool study = false;
   std::vector<timing::ClockSpec> study_clocks;

@@ -25,6 +25,11 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/strip.h"
 #include "harness/cli_options.h"
+#include "platform/system_info.h"
+#include "analysis/model_fit.h"
+#include "analysis/csv_sweep_reader.h"
+#include "harness/plot.h"
+#include "harness/sweep_analysis.h"
 #include "transport/sim_transport.h"
 #include "timing/virtual_clock.h"
 #include "timing/os_clocks.h"
@@ -90,9 +95,19 @@ ABSL_FLAG(std::string, output, "",
 ABSL_FLAG(std::string, pin, "",
           "Pin to CPUs: CLIENT or CLIENT,PEER (CPU numbers), e.g. 0,1. Default: not pinned.");
 ABSL_FLAG(uint64_t, seed, 1, "Seed for everything random (tick phases).");
-ABSL_FLAG(absl::Duration, receive_timeout, absl::Seconds(2),
+ABSL_FLAG(absl::Duration, receive_timeout, absl::Seconds(1),
           "Longest wait for one echo: a lost datagram is counted after this long; a silent "
-          "stream peer ends the run.");
+          "stream peer ends the run. Default: 1s during warm-up, then 1000 times the warm-up's "
+          "mean round trip, within [250ms, 10s].");
+ABSL_FLAG(bool, stop_on_loss, false,
+          "End the run at the first lost datagram instead of counting it and going on.");
+ABSL_FLAG(int64_t, peer_drop_every, 0,
+          "Test hook: the echo peer does not answer every k-th datagram (datagram transports "
+          "and sim). 0 = off.");
+ABSL_FLAG(int64_t, peer_stop_after, 0,
+          "Test hook: the echo peer stops (as if it died) after this many echoes. 0 = off.");
+ABSL_FLAG(absl::Duration, peer_reply_delay, absl::ZeroDuration(),
+          "Test hook: the echo peer waits this long before each echo.");
 ABSL_FLAG(bool, allow_variable_cycle_counter, false,
           "Use the cycle counter even where it is not invariant (its rate then follows the "
           "CPU's frequency: results may be wrong).");
@@ -136,6 +151,20 @@ ABSL_FLAG(std::string, listen, "",
           "PORT+1 (UDP or TCP).");
 ABSL_FLAG(std::string, peer, "",
           "--role=client: the server's ADDR:PORT ([ADDR]:PORT for IPv6), e.g. 10.0.0.2:7478.");
+ABSL_FLAG(std::string, analyze, "",
+          "Find the steps in a CSV instead of measuring: a CSV written by tickbench "
+          "(--format=csv) or a plain two-column CSV of size,value. Relative to where you ran "
+          "bazel run.");
+ABSL_FLAG(std::string, analyze_column, "",
+          "--analyze: the value column of a CSV with a header (default: averaged_rtt_ns, "
+          "rtt_ns or value). A throughput column (bytes per second, 2n bytes per round trip) is "
+          "turned into the round-trip time it implies.");
+ABSL_FLAG(bool, explain, false,
+          "After the steps, name the buffer layout (BSD socket clusters, fixed chunks, IPv4 "
+          "fragments, or a straight line) that best explains the sweep, ranked by BIC.");
+ABSL_FLAG(std::string, plot, "",
+          "Draw the sweep (or the study's histograms) to this SVG file with gnuplot; the data "
+          "goes beside it as .dat. Relative to where you ran bazel run.");
 ABSL_FLAG(bool, list_clocks, false, "List the clocks this machine offers, then exit.");
 ABSL_FLAG(std::string, clock_info, "",
           "Measure clocks and exit: 'all', or a comma-separated list of clock specs. Prints "
@@ -228,6 +257,10 @@ CommandLine ReadFlags(int argc, char** argv) {
   c.seed = absl::GetFlag(FLAGS_seed);
   c.receive_timeout = absl::GetFlag(FLAGS_receive_timeout);
   c.allow_variable_cycle_counter = absl::GetFlag(FLAGS_allow_variable_cycle_counter);
+  c.stop_on_loss = absl::GetFlag(FLAGS_stop_on_loss);
+  c.peer_drop_every = absl::GetFlag(FLAGS_peer_drop_every);
+  c.peer_stop_after = absl::GetFlag(FLAGS_peer_stop_after);
+  c.peer_reply_delay = absl::GetFlag(FLAGS_peer_reply_delay);
   c.clocks = absl::GetFlag(FLAGS_clocks);
   c.dither = absl::GetFlag(FLAGS_dither);
   c.gap = absl::GetFlag(FLAGS_gap);
@@ -291,6 +324,43 @@ int ClockInfo(const std::string& which, bool allow_variable) {
   return kExitOk;
 }
 
+
+// --analyze: the steps (and with --explain the buffer layout) of a sweep in a CSV file.
+int AnalyzeFile(const std::string& path, const std::string& column, bool explain,
+                const std::string& plot) {
+  const std::string resolved = ResolveUserPath(path);
+  absl::StatusOr<std::string> text = platform::ReadSmallTextFile(resolved);
+  if (!text.ok()) {
+    return Usage(absl::InvalidArgumentError(absl::StrCat("--analyze: cannot read ", resolved, ": ",
+                                                         text.status().message())));
+  }
+  analysis::CsvSweepOptions options;
+  options.value_column = column;
+  absl::StatusOr<analysis::Sweep> sweep = analysis::ParseSweepCsv(*text, options);
+  if (!sweep.ok()) {
+    return Usage(absl::InvalidArgumentError(absl::StrCat("--analyze: ", resolved, ": ", sweep.status().message())));
+  }
+  if (absl::StrContains(sweep->value_name, "throughput") || sweep->unit == "B/s") {
+    absl::StatusOr<analysis::Sweep> rtt = analysis::RttFromThroughput(*sweep);
+    if (!rtt.ok()) return Usage(absl::InvalidArgumentError(absl::StrCat("--analyze: ", rtt.status().message())));
+    absl::PrintF("(throughput column %s read as the round-trip time it implies, 2n / throughput)\n",
+                 sweep->value_name);
+    sweep = std::move(rtt);
+  }
+  absl::PrintF("%s: %d sizes, %s\n", resolved, sweep->points.size(), sweep->value_name);
+  const analysis::SizeFacts facts = CollectSizeFacts(std::nullopt, "");
+  const SweepAnalysis analyzed = AnalyzeSweep(*sweep, facts, explain);
+  absl::PrintF("%s", FormatSweepAnalysis(*sweep, facts, analyzed));
+  if (!plot.empty()) {
+    if (absl::Status s = PlotSweep(ResolveUserPath(plot), *sweep,
+                                   analyzed.steps.ok() ? analyzed.steps->steps : std::vector<analysis::Step>{},
+                                   resolved);
+        !s.ok()) {
+      absl::FPrintF(stderr, "tickbench: --plot: %s\n", s.message());
+    }
+  }
+  return kExitOk;
+}
 
 std::atomic<bool> g_stop_requested{false};
 std::atomic<int> g_stop_signal{0};
@@ -374,7 +444,8 @@ int RunExperiment(const CommandLine& command_line, const remote::RoleOptions& ro
   std::unique_ptr<transport::Transport> transport;
   if (plan->simulate && role.role != remote::Role::kClient) {
     transport = std::make_unique<transport::SimTransport>(
-        plan->sim_model, [&simulated_time](int64_t ns) { simulated_time.AdvanceNanos(ns); });
+        plan->sim_model, [&simulated_time](int64_t ns) { simulated_time.AdvanceNanos(ns); },
+        plan->sim_faults);
     plan->environment.simulated_time = &simulated_time;
   } else {
     absl::StatusOr<std::unique_ptr<transport::Transport>> made = MakeSweepTransport(*plan, role);
@@ -448,6 +519,11 @@ int RunExperiment(const CommandLine& command_line, const remote::RoleOptions& ro
       case OutputFormat::kCsv: formatted = FormatStudyCsv(outcome.cells); break;
       case OutputFormat::kJson: formatted = FormatStudyJson(context, outcome.cells); break;
     }
+    if (!absl::GetFlag(FLAGS_plot).empty()) {
+      if (absl::Status s = PlotStudyHistograms(ResolveUserPath(absl::GetFlag(FLAGS_plot)), outcome.cells); !s.ok()) {
+        absl::FPrintF(stderr, "tickbench: --plot: %s\n", s.message());
+      }
+    }
     return Finish(*plan, formatted, outcome.status, outcome.cells.size());
   }
 
@@ -467,6 +543,30 @@ int RunExperiment(const CommandLine& command_line, const remote::RoleOptions& ro
     case OutputFormat::kCsv: formatted = FormatCsv(outcome.records); break;
     case OutputFormat::kJson: formatted = FormatJson(context, outcome.records, plan->preset.name); break;
   }
+  // The steps follow the table; beside CSV or JSON they go to stderr.
+  const analysis::Sweep sweep = RttSweepFromRecords(outcome.records);
+  // The path MTU matters to IP transports only; AF_UNIX never touches an interface.
+  const absl::string_view name = transport->name();
+  const bool ip = absl::StartsWith(name, "udp") || absl::StartsWith(name, "tcp");
+  const std::string peer_address = !ip || plan->simulate ? "" : absl::EndsWith(name, "6") ? "::1" : "127.0.0.1";
+  const analysis::SizeFacts facts = CollectSizeFacts(outcome.socket_buffers, peer_address);
+  const SweepAnalysis analyzed = AnalyzeSweep(sweep, facts, absl::GetFlag(FLAGS_explain));
+  const std::string analysis_text = FormatSweepAnalysis(sweep, facts, analyzed);
+  if (plan->format == OutputFormat::kTable) {
+    formatted += analysis_text;
+  } else {
+    absl::FPrintF(stderr, "%s", analysis_text);
+  }
+  if (!absl::GetFlag(FLAGS_plot).empty()) {
+    const std::string title = absl::StrFormat("%s over %s, %s", plan->preset.name, transport->name(),
+                                              clocks[0]->info().name);
+    if (absl::Status s = PlotSweep(ResolveUserPath(absl::GetFlag(FLAGS_plot)), sweep,
+                                   analyzed.steps.ok() ? analyzed.steps->steps : std::vector<analysis::Step>{},
+                                   title);
+        !s.ok()) {
+      absl::FPrintF(stderr, "tickbench: --plot: %s\n", s.message());
+    }
+  }
   return Finish(*plan, formatted, outcome.status, outcome.records.size());
 }
 
@@ -485,6 +585,10 @@ int main(int argc, char** argv) {
         "unexpected argument '", positional[0], "'; flags take the form --name=value (see --help)")));
   }
   if (absl::GetFlag(FLAGS_list_clocks)) return ListClocks();
+  if (!absl::GetFlag(FLAGS_analyze).empty()) {
+    return AnalyzeFile(absl::GetFlag(FLAGS_analyze), absl::GetFlag(FLAGS_analyze_column),
+                       absl::GetFlag(FLAGS_explain), absl::GetFlag(FLAGS_plot));
+  }
   if (!absl::GetFlag(FLAGS_clock_info).empty()) {
     return ClockInfo(absl::GetFlag(FLAGS_clock_info), absl::GetFlag(FLAGS_allow_variable_cycle_counter));
   }

@@ -1,5 +1,6 @@
 #include "harness/round_trip_engine.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <type_traits>
@@ -91,6 +92,7 @@ RunRecord RoundTripEngine::MeasureRun(size_t size_bytes, int run) {
       static_cast<uint32_t>(options_.warmup + options_.iterations));
   // Warm-up: not counted. The first trips after a size change fault in buffers and
   // wake the peer from a different state; they say little about the steady round trip.
+  const int64_t warmup_start_ns = timing::MonotonicNanos();
   for (int64_t i = 0; status.ok() && i < options_.warmup; ++i) {
     status = RoundTrip(endpoint_, buffers, next_sequence_++, record.integrity);
     if (status.code() == absl::StatusCode::kDeadlineExceeded && options_.continue_on_loss) {
@@ -98,6 +100,11 @@ RunRecord RoundTripEngine::MeasureRun(size_t size_bytes, int run) {
     }
   }
   record.integrity = IntegrityCounts{};  // only the timed trips' faults are reported
+  if (status.ok() && options_.auto_receive_timeout && options_.warmup > 0) {
+    const absl::Duration mean_rtt =
+        absl::Nanoseconds((timing::MonotonicNanos() - warmup_start_ns) / options_.warmup);
+    status = endpoint_.SetReceiveTimeout(std::clamp(1000 * mean_rtt, kMinAutoTimeout, kMaxAutoTimeout));
+  }
   if (!status.ok()) {
     record.error = absl::StrFormat("during warm-up: %s", status.ToString());
     return record;

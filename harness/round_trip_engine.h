@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/time/time.h"
 #include "harness/round_trip_loop.h"
 #include "harness/run_record.h"
 #include "timing/clock.h"
@@ -20,10 +21,17 @@ struct EngineOptions {
   int64_t warmup = 100;       // untimed round trips before them
   int64_t batch = 1;          // round trips per per-iteration reading (iterations: averaged only)
   bool continue_on_loss = true;
+  // Derive each run's receive timeout from its warm-up: 1000 times the warm-up's mean
+  // round trip, within [kMinAutoTimeout, kMaxAutoTimeout]. A lost datagram then costs a
+  // bounded wait proportionate to the round trip, instead of a fixed guess.
+  bool auto_receive_timeout = false;
   // Histogram buckets of readings in units of the clock's resolution; the last bucket
   // holds everything above.
   int histogram_buckets = 16;
 };
+
+inline constexpr absl::Duration kMinAutoTimeout = absl::Milliseconds(250);
+inline constexpr absl::Duration kMaxAutoTimeout = absl::Seconds(10);
 
 class RoundTripEngine {
  public:

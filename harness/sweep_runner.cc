@@ -30,6 +30,7 @@ SweepOutcome RunSweep(transport::Transport& transport, timing::Clock& clock,
     return outcome;
   }
   transport::Endpoint& client = session->client();
+  if (auto buffers = client.SocketBufferSizes(); buffers.ok()) outcome.socket_buffers = *buffers;
 
   const size_t largest = *std::max_element(options.sizes.begin(), options.sizes.end());
   RoundTripEngine engine(client, clock, reference, largest, options.engine);

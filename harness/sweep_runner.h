@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,8 @@ struct SweepOptions {
 struct SweepOutcome {
   std::vector<RunRecord> records;  // everything measured, also when the sweep failed
   absl::Status status;             // why the sweep ended early
+  // The client socket's buffers as the kernel set them (a system fact for the steps).
+  std::optional<transport::Endpoint::BufferSizes> socket_buffers;
 };
 
 // Called after each run, with the runs done and the total (for a progress line).

@@ -134,4 +134,25 @@ absl::Status DatagramSocketEndpoint::SetReceiveTimeout(absl::Duration timeout) {
   return SetSocketReceiveTimeout(fd_.get(), timeout);
 }
 
+absl::StatusOr<Endpoint::BufferSizes> ReadSocketBufferSizes(int fd) {
+  Endpoint::BufferSizes sizes;
+  socklen_t length = sizeof(int);
+  if (getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sizes.send_bytes, &length) != 0) {
+    return platform::ErrnoToStatus(errno, "getsockopt(SO_SNDBUF)");
+  }
+  length = sizeof(int);
+  if (getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sizes.receive_bytes, &length) != 0) {
+    return platform::ErrnoToStatus(errno, "getsockopt(SO_RCVBUF)");
+  }
+  return sizes;
+}
+
+absl::StatusOr<Endpoint::BufferSizes> StreamSocketEndpoint::SocketBufferSizes() const {
+  return ReadSocketBufferSizes(fd_.get());
+}
+
+absl::StatusOr<Endpoint::BufferSizes> DatagramSocketEndpoint::SocketBufferSizes() const {
+  return ReadSocketBufferSizes(fd_.get());
+}
+
 }  // namespace tickbench::transport

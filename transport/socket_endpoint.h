@@ -33,6 +33,9 @@ struct SocketBufferSizes {
 // Asks for `requested_bytes` of send and of receive buffer and reads back what was given.
 absl::StatusOr<SocketBufferSizes> SetSocketBufferSizes(int fd, int requested_bytes);
 
+// SO_SNDBUF and SO_RCVBUF of `fd` as the kernel reports them.
+absl::StatusOr<Endpoint::BufferSizes> ReadSocketBufferSizes(int fd);
+
 // A connected SOCK_STREAM socket (UNIX or TCP): messages are byte runs of a known size.
 class StreamSocketEndpoint final : public Endpoint {
  public:
@@ -43,6 +46,7 @@ class StreamSocketEndpoint final : public Endpoint {
   absl::Status SetReceiveTimeout(absl::Duration timeout) override;
   bool is_datagram() const override { return false; }
   size_t max_message_size() const override { return max_message_size_; }
+  absl::StatusOr<BufferSizes> SocketBufferSizes() const override;
 
   int fd() const { return fd_.get(); }
 
@@ -65,6 +69,7 @@ class DatagramSocketEndpoint final : public Endpoint {
   absl::Status SetReceiveTimeout(absl::Duration timeout) override;
   bool is_datagram() const override { return true; }
   size_t max_message_size() const override { return max_message_size_; }
+  absl::StatusOr<BufferSizes> SocketBufferSizes() const override;
 
   int fd() const { return fd_.get(); }
 

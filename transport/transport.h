@@ -52,6 +52,16 @@ class Endpoint {
   virtual absl::StatusOr<size_t> ReceiveDatagram(absl::Span<char> buffer) {
     return absl::UnimplementedError("ReceiveDatagram() needs a datagram endpoint");
   }
+
+  // The kernel's send and receive buffer sizes of this endpoint's socket as set
+  // (SO_SNDBUF, SO_RCVBUF), for the report's system facts; Unimplemented without a socket.
+  struct BufferSizes {
+    int send_bytes = 0;
+    int receive_bytes = 0;
+  };
+  virtual absl::StatusOr<BufferSizes> SocketBufferSizes() const {
+    return absl::UnimplementedError("no socket behind this endpoint");
+  }
 };
 
 // Both ends of one connection. Either end may be handed to another process (fork): an

@@ -1,0 +1,66 @@
+#include "harness/sweep_analysis.h"
+
+#include <random>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace tickbench::harness {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::vector<RunRecord> Records(double step_at, double step_ns, uint64_t seed) {
+  std::mt19937_64 random(seed);
+  std::normal_distribution<double> noise(0, 50);
+  std::vector<RunRecord> records;
+  for (int run = 1; run <= 4; ++run) {
+    for (size_t size = 50; size <= 2000; size += 50) {
+      RunRecord r;
+      r.size_bytes = size;
+      r.run = run;
+      r.completed = 1000;
+      r.averaged_rtt_ns = 20'000 + 2.0 * size + (size > step_at ? step_ns : 0) + noise(random);
+      records.push_back(r);
+    }
+  }
+  return records;
+}
+
+TEST(SweepAnalysisTest, FindsAFragmentationStepAndNamesTheMtu) {
+  const analysis::Sweep sweep = RttSweepFromRecords(Records(1472, 3000, 7));
+  ASSERT_EQ(sweep.points.size(), 40u);
+  EXPECT_EQ(sweep.points[0].values.size(), 4u);
+  const analysis::SizeFacts facts = {{"largest unfragmented UDP payload (MTU - 28)", 1472}};
+  const SweepAnalysis result = AnalyzeSweep(sweep, facts, /*explain=*/false);
+  ASSERT_TRUE(result.steps.ok());
+  ASSERT_EQ(result.steps->steps.size(), 1u);
+  EXPECT_EQ(result.steps->steps[0].size_before, 1450);
+  EXPECT_EQ(result.steps->steps[0].size_after, 1500);
+  const std::string text = FormatSweepAnalysis(sweep, facts, result);
+  EXPECT_THAT(text, HasSubstr("jump up between 1450 and 1500 bytes"));
+  EXPECT_THAT(text, HasSubstr("near largest unfragmented UDP payload"));
+}
+
+TEST(SweepAnalysisTest, CleanLineHasNoStepAndTheLineExplainsIt) {
+  const analysis::Sweep sweep = RttSweepFromRecords(Records(1e9, 0, 11));
+  const SweepAnalysis result = AnalyzeSweep(sweep, {}, /*explain=*/true);
+  ASSERT_TRUE(result.steps.ok());
+  EXPECT_TRUE(result.steps->steps.empty());
+  ASSERT_TRUE(result.explanation.ok()) << result.explanation.status();
+  EXPECT_THAT(*result.explanation, HasSubstr("straight line"));
+  EXPECT_THAT(FormatSweepAnalysis(sweep, {}, result), HasSubstr("none: the curve follows its trend"));
+}
+
+TEST(SweepAnalysisTest, SystemFactsIncludeThePageSizeAndTheLoopbackMtu) {
+  const analysis::SizeFacts facts = CollectSizeFacts(transport::Endpoint::BufferSizes{4096, 8192}, "127.0.0.1");
+  std::string names;
+  for (const auto& fact : facts) names += fact.name + ";";
+  EXPECT_THAT(names, HasSubstr("page size"));
+  EXPECT_THAT(names, HasSubstr("SO_SNDBUF"));
+  EXPECT_THAT(names, HasSubstr("path MTU to 127.0.0.1"));
+  EXPECT_THAT(names, HasSubstr("net.core.wmem_default"));
+}
+
+}  // namespace
+}  // namespace tickbench::harness

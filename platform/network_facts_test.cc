@@ -1,0 +1,16 @@
+#include "platform/network_facts.h"
+
+#include "gtest/gtest.h"
+
+namespace tickbench::platform {
+namespace {
+
+TEST(NetworkFactsTest, LoopbackHasTheLoopbackMtu) {
+  absl::StatusOr<int> mtu = PathMtu("127.0.0.1");
+  ASSERT_TRUE(mtu.ok()) << mtu.status();
+  EXPECT_GE(*mtu, 1500);  // 65536 on Linux since 3.6 (16436 before)
+  EXPECT_FALSE(PathMtu("not-an-address").ok());
+}
+
+}  // namespace
+}  // namespace tickbench::platform
