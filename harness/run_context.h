@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/string_view.h"
+#include "harness/json_writer.h"
 #include "platform/system_info.h"
 #include "timing/clock.h"
 #include "timing/clock_probe.h"
@@ -42,6 +44,9 @@ RunContext MakeRunContext(std::vector<ClockDescription> clocks,
 // CPU frequency governor that scales, a clock whose resolution is coarse.
 std::vector<std::string> ContextWarnings(const platform::SystemInfo& system,
                                          const std::vector<ClockDescription>& clocks);
+
+// The context as one JSON object (host, build, clocks with their probes, flags, warnings).
+void WriteContextJson(JsonWriter& json, const RunContext& context, absl::string_view experiment);
 
 // The context as "# "-prefixed lines, for the top of a table or CSV.
 std::string FormatContextComment(const RunContext& context);

@@ -98,25 +98,7 @@ std::string FormatStudyJson(const RunContext& context, const std::vector<StudyCe
   JsonWriter json;
   json.BeginObject();
   json.Key("context");
-  json.BeginObject();
-  json.Key("experiment"); json.String("study");
-  json.Key("cpu"); json.String(context.system.cpu_model);
-  json.Key("kernel"); json.String(context.system.kernel);
-  json.Key("clocksource"); json.String(context.system.clocksource);
-  json.Key("build_mode"); json.String(context.system.build_mode);
-  json.Key("started_at"); json.String(context.started_at);
-  json.Key("flags");
-  json.BeginObject();
-  for (const auto& [name, value] : context.flags) {
-    json.Key(name);
-    json.String(value);
-  }
-  json.EndObject();
-  json.Key("warnings");
-  json.BeginArray();
-  for (const std::string& w : context.warnings) json.String(w);
-  json.EndArray();
-  json.EndObject();
+  WriteContextJson(json, context, "study");
   json.Key("cells");
   json.BeginArray();
   for (const StudyCell& c : cells) {

@@ -128,48 +128,7 @@ std::string FormatJson(const RunContext& context, const std::vector<RunRecord>& 
   JsonWriter json;
   json.BeginObject();
   json.Key("context");
-  json.BeginObject();
-  const platform::SystemInfo& s = context.system;
-  json.Key("experiment"); json.String(experiment);
-  json.Key("started_at"); json.String(context.started_at);
-  json.Key("host"); json.String(s.hostname);
-  json.Key("os"); json.String(s.os);
-  json.Key("kernel"); json.String(s.kernel);
-  json.Key("machine"); json.String(s.machine);
-  json.Key("cpu"); json.String(s.cpu_model);
-  json.Key("cpu_count"); json.Integer(s.cpu_count);
-  json.Key("page_size_bytes"); json.Integer(s.page_size_bytes);
-  json.Key("clocksource"); json.String(s.clocksource);
-  json.Key("cpu_governor"); json.String(s.cpu_governor);
-  json.Key("build_mode"); json.String(s.build_mode);
-  json.Key("clocks");
-  json.BeginArray();
-  for (const ClockDescription& clock : context.clocks) {
-    json.BeginObject();
-    json.Key("role"); json.String(clock.role);
-    json.Key("spec"); json.String(clock.info.spec);
-    json.Key("name"); json.String(clock.info.name);
-    json.Key("ticks_per_second"); json.Number(clock.info.ticks_per_second);
-    json.Key("claimed_resolution_ns"); json.Number(absl::ToDoubleNanoseconds(clock.info.claimed_resolution));
-    json.Key("observed_resolution_ns"); json.Number(absl::ToDoubleNanoseconds(clock.probe.observed_resolution));
-    json.Key("read_cost_ns"); json.Number(clock.probe.read_cost_ns);
-    json.Key("backward_steps"); json.Integer(clock.probe.backward_steps);
-    json.Key("notes"); json.String(clock.info.notes);
-    json.EndObject();
-  }
-  json.EndArray();
-  json.Key("flags");
-  json.BeginObject();
-  for (const auto& [name, value] : context.flags) {
-    json.Key(name);
-    json.String(value);
-  }
-  json.EndObject();
-  json.Key("warnings");
-  json.BeginArray();
-  for (const std::string& warning : context.warnings) json.String(warning);
-  json.EndArray();
-  json.EndObject();
+  WriteContextJson(json, context, experiment);
 
   json.Key("results");
   json.BeginArray();

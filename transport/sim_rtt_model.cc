@@ -4,24 +4,9 @@
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
+#include "analysis/buffer_models.h"
 
 namespace tickbench::transport {
-
-BsdBufferLayout LayOutBsdBuffers(int64_t size_bytes, int64_t cluster_bytes, int64_t threshold_bytes,
-                                 int64_t small_bytes) {
-  BsdBufferLayout layout;
-  int64_t remaining = size_bytes;
-  while (remaining > 0) {
-    if (remaining >= threshold_bytes) {
-      ++layout.clusters;
-      remaining -= std::min(cluster_bytes, remaining);
-    } else {
-      layout.small_buffers += (remaining + small_bytes - 1) / small_bytes;
-      remaining = 0;
-    }
-  }
-  return layout;
-}
 
 absl::Status ParseJitterKind(absl::string_view text, JitterKind* kind) {
   if (text == "none") {
@@ -44,8 +29,10 @@ absl::Status ValidateSimRttModel(const SimRttModel& m) {
       m.per_small < absl::ZeroDuration() || m.jitter_scale < absl::ZeroDuration()) {
     return absl::InvalidArgumentError("simulated costs must not be negative");
   }
-  if (m.cluster_bytes < 1 || m.small_bytes < 1 || m.threshold_bytes < 1) {
-    return absl::InvalidArgumentError("simulated buffer sizes and threshold must be at least 1 byte");
+  if (m.cluster_bytes < 1 || m.small_bytes < 1 || m.threshold_bytes < 1 ||
+      m.threshold_bytes > m.cluster_bytes) {
+    return absl::InvalidArgumentError(
+        "simulated buffer sizes must be at least 1 byte, and the threshold at most the cluster");
   }
   return absl::OkStatus();
 }
@@ -53,8 +40,8 @@ absl::Status ValidateSimRttModel(const SimRttModel& m) {
 int64_t ModelRttNanos(const SimRttModel& m, int64_t size_bytes) {
   double rtt = absl::ToDoubleNanoseconds(m.fixed) + m.per_byte_ns * static_cast<double>(size_bytes);
   if (m.bsd_buffers) {
-    const BsdBufferLayout layout =
-        LayOutBsdBuffers(size_bytes, m.cluster_bytes, m.threshold_bytes, m.small_bytes);
+    const analysis::BsdBuffers layout =
+        analysis::BsdSocketBuffers(size_bytes, m.cluster_bytes, m.threshold_bytes, m.small_bytes);
     rtt += 2 * (absl::ToDoubleNanoseconds(m.per_cluster) * layout.clusters +
                 absl::ToDoubleNanoseconds(m.per_small) * layout.small_buffers);
   }

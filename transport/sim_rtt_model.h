@@ -9,6 +9,8 @@
 // min(cluster_bytes, remainder) bytes, otherwise small buffers of `small_bytes` take the
 // rest. 4.3BSD: cluster 1024, threshold 512, small 112 (MLEN); the older rule used
 // threshold = cluster. A round trip lays the message out twice (the send and the echo).
+// The layout is analysis::BsdSocketBuffers, the same rule the fitter searches, so that a
+// simulated sweep can be fitted back to its own parameters.
 #ifndef TRANSPORT_SIM_RTT_MODEL_H_
 #define TRANSPORT_SIM_RTT_MODEL_H_
 
@@ -20,15 +22,6 @@
 #include "absl/time/time.h"
 
 namespace tickbench::transport {
-
-struct BsdBufferLayout {
-  int64_t clusters = 0;
-  int64_t small_buffers = 0;
-};
-
-// The BSD rule above for an n-byte send. Requires cluster_bytes >= 1, small_bytes >= 1.
-BsdBufferLayout LayOutBsdBuffers(int64_t size_bytes, int64_t cluster_bytes, int64_t threshold_bytes,
-                                 int64_t small_bytes);
 
 enum class JitterKind { kNone, kUniform, kNormal, kExponential };
 

@@ -7,27 +7,6 @@
 namespace tickbench::transport {
 namespace {
 
-TEST(BsdBufferLayoutTest, FollowsTheClassicRule) {
-  // 4.3BSD: C = 1024, t = 512, s = 112.
-  auto layout = [](int64_t n) { return LayOutBsdBuffers(n, 1024, 512, 112); };
-  EXPECT_EQ(layout(0).clusters + layout(0).small_buffers, 0);
-  EXPECT_EQ(layout(112).small_buffers, 1);
-  EXPECT_EQ(layout(113).small_buffers, 2);
-  EXPECT_EQ(layout(511).small_buffers, 5);   // ceil(511 / 112)
-  EXPECT_EQ(layout(511).clusters, 0);
-  EXPECT_EQ(layout(512).clusters, 1);        // at the threshold: one cluster of 512
-  EXPECT_EQ(layout(512).small_buffers, 0);
-  EXPECT_EQ(layout(1300).clusters, 1);       // 1024 + 276 in 3 small buffers
-  EXPECT_EQ(layout(1300).small_buffers, 3);
-  EXPECT_EQ(layout(1536).clusters, 2);       // 1024 + a 512 remainder takes a cluster
-  EXPECT_EQ(layout(1536).small_buffers, 0);
-  EXPECT_EQ(layout(4096).clusters, 4);
-  // The older rule (t = C): 1300 is one cluster and 276 bytes in small buffers; 1000 is
-  // all small buffers.
-  EXPECT_EQ(LayOutBsdBuffers(1000, 1024, 1024, 112).small_buffers, 9);
-  EXPECT_EQ(LayOutBsdBuffers(1000, 1024, 1024, 112).clusters, 0);
-}
-
 TEST(SimRttModelTest, ExactWithoutJitter) {
   SimRttModel model;
   model.fixed = absl::Microseconds(10);

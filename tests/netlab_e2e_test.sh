@@ -1,0 +1,213 @@
+#!/usr/bin/env bash
+# End-to-end test of the server and client roles across a network: two namespaces joined
+# by a veth pair (tools/netlab.sh). For CI, as root, after `bazel build //harness`:
+#   tests/netlab_e2e_test.sh [TICKBENCH]      (default: bazel-bin/harness/harness)
+# Not a Bazel test: namespaces need root, which the Bazel sandbox does not reliably give.
+#
+# Checks:
+#   fragmentation  UDP at 1400..1560 bytes: the RTT steps up between 1472 and 1473 bytes,
+#                  where a datagram no longer fits one 1500-byte frame (1472 + 8 UDP + 20
+#                  IP) and becomes two IP fragments.
+#   link 10mbit    RTT grows by 2 x 8 bits / 10 Mbit/s = 1.6 us per byte (both packets of
+#                  a round trip serialized), within 25%.
+#   shaper 10mbit  one token bucket per direction: 0.8 us per byte, within 25% (each
+#                  bucket refills while the other direction's packet waits).
+#   tcp            a TCP sweep between the namespaces completes without faults.
+#   interrupted    a lab stopped by TERM and by INT tears down within 10 s.
+#   nothing left   namespaces and links are as before the test.
+# Robust on a noisy 2-CPU machine (checked at a load average of 7): each size's figure is
+# the median over runs of one statistic of the run's round trips; the step is compared
+# with the spread of the sizes on each side, and slopes are Theil-Sen fits (the median of
+# pairwise slopes), which shrug off a bad size.
+# Prints one line per check, then "N passed, N failed"; exits 1 when any check failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+tickbench=${1:-bazel-bin/harness/harness}
+netlab=tools/netlab.sh
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passed=0 failed=0
+pass() { echo "PASS: $*"; passed=$((passed + 1)); }
+fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
+finish() {
+  echo "took ${SECONDS}s"
+  echo "$passed passed, $failed failed"
+  [ "$failed" -eq 0 ] && exit 0
+  exit 1
+}
+
+if [ "$(id -u)" -ne 0 ]; then fail "must run as root (network namespaces)"; finish; fi
+if [ ! -x "$tickbench" ]; then
+  fail "no tickbench binary at $tickbench; run 'bazel build //harness'"
+  finish
+fi
+
+# Namespaces and links of the host, one name a line.
+lab_state() {
+  ip netns list | awk '{ print "netns " $1 }'
+  ip -o link show | awk -F': ' '{ sub(/@.*/, "", $2); print "link " $2 }'
+}
+lab_state | sort >"$work/before"
+
+# Runs a sweep between the namespaces: lab options, then tickbench client flags. CSV on
+# stdout; the lab's own messages go to $work/lab.err. Bounded: 120 s at most.
+sweep() {
+  local lab_options=()
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do lab_options+=("$1"); shift; done
+  shift
+  timeout 120 "$netlab" --tickbench="$tickbench" "${lab_options[@]}" -- \
+    "$tickbench" --role=client --peer={peer} --experiment=sweep --format=csv "$@" \
+    2>"$work/lab.err"
+}
+
+# "size value" per CSV row, from the named columns, rows without an error only.
+columns() {
+  awk -F, -v a="$2" -v b="$3" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+    $col["error"] == "" { print $col[a], $col[b] }' "$1"
+}
+
+# The median of the numbers on stdin, one a line.
+median() {
+  sort -g | awk '{ v[NR] = $1 }
+    END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'
+}
+
+# The median absolute deviation of the numbers in $1, one a line.
+mad() {
+  awk -v m="$(median <<<"$1")" '{ d = $1 - m; print (d < 0 ? -d : d) }' <<<"$1" | median
+}
+
+# "size median" from "size value" lines: the median over runs of each size, ascending.
+per_size_median() {
+  local rows size
+  rows=$(cat)
+  for size in $(awk '{ print $1 }' <<<"$rows" | sort -nu); do
+    echo "$size $(awk -v s="$size" '$1 == s { print $2 }' <<<"$rows" | median)"
+  done
+}
+
+# Theil-Sen slope of "x y" lines: the median of the slopes of all pairs.
+theil_sen() {
+  awk '{ x[NR] = $1; y[NR] = $2 }
+    END { for (i = 1; i <= NR; i++) for (j = i + 1; j <= NR; j++)
+            if (x[j] != x[i]) print (y[j] - y[i]) / (x[j] - x[i]) }' | median
+}
+
+# --- fragmentation: the 1472/1473 step -------------------------------------------------
+if sweep -- --transport=udp --sizes=1400:1560:8,1473 --iterations=1000 --warmup=100 \
+    --runs=3 >"$work/frag.csv"; then
+  # The fastest round trip of each run: fragmenting is work every round trip does, while
+  # contention only ever adds time. Under load the runs' medians wandered by 5 us, their
+  # minimums by 0.1 us.
+  columns "$work/frag.csv" size_bytes per_iteration_min_ns | per_size_median >"$work/frag"
+  # The step: the median of the sizes above 1472 bytes less that of those up to 1472. It
+  # must clear 1 us and 4 times the noise, the larger median absolute deviation of the two
+  # sides; and the split of the sizes into two groups that leaves the least squared error
+  # around the groups' means must fall right after 1472 bytes.
+  low=$(awk '$1 <= 1472 { print $2 }' "$work/frag")
+  high=$(awk '$1 > 1472 { print $2 }' "$work/frag")
+  below=$(median <<<"$low")
+  above=$(median <<<"$high")
+  noise=$(printf '%s\n' "$(mad "$low")" "$(mad "$high")" | sort -g | tail -1)
+  split=$(awk '{ s[NR] = $1; m[NR] = $2 }
+    END {
+      for (k = 1; k < NR; k++) {
+        sum1 = 0; sum2 = 0; sse = 0
+        for (i = 1; i <= NR; i++) if (i <= k) sum1 += m[i]; else sum2 += m[i]
+        for (i = 1; i <= NR; i++) sse += (m[i] - (i <= k ? sum1 / k : sum2 / (NR - k))) ^ 2
+        if (k == 1 || sse < best) { best = sse; after = s[k] }
+      }
+      print after
+    }' "$work/frag")
+  jump=$(awk -v a="$above" -v b="$below" 'BEGIN { printf "%.0f", a - b }')
+  detail="fastest RTT ${below} ns up to 1472 B, ${above} ns from 1473 B: step ${jump} ns,"
+  detail+=" noise ${noise} ns, best split after ${split} B"
+  if [ "$split" = 1472 ] &&
+    awk -v j="$jump" -v n="$noise" 'BEGIN { exit !(j >= 1000 && j >= 4 * n) }'; then
+    pass "fragmentation: $detail"
+  else
+    fail "fragmentation: $detail"
+  fi
+else
+  fail "fragmentation: the sweep failed: $(tail -3 "$work/lab.err")"
+fi
+
+# --- rate limits: the cost per byte ------------------------------------------------------
+# Expected ns per byte of message at 10 Mbit/s: 800 per serialization.
+for mode_and_expected in link:1600 shaper:800; do
+  mode=${mode_and_expected%:*} expected=${mode_and_expected#*:}
+  if sweep --rate=10mbit --rate-mode="$mode" -- --transport=udp --sizes=100:1400:100 \
+      --iterations=200 --warmup=20 --runs=1 >"$work/rate-$mode.csv"; then
+    # Medians here: the token bucket sets every round trip's pace, but the first few of a
+    # size can run on tokens saved while idle, which the minimum would pick.
+    slope=$(columns "$work/rate-$mode.csv" size_bytes per_iteration_p50_ns | per_size_median |
+      theil_sen)
+    detail=$(awk -v s="$slope" -v e="$expected" \
+      'BEGIN { printf "%.0f ns per byte (expected %d +-25%%)", s, e }')
+    if awk -v s="$slope" -v e="$expected" 'BEGIN { exit !(s >= 0.75 * e && s <= 1.25 * e) }'; then
+      pass "$mode 10mbit: $detail"
+    else
+      fail "$mode 10mbit: $detail"
+    fi
+  else
+    fail "$mode 10mbit: the sweep failed: $(tail -3 "$work/lab.err")"
+  fi
+done
+
+# --- tcp: a clean sweep ------------------------------------------------------------------
+if sweep -- --transport=tcp --sizes=64,1472,1473,16k,64k --iterations=300 --warmup=30 \
+    --runs=1 >"$work/tcp.csv"; then
+  faults=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+    { rows++; bad += ($col["completed"] != $col["iterations"]) + ($col["error"] != "")
+      bad += $col["lost"] + $col["late"] + $col["reordered"] + $col["corrupted"] }
+    END { print rows == 5 ? bad + 0 : "missing rows" }' "$work/tcp.csv")
+  if [ "$faults" = 0 ]; then
+    pass "tcp: 5 sizes echoed, no faults"
+  else
+    fail "tcp: faults: $faults"
+  fi
+else
+  fail "tcp: the sweep failed: $(tail -3 "$work/lab.err")"
+fi
+
+# --- interrupted: tear-down on TERM and INT ----------------------------------------------
+for signal in TERM INT; do
+  # A background job of a script starts with SIGINT ignored; env gives it back.
+  env --default-signal=INT "$netlab" --tickbench="$tickbench" -- "$tickbench" --role=client \
+    --peer={peer} --transport=udp --experiment=sweep --sizes=64 --iterations=100000000 \
+    --runs=1 >/dev/null 2>"$work/lab.err" &
+  lab=$!
+  for ((i = 0; i < 100; i++)); do  # up to 10 s for the session to start
+    ip netns pids "tbns-a-$lab" 2>/dev/null | grep -q . && break
+    sleep 0.1
+  done
+  sleep 1  # into the measurement
+  start=$SECONDS
+  kill -"$signal" "$lab"
+  status=0
+  for ((i = 0; i < 100; i++)); do kill -0 "$lab" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 "$lab" 2>/dev/null; then
+    kill -KILL "$lab"
+    status=timeout
+  fi
+  wait "$lab"
+  code=$?
+  left=$(ip netns list | grep -c -- "-$lab\b")
+  expected=$([ "$signal" = TERM ] && echo 143 || echo 130)
+  detail="exit $code after $((SECONDS - start))s, $left namespaces left"
+  if [ "$status" = 0 ] && [ "$code" = "$expected" ] && [ "$left" = 0 ]; then
+    pass "interrupted by $signal: $detail"
+  else
+    fail "interrupted by $signal: $detail (expected exit $expected within 10 s, none left)"
+  fi
+done
+
+# --- nothing left behind -------------------------------------------------------------------
+lab_state | sort >"$work/after"
+if diff "$work/before" "$work/after" >"$work/diff"; then
+  pass "nothing left: namespaces and links as before ($(grep -c . "$work/after") entries)"
+else
+  fail "left behind or gone: $(tr '\n' ' ' <"$work/diff")"
+fi
+finish
