@@ -348,7 +348,7 @@ int AnalyzeFile(const std::string& path, const std::string& column, bool explain
     sweep = std::move(rtt);
   }
   absl::PrintF("%s: %d sizes, %s\n", resolved, sweep->points.size(), sweep->value_name);
-  const analysis::SizeFacts facts = CollectSizeFacts(std::nullopt, "");
+  const analysis::SizeFacts facts = CollectSizeFacts("", std::nullopt, "");
   const SweepAnalysis analyzed = AnalyzeSweep(*sweep, facts, explain);
   absl::PrintF("%s", FormatSweepAnalysis(*sweep, facts, analyzed));
   if (!plot.empty()) {
@@ -549,7 +549,7 @@ int RunExperiment(const CommandLine& command_line, const remote::RoleOptions& ro
   const absl::string_view name = transport->name();
   const bool ip = absl::StartsWith(name, "udp") || absl::StartsWith(name, "tcp");
   const std::string peer_address = !ip || plan->simulate ? "" : absl::EndsWith(name, "6") ? "::1" : "127.0.0.1";
-  const analysis::SizeFacts facts = CollectSizeFacts(outcome.socket_buffers, peer_address);
+  const analysis::SizeFacts facts = CollectSizeFacts(std::string(name), outcome.socket_buffers, peer_address);
   const SweepAnalysis analyzed = AnalyzeSweep(sweep, facts, absl::GetFlag(FLAGS_explain));
   const std::string analysis_text = FormatSweepAnalysis(sweep, facts, analyzed);
   if (plan->format == OutputFormat::kTable) {

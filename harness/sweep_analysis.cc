@@ -30,6 +30,7 @@ analysis::Sweep RttSweepFromRecords(const std::vector<RunRecord>& records) {
 }
 
 analysis::SizeFacts CollectSizeFacts(
+    const std::string& transport_name,
     const std::optional<transport::Endpoint::BufferSizes>& socket_buffers,
     const std::string& peer_address) {
   analysis::SizeFacts facts;
@@ -38,7 +39,7 @@ analysis::SizeFacts CollectSizeFacts(
     facts.push_back({"SO_SNDBUF", static_cast<double>(socket_buffers->send_bytes)});
     facts.push_back({"SO_RCVBUF", static_cast<double>(socket_buffers->receive_bytes)});
     // A UNIX stream skb carries at most sndbuf/2 - 64 bytes (net/unix/af_unix.c).
-    facts.push_back({"SO_SNDBUF/2 - 64 (largest AF_UNIX stream skb)",
+    if (transport_name == "unix_stream") facts.push_back({"SO_SNDBUF/2 - 64 (largest AF_UNIX stream skb)",
                      static_cast<double>(socket_buffers->send_bytes / 2 - 64)});
   }
   if (!peer_address.empty()) {

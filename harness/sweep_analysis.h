@@ -23,6 +23,7 @@ analysis::Sweep RttSweepFromRecords(const std::vector<RunRecord>& records);
 // the path MTU to `peer_address` and its largest unfragmented UDP payload (MTU - 28 for
 // IPv4, - 48 for IPv6), net.core.wmem_default and rmem_default, net.unix.max_dgram_qlen.
 analysis::SizeFacts CollectSizeFacts(
+    const std::string& transport_name,
     const std::optional<transport::Endpoint::BufferSizes>& socket_buffers,
     const std::string& peer_address);
 

@@ -53,7 +53,7 @@ TEST(SweepAnalysisTest, CleanLineHasNoStepAndTheLineExplainsIt) {
 }
 
 TEST(SweepAnalysisTest, SystemFactsIncludeThePageSizeAndTheLoopbackMtu) {
-  const analysis::SizeFacts facts = CollectSizeFacts(transport::Endpoint::BufferSizes{4096, 8192}, "127.0.0.1");
+  const analysis::SizeFacts facts = CollectSizeFacts("udp", transport::Endpoint::BufferSizes{4096, 8192}, "127.0.0.1");
   std::string names;
   for (const auto& fact : facts) names += fact.name + ";";
   EXPECT_THAT(names, HasSubstr("page size"));
