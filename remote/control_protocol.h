@@ -1,0 +1,105 @@
+// The control protocol between a tickbench client and a server on another host: one
+// request, one answer, on a TCP connection that then stays open, idle, for the session.
+// Its closing ends the session.
+//
+// Every message is a 12-byte header and a payload; integers are little-endian.
+//   bytes 0..3    magic            kControlMagic ("TBRC" in memory order)
+//   bytes 4..5    version          kControlVersion
+//   bytes 6..7    type             1 request, 2 accept, 3 error
+//   bytes 8..11   payload_length   at most kMaxControlPayloadBytes
+// Payloads:
+//   request, 20 bytes (client -> server)
+//     0       transport           1 udp, 2 udp6, 3 tcp, 4 tcp6
+//     1..3    zero
+//     4..5    client_data_port    UDP: the port of the client's data socket (not 0);
+//                                 TCP: 0 (the client connects to the server)
+//     6..7    zero
+//     8..11   size_count          message sizes in the sweep, 1..kMaxRequestSizeCount
+//     12..15  min_message_bytes   1 <= min <= max
+//     16..19  max_message_bytes   at most the transport's largest message
+//   accept, 4 bytes (server -> client): data_port u16 (not 0), then 2 zero bytes.
+//   error, 1..kMaxControlPayloadBytes bytes (server -> client): a message of printable
+//     ASCII (0x20..0x7e), so that a hostile server cannot put escape sequences on the
+//     client's terminal.
+// Zero fields must be zero: a later version can give them a meaning, and this one then
+// refuses it instead of misreading it.
+//
+// Decoding trusts nothing it reads: every length is checked against the bytes at hand
+// before use, the work is linear in the input and bounded by 12 + 4096 bytes, and every
+// rejection is InvalidArgument with a message that says what was wrong. It never aborts.
+#ifndef REMOTE_CONTROL_PROTOCOL_H_
+#define REMOTE_CONTROL_PROTOCOL_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <variant>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "transport/transport_kind.h"
+
+namespace tickbench::remote {
+
+inline constexpr uint32_t kControlMagic = 0x43524254;  // "TBRC" in memory order
+inline constexpr uint16_t kControlVersion = 1;
+inline constexpr size_t kControlHeaderBytes = 12;
+// Room for any error message the server sends (they are one line, well under 200
+// bytes), and small enough that a hostile length costs at most 4 KiB of memory.
+inline constexpr uint32_t kMaxControlPayloadBytes = 4096;
+// The harness allows 10,000 sizes in a sweep (harness/size_list.h).
+inline constexpr uint32_t kMaxRequestSizeCount = 10'000;
+
+enum class ControlType : uint16_t {
+  kRequest = 1,
+  kAccept = 2,
+  kError = 3,
+};
+
+struct ControlHeader {
+  ControlType type = ControlType::kRequest;
+  uint32_t payload_length = 0;
+};
+
+struct SessionRequest {
+  transport::TransportKind transport = transport::TransportKind::kUdp;
+  uint16_t client_data_port = 0;
+  uint32_t size_count = 1;
+  uint32_t min_message_bytes = 1;
+  uint32_t max_message_bytes = 1;
+};
+
+struct SessionAccept {
+  uint16_t data_port = 0;
+};
+
+struct SessionError {
+  std::string message;
+};
+
+using ControlMessage = std::variant<SessionRequest, SessionAccept, SessionError>;
+
+// The transports a session can use: udp, udp6, tcp, tcp6.
+bool IsRemoteTransport(transport::TransportKind kind);
+
+// Largest message of a remote transport: 65,507 bytes for udp, 65,527 for udp6 (see
+// transport/udp_transport.h), 16 MiB for tcp and tcp6 (transport/endpoint_checks.h).
+size_t RemoteMaxMessageBytes(transport::TransportKind kind);
+
+// The bytes of `message`. An error message is cut to kMaxControlPayloadBytes, each byte
+// outside 0x20..0x7e becomes '?' and an empty one becomes "error", so that an encoded
+// error always decodes. A request or accept decodes when its fields are valid.
+std::string EncodeControlMessage(const ControlMessage& message);
+
+// The header in exactly kControlHeaderBytes bytes: magic, version, a known type, and a
+// payload length within kMaxControlPayloadBytes. A reader calls this before it reads
+// the payload, so an oversize length costs it 12 bytes, not 4 GiB.
+absl::StatusOr<ControlHeader> DecodeControlHeader(absl::Span<const char> bytes);
+
+// One whole message: a valid header, then exactly payload_length bytes of a valid
+// payload for its type (the layouts above), nothing more.
+absl::StatusOr<ControlMessage> DecodeControlMessage(absl::Span<const char> bytes);
+
+}  // namespace tickbench::remote
+
+#endif  // REMOTE_CONTROL_PROTOCOL_H_

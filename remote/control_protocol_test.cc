@@ -1,0 +1,221 @@
+#include "remote/control_protocol.h"
+
+#include <cstdint>
+#include <random>
+#include <string>
+
+#include "absl/strings/match.h"
+#include "gtest/gtest.h"
+
+namespace tickbench::remote {
+namespace {
+
+using transport::TransportKind;
+
+SessionRequest UdpRequest() {
+  SessionRequest request;
+  request.transport = TransportKind::kUdp;
+  request.client_data_port = 40000;
+  request.size_count = 21;
+  request.min_message_bytes = 1400;
+  request.max_message_bytes = 1560;
+  return request;
+}
+
+// Little-endian u32 at `at`, as the protocol writes it.
+void SetU32(std::string& bytes, size_t at, uint32_t value) {
+  for (int i = 0; i < 4; ++i) bytes[at + i] = static_cast<char>(value >> (8 * i));
+}
+
+// Decoding fails with InvalidArgument and a message containing `words`.
+void ExpectRejected(const std::string& bytes, const std::string& words) {
+  absl::StatusOr<ControlMessage> decoded = DecodeControlMessage(bytes);
+  ASSERT_FALSE(decoded.ok());
+  EXPECT_TRUE(absl::IsInvalidArgument(decoded.status())) << decoded.status();
+  EXPECT_TRUE(absl::StrContains(decoded.status().message(), words)) << decoded.status();
+}
+
+TEST(ControlProtocolTest, RequestRoundTrips) {
+  for (TransportKind kind :
+       {TransportKind::kUdp, TransportKind::kUdp6, TransportKind::kTcp, TransportKind::kTcp6}) {
+    SessionRequest request = UdpRequest();
+    request.transport = kind;
+    const bool udp = kind == TransportKind::kUdp || kind == TransportKind::kUdp6;
+    if (!udp) request.client_data_port = 0;
+    const std::string bytes = EncodeControlMessage(request);
+    EXPECT_EQ(bytes.size(), kControlHeaderBytes + 20);
+    absl::StatusOr<ControlMessage> decoded = DecodeControlMessage(bytes);
+    ASSERT_TRUE(decoded.ok()) << decoded.status();
+    const auto* got = std::get_if<SessionRequest>(&*decoded);
+    ASSERT_NE(got, nullptr);
+    EXPECT_EQ(got->transport, kind);
+    EXPECT_EQ(got->client_data_port, request.client_data_port);
+    EXPECT_EQ(got->size_count, 21u);
+    EXPECT_EQ(got->min_message_bytes, 1400u);
+    EXPECT_EQ(got->max_message_bytes, 1560u);
+  }
+}
+
+TEST(ControlProtocolTest, AcceptAndErrorRoundTrip) {
+  absl::StatusOr<ControlMessage> accept =
+      DecodeControlMessage(EncodeControlMessage(SessionAccept{7479}));
+  ASSERT_TRUE(accept.ok()) << accept.status();
+  EXPECT_EQ(std::get<SessionAccept>(*accept).data_port, 7479);
+
+  absl::StatusOr<ControlMessage> error =
+      DecodeControlMessage(EncodeControlMessage(SessionError{"busy: try again later"}));
+  ASSERT_TRUE(error.ok()) << error.status();
+  EXPECT_EQ(std::get<SessionError>(*error).message, "busy: try again later");
+}
+
+TEST(ControlProtocolTest, EncodedErrorsAlwaysDecode) {
+  const std::string long_text(2 * kMaxControlPayloadBytes, 'x');
+  for (const std::string& text : {std::string(), std::string("bell\a and \x1b[2J"), long_text}) {
+    absl::StatusOr<ControlMessage> decoded =
+        DecodeControlMessage(EncodeControlMessage(SessionError{text}));
+    ASSERT_TRUE(decoded.ok()) << decoded.status();
+    const std::string& message = std::get<SessionError>(*decoded).message;
+    EXPECT_FALSE(message.empty());
+    EXPECT_LE(message.size(), kMaxControlPayloadBytes);
+    EXPECT_EQ(message.find('\x1b'), std::string::npos);
+  }
+}
+
+TEST(ControlProtocolTest, RejectsBadHeaders) {
+  const std::string good = EncodeControlMessage(UdpRequest());
+  ExpectRejected("", "shorter than the 12-byte header");
+  ExpectRejected(good.substr(0, 11), "shorter than the 12-byte header");
+  std::string bad = good;
+  bad[0] = 'X';
+  ExpectRejected(bad, "bad magic");
+  bad = good;
+  bad[4] = 2;
+  ExpectRejected(bad, "protocol version 2");
+  bad = good;
+  bad[6] = 9;
+  ExpectRejected(bad, "unknown message type 9");
+  bad = good;
+  bad[6] = 0;
+  ExpectRejected(bad, "unknown message type 0");
+}
+
+TEST(ControlProtocolTest, RejectsOversizeLengthFromTheHeaderAlone) {
+  std::string header = EncodeControlMessage(SessionAccept{1}).substr(0, kControlHeaderBytes);
+  SetU32(header, 8, kMaxControlPayloadBytes + 1);
+  absl::StatusOr<ControlHeader> decoded = DecodeControlHeader(header);
+  ASSERT_FALSE(decoded.ok());
+  EXPECT_TRUE(absl::StrContains(decoded.status().message(), "at most 4096")) << decoded.status();
+  SetU32(header, 8, UINT32_MAX);
+  EXPECT_TRUE(absl::IsInvalidArgument(DecodeControlHeader(header).status()));
+  SetU32(header, 8, kMaxControlPayloadBytes);
+  EXPECT_TRUE(DecodeControlHeader(header).ok());
+  EXPECT_FALSE(DecodeControlHeader(header + "x").ok());  // exactly 12 bytes
+}
+
+TEST(ControlProtocolTest, RejectsLengthsThatDisagreeWithTheBytes) {
+  const std::string good = EncodeControlMessage(UdpRequest());
+  ExpectRejected(good + "x", "announces 20 payload bytes; 21 follow");
+  ExpectRejected(good.substr(0, good.size() - 1), "announces 20 payload bytes; 19 follow");
+  // Every truncation is refused, none is read past its end.
+  for (size_t n = 0; n < good.size(); ++n) {
+    EXPECT_FALSE(DecodeControlMessage(absl::string_view(good).substr(0, n)).ok()) << n;
+  }
+}
+
+TEST(ControlProtocolTest, RejectsBadRequests) {
+  auto with = [](auto change) {
+    SessionRequest request = UdpRequest();
+    change(request);
+    return EncodeControlMessage(request);
+  };
+  ExpectRejected(with([](SessionRequest& r) { r.client_data_port = 0; }),
+                 "must name the client's data port");
+  ExpectRejected(with([](SessionRequest& r) { r.transport = TransportKind::kTcp; }),
+                 "must not name a client data port");
+  ExpectRejected(with([](SessionRequest& r) { r.size_count = 0; }), "0 message sizes");
+  ExpectRejected(with([](SessionRequest& r) { r.size_count = kMaxRequestSizeCount + 1; }),
+                 "10001 message sizes");
+  ExpectRejected(with([](SessionRequest& r) { r.min_message_bytes = 0; }), "message sizes 0..1560");
+  ExpectRejected(with([](SessionRequest& r) { r.min_message_bytes = 2000; }), "2000..1560");
+  ExpectRejected(with([](SessionRequest& r) { r.max_message_bytes = 65508; }),
+                 "udp allows 1..65507");
+  // 65,527 bytes is the IPv6 UDP limit, 16 MiB the TCP one.
+  SessionRequest udp6 = UdpRequest();
+  udp6.transport = TransportKind::kUdp6;
+  udp6.max_message_bytes = 65527;
+  EXPECT_TRUE(DecodeControlMessage(EncodeControlMessage(udp6)).ok());
+  SessionRequest tcp = UdpRequest();
+  tcp.transport = TransportKind::kTcp;
+  tcp.client_data_port = 0;
+  tcp.max_message_bytes = 16 << 20;
+  EXPECT_TRUE(DecodeControlMessage(EncodeControlMessage(tcp)).ok());
+
+  std::string bad = EncodeControlMessage(UdpRequest());
+  bad[kControlHeaderBytes] = 5;
+  ExpectRejected(bad, "unknown transport code 5");
+  bad = EncodeControlMessage(UdpRequest());
+  bad[kControlHeaderBytes + 2] = 1;
+  ExpectRejected(bad, "reserved request bytes");
+  bad = EncodeControlMessage(UdpRequest());
+  bad[kControlHeaderBytes + 7] = 1;
+  ExpectRejected(bad, "reserved request bytes");
+}
+
+TEST(ControlProtocolTest, RejectsBadAcceptsAndErrors) {
+  ExpectRejected(EncodeControlMessage(SessionAccept{0}), "data port 0");
+  std::string bad = EncodeControlMessage(SessionAccept{7479});
+  bad[kControlHeaderBytes + 3] = 1;
+  ExpectRejected(bad, "reserved accept bytes");
+  bad = EncodeControlMessage(SessionError{"abc"});
+  bad[kControlHeaderBytes + 1] = '\n';
+  ExpectRejected(bad, "byte 1 of the error message is 0x0a");
+  // A header that says "error" with no payload.
+  bad = EncodeControlMessage(SessionError{"abc"}).substr(0, kControlHeaderBytes);
+  SetU32(bad, 8, 0);
+  ExpectRejected(bad, "empty error message");
+}
+
+// What a fuzzer does, in small: seeded random bytes, and every single-byte change of valid
+// messages, must decode or be refused, never crash (run under --config=asan to see
+// memory errors).
+TEST(ControlProtocolTest, SurvivesGarbage) {
+  std::mt19937 random(12345);
+  for (int i = 0; i < 20000; ++i) {
+    std::string bytes(random() % 64, '\0');
+    for (char& c : bytes) c = static_cast<char>(random());
+    if (i % 2 == 0 && bytes.size() >= kControlHeaderBytes) {
+      bytes.replace(0, 6, EncodeControlMessage(SessionAccept{1}).substr(0, 6));
+    }
+    absl::StatusOr<ControlMessage> decoded = DecodeControlMessage(bytes);
+    if (!decoded.ok()) {
+      EXPECT_TRUE(absl::IsInvalidArgument(decoded.status()));
+    }
+  }
+  for (const std::string& good :
+       {EncodeControlMessage(UdpRequest()), EncodeControlMessage(SessionAccept{7479}),
+        EncodeControlMessage(SessionError{"no"})}) {
+    for (size_t at = 0; at < good.size(); ++at) {
+      for (int value = 0; value < 256; ++value) {
+        std::string bytes = good;
+        bytes[at] = static_cast<char>(value);
+        absl::StatusOr<ControlMessage> decoded = DecodeControlMessage(bytes);
+        if (!decoded.ok()) {
+          EXPECT_TRUE(absl::IsInvalidArgument(decoded.status()));
+        }
+      }
+    }
+  }
+}
+
+TEST(ControlProtocolTest, KnowsTheRemoteTransportsAndTheirLimits) {
+  EXPECT_TRUE(IsRemoteTransport(TransportKind::kUdp));
+  EXPECT_TRUE(IsRemoteTransport(TransportKind::kTcp6));
+  EXPECT_FALSE(IsRemoteTransport(TransportKind::kPipe));
+  EXPECT_FALSE(IsRemoteTransport(TransportKind::kUnixStream));
+  EXPECT_EQ(RemoteMaxMessageBytes(TransportKind::kUdp), 65507u);
+  EXPECT_EQ(RemoteMaxMessageBytes(TransportKind::kUdp6), 65527u);
+  EXPECT_EQ(RemoteMaxMessageBytes(TransportKind::kTcp), size_t{16} << 20);
+}
+
+}  // namespace
+}  // namespace tickbench::remote

@@ -1,0 +1,76 @@
+// The client role: a Transport whose peer is a tickbench server on another host
+// (echo_server.h).
+//
+// Connect() opens a session: it connects to the server's control address, sends a
+// request (control_protocol.h) naming the data transport and the sweep's sizes, and on
+// "accept" connects a data socket to the port the server names, from the same local
+// address as the control connection (the server accepts data only from there). For UDP
+// the client binds its data socket before the request, whose port the request carries.
+//
+// What it returns: an EndpointPair with only `client` set. That endpoint moves messages
+// on the data socket and also owns the control connection, which stays open and idle for
+// the session: destroying the endpoint closes it, and that tells the server the session
+// is over. needs_local_peer() is false: the harness starts no echo peer of its own and
+// sends kQuit to the server's at the end.
+//
+// What is NOT promised: the server may refuse (busy with another client, a limit of its
+// own): Connect() then fails with FailedPrecondition and the server's reason. Each
+// Connect() is a new session; the server serves one at a time, so a second one while the
+// first endpoint lives is refused as busy.
+#ifndef REMOTE_REMOTE_TRANSPORT_H_
+#define REMOTE_REMOTE_TRANSPORT_H_
+
+#include <cstddef>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+#include "transport/inet_address.h"
+#include "transport/transport.h"
+#include "transport/transport_kind.h"
+
+namespace tickbench::remote {
+
+struct RemoteTransportOptions {
+  // The server's control address.
+  transport::InetAddress peer;
+  // The data transport: udp, udp6, tcp or tcp6.
+  transport::TransportKind data = transport::TransportKind::kUdp;
+  // The sweep's message sizes, which the server checks against the transport's limit.
+  std::vector<size_t> sizes;
+  // The whole handshake: control connection, request, answer, TCP data connection.
+  absl::Duration handshake_timeout = absl::Seconds(5);
+};
+
+class RemoteTransport final : public transport::Transport {
+ public:
+  // InvalidArgument (naming the flag: --transport, --sizes) for a data transport that
+  // cannot reach another host or whose IP version is not the peer's, or for sizes that
+  // are none, too many, 0, or over the data transport's largest message.
+  static absl::StatusOr<std::unique_ptr<RemoteTransport>> Create(RemoteTransportOptions options);
+
+  absl::string_view name() const override;   // the data transport's: "udp", "tcp6", ...
+  size_t max_message_size() const override;  // the data transport's: 65507 for udp, ...
+  bool is_datagram() const override;
+  bool needs_local_peer() const override { return false; }
+  absl::StatusOr<transport::EndpointPair> Connect() override;
+
+  const transport::InetAddress& peer() const { return options_.peer; }
+
+ private:
+  explicit RemoteTransport(RemoteTransportOptions options) : options_(std::move(options)) {}
+
+  RemoteTransportOptions options_;
+};
+
+// Create() for the transport named `name` (as --transport names it), with the default
+// handshake timeout.
+absl::StatusOr<std::unique_ptr<transport::Transport>> MakeRemoteTransport(
+    absl::string_view name, const transport::InetAddress& peer, const std::vector<size_t>& sizes);
+
+}  // namespace tickbench::remote
+
+#endif  // REMOTE_REMOTE_TRANSPORT_H_

@@ -1,0 +1,173 @@
+#include "remote/remote_transport.h"
+
+#include <sys/socket.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/time/clock.h"
+#include "gtest/gtest.h"
+#include "remote/role_options.h"
+#include "remote/test_server.h"
+#include "transport/echo_peer.h"
+#include "transport/message_pattern.h"
+#include "transport/transport_kind.h"
+
+namespace tickbench::remote {
+namespace {
+
+using transport::TransportKind;
+
+bool IsIpv6(TransportKind kind) {
+  return kind == TransportKind::kUdp6 || kind == TransportKind::kTcp6;
+}
+
+bool IsUdp(TransportKind kind) {
+  return kind == TransportKind::kUdp || kind == TransportKind::kUdp6;
+}
+
+class RemoteTransportTest : public ::testing::TestWithParam<TransportKind> {
+ protected:
+  void SetUp() override {
+    server_ = std::make_unique<TestServer>(IsIpv6(GetParam()) ? "[::1]:0" : "127.0.0.1:0");
+    if (absl::IsFailedPrecondition(server_->status())) GTEST_SKIP() << server_->status();
+    ASSERT_TRUE(server_->ok()) << server_->status();
+  }
+
+  std::unique_ptr<RemoteTransport> Make(std::vector<size_t> sizes) {
+    RemoteTransportOptions options;
+    options.peer = server_->address();
+    options.data = GetParam();
+    options.sizes = std::move(sizes);
+    absl::StatusOr<std::unique_ptr<RemoteTransport>> made = RemoteTransport::Create(options);
+    EXPECT_TRUE(made.ok()) << made.status();
+    return made.ok() ? std::move(*made) : nullptr;
+  }
+
+  std::unique_ptr<TestServer> server_;
+};
+
+// Sizes around the Ethernet MTU (1472 + 28 = 1500 for UDP/IPv4) and up to the limit.
+std::vector<size_t> SizesFor(TransportKind kind) {
+  if (IsUdp(kind)) return {1, 16, 1472, 1473, 9000, kind == TransportKind::kUdp ? 65507u : 65527u};
+  return {1, 16, 1472, 1473, 9000, size_t{1} << 20};
+}
+
+TEST_P(RemoteTransportTest, StampedRoundTripsThenTheNextClient) {
+  std::unique_ptr<RemoteTransport> remote = Make(SizesFor(GetParam()));
+  ASSERT_NE(remote, nullptr);
+  EXPECT_EQ(remote->name(), transport::TransportKindName(GetParam()));
+  EXPECT_EQ(remote->is_datagram(), IsUdp(GetParam()));
+  EXPECT_FALSE(remote->needs_local_peer());
+  EXPECT_EQ(remote->peer().ToString(), server_->address().ToString());
+  for (int session = 0; session < 2; ++session) {
+    absl::StatusOr<transport::EndpointPair> pair = remote->Connect();
+    ASSERT_TRUE(pair.ok()) << pair.status();
+    ASSERT_EQ(pair->server, nullptr);
+    transport::Endpoint& client = *pair->client;
+    EXPECT_EQ(client.max_message_size(), remote->max_message_size());
+    ASSERT_TRUE(client.SetReceiveTimeout(absl::Seconds(2)).ok());
+    uint64_t sequence = 0;
+    for (size_t size : SizesFor(GetParam())) {
+      std::string message(size, '\0'), echo(size, '\0');
+      transport::FillPattern(absl::MakeSpan(message));
+      constexpr int kCount = 3;
+      ASSERT_TRUE(transport::SendBlockHeader(client, size, kCount).ok());
+      for (int i = 0; i < kCount; ++i, ++sequence) {
+        transport::StampSequence(absl::MakeSpan(message), sequence);
+        ASSERT_TRUE(client.Send(message).ok()) << size;
+        absl::Status received = client.Receive(absl::MakeSpan(echo));
+        ASSERT_TRUE(received.ok()) << size << ": " << received;
+        const transport::MessageCheck check = transport::CheckEcho(echo, sequence, true);
+        EXPECT_TRUE(check.ok()) << size << ": " << check.ToString();
+      }
+    }
+    ASSERT_TRUE(transport::SendQuit(client).ok());
+    pair->client.reset();
+    // Ended by the quit or by the closed control connection, whichever the server saw
+    // first; once it says so, it is back to accepting, and the next session is not "busy".
+    ASSERT_TRUE(server_->WaitForLog("session over", absl::Seconds(2), session + 1));
+  }
+}
+
+TEST_P(RemoteTransportTest, DestroyingTheEndpointEndsTheSession) {
+  std::unique_ptr<RemoteTransport> remote = Make({64});
+  ASSERT_NE(remote, nullptr);
+  absl::StatusOr<transport::EndpointPair> pair = remote->Connect();
+  ASSERT_TRUE(pair.ok()) << pair.status();
+  pair->client.reset();
+  // Over UDP only the control connection tells; over TCP the data connection's end of file
+  // may reach the server first.
+  EXPECT_TRUE(server_->WaitForLog(
+      IsUdp(GetParam()) ? "session over: the client closed the control connection" : "session over",
+      absl::Seconds(2)));
+}
+
+INSTANTIATE_TEST_SUITE_P(AllRemoteTransports, RemoteTransportTest,
+                         ::testing::Values(TransportKind::kUdp, TransportKind::kTcp,
+                                           TransportKind::kUdp6, TransportKind::kTcp6),
+                         [](const ::testing::TestParamInfo<TransportKind>& info) {
+                           return std::string(transport::TransportKindName(info.param));
+                         });
+
+TEST(RemoteTransportCreateTest, RefusesWhatCannotWork) {
+  RemoteTransportOptions options;
+  options.peer = *ParseHostPort("127.0.0.1:7478");
+  options.sizes = {64};
+  options.data = TransportKind::kPipe;
+  EXPECT_EQ(RemoteTransport::Create(options).status().message(),
+            "--transport: pipe cannot reach another host; with --role=client use udp, udp6, "
+            "tcp or tcp6");
+  options.data = TransportKind::kUdp6;
+  EXPECT_EQ(RemoteTransport::Create(options).status().message(),
+            "--transport: udp6 needs an IPv6 --peer; 127.0.0.1:7478 is not one");
+  options.data = TransportKind::kUdp;
+  options.sizes = {};
+  EXPECT_TRUE(absl::IsInvalidArgument(RemoteTransport::Create(options).status()));
+  options.sizes = {64, 65508};
+  EXPECT_EQ(RemoteTransport::Create(options).status().message(),
+            "--sizes: 64..65508 bytes; udp carries 1..65507");
+  EXPECT_EQ(MakeRemoteTransport("sim", options.peer, {64}).status().message(),
+            "--transport: sim cannot reach another host; with --role=client use udp, udp6, tcp "
+            "or tcp6");
+}
+
+// A port nobody listens on: refused at once, not after the handshake timeout.
+TEST(RemoteTransportCreateTest, NoServerIsUnavailableAtOnce) {
+  transport::InetAddress bound;
+  absl::StatusOr<transport::UniqueFd> taken =
+      transport::BoundSocket(SOCK_STREAM, *ParseHostPort("127.0.0.1:0"), &bound);
+  ASSERT_TRUE(taken.ok()) << taken.status();
+  absl::StatusOr<std::unique_ptr<transport::Transport>> remote =
+      MakeRemoteTransport("tcp", bound, {64});
+  ASSERT_TRUE(remote.ok()) << remote.status();
+  const absl::Time start = absl::Now();
+  absl::StatusOr<transport::EndpointPair> pair = (*remote)->Connect();
+  EXPECT_TRUE(absl::IsUnavailable(pair.status())) << pair.status();
+  EXPECT_LT(absl::Now() - start, absl::Seconds(1));
+}
+
+// A listener that never answers: the handshake gives up at its timeout.
+TEST(RemoteTransportCreateTest, SilentServerMeetsTheHandshakeTimeout) {
+  transport::InetAddress bound;
+  absl::StatusOr<transport::UniqueFd> listener =
+      transport::BoundSocket(SOCK_STREAM, *ParseHostPort("127.0.0.1:0"), &bound);
+  ASSERT_TRUE(listener.ok()) << listener.status();
+  ASSERT_EQ(listen(listener->get(), 1), 0);
+  RemoteTransportOptions options;
+  options.peer = bound;
+  options.sizes = {64};
+  options.handshake_timeout = absl::Milliseconds(200);
+  absl::StatusOr<std::unique_ptr<RemoteTransport>> remote = RemoteTransport::Create(options);
+  ASSERT_TRUE(remote.ok()) << remote.status();
+  const absl::Time start = absl::Now();
+  absl::StatusOr<transport::EndpointPair> pair = (*remote)->Connect();
+  const absl::Duration waited = absl::Now() - start;
+  EXPECT_TRUE(absl::IsDeadlineExceeded(pair.status())) << pair.status();
+  EXPECT_GE(waited, absl::Milliseconds(200));
+  EXPECT_LT(waited, absl::Seconds(2));
+}
+
+}  // namespace
+}  // namespace tickbench::remote
