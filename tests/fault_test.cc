@@ -90,8 +90,9 @@ TEST(FaultTest, SigtermStopsTheSweepWritesResultsAndReapsThePeer) {
   const pid_t child = fork();
   ASSERT_GE(child, 0);
   if (child == 0) {
-    freopen(out.c_str(), "w", stdout);
-    freopen("/dev/null", "w", stderr);
+    if (freopen(out.c_str(), "w", stdout) == nullptr || freopen("/dev/null", "w", stderr) == nullptr) {
+      _exit(126);
+    }
     const std::string output_flag = "--output=" + output;
     execl(Harness().c_str(), "harness", "--transport=unix_stream", "--sizes=32:8192:32",
           "--iterations=2000", "--runs=4", "--format=csv", output_flag.c_str(), nullptr);
