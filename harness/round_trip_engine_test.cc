@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "gtest/gtest.h"
+#include "timing/log_histogram.h"
 #include "timing/tick_clock.h"
 #include "timing/virtual_clock.h"
 #include "transport/sim_transport.h"
@@ -126,6 +127,130 @@ TEST(RoundTripEngineTest, APeerGoneEndsTheRunKeepingWhatWasMeasured) {
   EXPECT_NE(r.error.find("round trip 501 of 1000"), std::string::npos) << r.error;
   EXPECT_DOUBLE_EQ(r.averaged_rtt_ns, 10'000);
   EXPECT_EQ(r.per_iteration_ns.count, 500);
+}
+
+// Chunked runs (more intervals than max_kept_intervals) against the same run kept whole.
+
+// One run of `size_bytes` in a fresh simulation, timed by virtual time, or by a 10 ms
+// tick over it with `tick`; the reference is virtual time.
+RunRecord SimulatedRun(transport::SimRttModel model, const EngineOptions& options,
+                       size_t size_bytes, bool tick = false, transport::SimFaults faults = {}) {
+  Simulation sim(model, faults);
+  timing::TickClockOptions tick_options;
+  tick_options.random_phase = false;
+  auto tick_clock = timing::TickClock::Create(tick_options, &sim.time);
+  EXPECT_TRUE(tick_clock.ok());
+  timing::Clock& clock = tick ? static_cast<timing::Clock&>(**tick_clock) : sim.time;
+  RoundTripEngine engine(*sim.pair.client, clock, &sim.time, size_bytes, options);
+  EXPECT_EQ(engine.chunked(), options.max_kept_intervals < options.iterations / options.batch);
+  return engine.MeasureRun(size_bytes, 1);
+}
+
+void ExpectWithinHistogramPrecision(double folded, double exact) {
+  EXPECT_LE(std::abs(folded - exact), timing::LogHistogram::kRelativePrecision * std::abs(exact))
+      << folded << " vs " << exact;
+}
+
+// Equal moments, count, extremes and zero share; percentiles within the histogram's
+// precision.
+void ExpectSameSummary(const timing::Summary& folded, const timing::Summary& exact) {
+  EXPECT_EQ(folded.count, exact.count);
+  EXPECT_EQ(folded.mean, exact.mean);
+  EXPECT_EQ(folded.sd, exact.sd);
+  EXPECT_EQ(folded.min, exact.min);
+  EXPECT_EQ(folded.max, exact.max);
+  EXPECT_EQ(folded.zero_fraction, exact.zero_fraction);
+  ExpectWithinHistogramPrecision(folded.p50, exact.p50);
+  ExpectWithinHistogramPrecision(folded.p90, exact.p90);
+  ExpectWithinHistogramPrecision(folded.p99, exact.p99);
+}
+
+transport::SimRttModel JitteredRtt() {
+  transport::SimRttModel model = FixedRtt(absl::Microseconds(10), 1.0);
+  model.jitter = transport::JitterKind::kExponential;  // a tail, for p99 to differ from p50
+  model.jitter_scale = absl::Microseconds(3);
+  model.seed = 11;
+  return model;
+}
+
+TEST(RoundTripEngineChunkTest, ChunkedRunGivesTheKeptRunsFigures) {
+  EngineOptions options;
+  options.iterations = 10'000;
+  options.warmup = 10;
+  const RunRecord kept = SimulatedRun(JitteredRtt(), options, 100);
+  options.max_kept_intervals = 1000;  // 10 chunks
+  const RunRecord chunked = SimulatedRun(JitteredRtt(), options, 100);
+  ASSERT_TRUE(chunked.error.empty()) << chunked.error;
+  EXPECT_EQ(chunked.completed, 10'000);
+  EXPECT_EQ(chunked.elapsed_ticks, kept.elapsed_ticks);
+  EXPECT_EQ(chunked.averaged_rtt_ns, kept.averaged_rtt_ns);
+  EXPECT_EQ(chunked.reference_averaged_rtt_ns, kept.reference_averaged_rtt_ns);
+  EXPECT_GT(kept.per_iteration_ns.p99, 1.5 * kept.per_iteration_ns.p50);
+  ExpectSameSummary(chunked.per_iteration_ns, kept.per_iteration_ns);
+  ExpectSameSummary(chunked.reference_per_iteration_ns, kept.reference_per_iteration_ns);
+  EXPECT_EQ(chunked.resolution_histogram, kept.resolution_histogram);
+  // Only the kept run holds its readings.
+  EXPECT_EQ(kept.clock_marks.size(), 10'001u);
+  EXPECT_TRUE(chunked.clock_marks.empty());
+  EXPECT_TRUE(chunked.reference_marks.empty());
+}
+
+TEST(RoundTripEngineChunkTest, ChunkedTickReadingsKeepTheirZeroShareAndTruth) {
+  // As TickClockReadsWholeTicksAndAveragesToTheTruth, over 10 chunks: d = 1.3 ms, T = 10 ms.
+  EngineOptions options;
+  options.iterations = 10'000;
+  options.warmup = 100;
+  const RunRecord kept = SimulatedRun(FixedRtt(absl::Microseconds(1300)), options, 64, true);
+  options.max_kept_intervals = 1000;
+  const RunRecord chunked = SimulatedRun(FixedRtt(absl::Microseconds(1300)), options, 64, true);
+  EXPECT_DOUBLE_EQ(chunked.averaged_rtt_ns, 1.3e6);
+  EXPECT_EQ(chunked.averaged_rtt_ns, kept.averaged_rtt_ns);
+  EXPECT_DOUBLE_EQ(chunked.per_iteration_ns.zero_fraction, 0.87);
+  EXPECT_EQ(chunked.per_iteration_ns.p50, 0);  // still exactly 0, not a bucket's midpoint
+  ExpectSameSummary(chunked.per_iteration_ns, kept.per_iteration_ns);
+  EXPECT_EQ(chunked.resolution_histogram, kept.resolution_histogram);
+}
+
+TEST(RoundTripEngineChunkTest, ChunksAreWholeBatchesAndTheLastBatchMayBePartial) {
+  EngineOptions options;
+  options.iterations = 10'005;
+  options.warmup = 0;
+  options.batch = 10;  // 1000 full batches and a last one of 5
+  const RunRecord kept = SimulatedRun(JitteredRtt(), options, 32);
+  options.max_kept_intervals = 100;  // chunks of 1000 trips, then one of 5
+  const RunRecord chunked = SimulatedRun(JitteredRtt(), options, 32);
+  EXPECT_EQ(chunked.per_iteration_ns.count, 1001);
+  EXPECT_EQ(chunked.averaged_rtt_ns, kept.averaged_rtt_ns);
+  ExpectSameSummary(chunked.per_iteration_ns, kept.per_iteration_ns);
+}
+
+TEST(RoundTripEngineChunkTest, APeerGoneInALaterChunkKeepsWhatWasMeasured) {
+  transport::SimFaults faults;
+  faults.stop_after = 10 + 2500;  // in the third chunk
+  EngineOptions options;
+  options.iterations = 10'000;
+  options.warmup = 10;
+  options.max_kept_intervals = 1000;
+  const RunRecord r = SimulatedRun(FixedRtt(absl::Microseconds(10)), options, 64, false, faults);
+  EXPECT_EQ(r.completed, 2500);
+  EXPECT_NE(r.error.find("round trip 2501 of 10000"), std::string::npos) << r.error;
+  EXPECT_DOUBLE_EQ(r.averaged_rtt_ns, 10'000);
+  EXPECT_EQ(r.per_iteration_ns.count, 2500);
+  EXPECT_EQ(r.per_iteration_ns.mean, 10'000);
+}
+
+TEST(RoundTripEngineChunkTest, LostEchoesAcrossChunksAreAllCounted) {
+  transport::SimFaults faults;
+  faults.drop_every_kth = 100;
+  EngineOptions options;
+  options.iterations = 10'000;
+  options.warmup = 0;
+  options.max_kept_intervals = 1000;
+  const RunRecord r = SimulatedRun(FixedRtt(absl::Microseconds(10)), options, 64, false, faults);
+  EXPECT_TRUE(r.error.empty()) << r.error;
+  EXPECT_EQ(r.integrity.lost, 100);
+  EXPECT_EQ(r.integrity.total(), 100);  // sequence numbers run on across chunks
+  EXPECT_EQ(r.completed, 10'000);
 }
 
 }  // namespace

@@ -30,7 +30,8 @@ struct RunRecord {
   int64_t completed = 0;        // timed round trips that finished
   int64_t batch = 1;            // round trips per per-iteration reading
 
-  // Averaged: (last reading - first reading) / completed round trips.
+  // Averaged: (last reading - first reading) / completed round trips. A run timed in
+  // chunks (EngineOptions::max_kept_intervals) sums each chunk's (last - first).
   int64_t elapsed_ticks = 0;
   double averaged_rtt_ns = 0;
   double throughput_bytes_per_s = 0;  // 2n bytes per round trip / averaged RTT; inf at 0
@@ -48,7 +49,9 @@ struct RunRecord {
   IntegrityCounts integrity;
   std::string error;  // why the run ended early; "" when it completed
 
-  // Raw interval boundaries (batch + 1 readings of each clock), kept for the study.
+  // Raw interval boundaries (intervals + 1 readings of each clock), kept for the study.
+  // Empty for a run timed in chunks: its readings were folded into the summaries above,
+  // so that memory does not grow with the number of round trips.
   std::vector<int64_t> clock_marks;
   std::vector<int64_t> reference_marks;
 };

@@ -39,6 +39,27 @@ Summary Summarize(absl::Span<const double> values) {
   return summary;
 }
 
+void StreamingSummary::Clear() {
+  stats_ = RunningStats();
+  histogram_.Clear();
+  zeros_ = 0;
+}
+
+Summary StreamingSummary::ToSummary() const {
+  Summary summary;
+  if (stats_.count() == 0) return summary;
+  summary.count = stats_.count();
+  summary.mean = stats_.mean();
+  summary.sd = stats_.sd();
+  summary.min = stats_.min();
+  summary.max = stats_.max();
+  summary.p50 = histogram_.Percentile(0.5);
+  summary.p90 = histogram_.Percentile(0.9);
+  summary.p99 = histogram_.Percentile(0.99);
+  summary.zero_fraction = static_cast<double>(zeros_) / static_cast<double>(stats_.count());
+  return summary;
+}
+
 double Median(std::vector<double> values) {
   if (values.empty()) return 0;
   std::sort(values.begin(), values.end());

@@ -4,6 +4,9 @@
 #
 #   tools/setup.sh            the build, the tests and the plots
 #   tools/setup.sh --compare  also sockperf, qperf (comparison with established tools)
+#   tools/setup.sh --arm64    also the arm64 cross build, tested under QEMU (docs/platforms.md)
+#   tools/setup.sh --fuzz     also clang and libFuzzer (tools/run_fuzzers.sh)
+#   tools/setup.sh --ci       everything CI runs: --arm64 --fuzz
 set -euo pipefail
 
 packages=(
@@ -19,11 +22,30 @@ packages=(
   gnuplot-nox        # --plot
   iproute2           # network namespaces for the across-hosts tests
 )
+architectures=()  # foreign architectures dpkg must know before apt-get update
+options=()
 for arg in "$@"; do
+  if [ "$arg" = --ci ]; then options+=(--arm64 --fuzz); else options+=("$arg"); fi
+done
+for arg in "${options[@]}"; do
   case "$arg" in
     --compare) packages+=(sockperf qperf) ;;
-    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
-    *) echo "setup.sh: unknown option '$arg' (allowed: --compare, --help)" >&2; exit 2 ;;
+    --fuzz) packages+=(clang libclang-rt-14-dev) ;;
+    --arm64)
+      # The :arm64 packages are Debian's multiarch builds, installable beside the amd64
+      # ones (Multi-Arch: same) once dpkg knows the architecture.
+      architectures+=(arm64)
+      packages+=(
+        g++-aarch64-linux-gnu    # the cross compiler (bazel/toolchains/aarch64)
+        libabsl-dev:arm64
+        libgtest-dev:arm64
+        libgmock-dev:arm64
+        libbenchmark-dev:arm64
+        qemu-user                # qemu-aarch64 runs the arm64 tests here, without binfmt_misc
+        file                     # tools/ci_aarch64.sh checks what was built
+      ) ;;
+    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    *) echo "setup.sh: unknown option '$arg' (allowed: --compare, --arm64, --fuzz, --ci, --help)" >&2; exit 2 ;;
   esac
 done
 
@@ -45,6 +67,9 @@ if [ "$(id -u)" -ne 0 ]; then
   command -v sudo >/dev/null || { echo "setup.sh: run as root (apt-get needs it)" >&2; exit 1; }
   as_root=(sudo)
 fi
+for architecture in "${architectures[@]}"; do
+  "${as_root[@]}" dpkg --add-architecture "$architecture"  # a no-op when already added
+done
 "${as_root[@]}" apt-get update -qq
 DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 echo "setup.sh: done."

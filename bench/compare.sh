@@ -1,0 +1,217 @@
+#!/usr/bin/env bash
+# tickbench's round trip against the established tools, over loopback, in one run:
+# sockperf ping-pong (UDP and TCP) and qperf (udp_lat, tcp_lat), at the same sizes, with
+# the same CPU pinning, alternating tickbench and the peer tools size by size and
+# repetition by repetition, so that drift in the machine's load falls on all of them.
+#
+#   bench/compare.sh [--reps=5] [--seconds=2] [--iterations=20000] [--pin=0,1]
+#                    [--sizes=1,64,1024,16384] [--harness=bazel-bin/harness/harness]
+#                    [--tickbench_flags='--busy_poll'] [--raw=FILE]
+#
+# Needs sockperf and qperf (tools/setup.sh --compare) and a built harness
+# (bazel build //harness). Prints, for each transport and size, the median over the
+# repetitions of each tool's RTT in µs and the ratio tickbench / peer:
+#  * tickbench: the median per-iteration RTT (CSV column per_iteration_p50_ns), and the
+#    averaged RTT (averaged_rtt_ns), set against the peers' means (qperf has no other);
+#  * sockperf: the median and mean RTT of its run. sockperf reports one-way latency, RTT / 2, unless
+#    given --full-rtt, which this script passes: its figures are whole round trips.
+#    sockperf's messages carry a 14-byte header: it refuses smaller ones, so its 1-byte
+#    row is measured at 14 bytes (marked *);
+#  * qperf: its "latency" is one-way too, the mean RTT / 2: this script doubles it.
+# The peer tools' servers are started here and stopped by process group id; every run is
+# bounded by timeout; EXIT, INT and TERM clean up.
+set -euo pipefail
+
+reps=5
+seconds=2
+iterations=20000
+pin=0,1
+sizes=1,64,1024,16384
+harness=bazel-bin/harness/harness
+tickbench_flags=""
+raw=""
+for arg in "$@"; do
+  case "$arg" in
+    --reps=*) reps=${arg#*=} ;;
+    --seconds=*) seconds=${arg#*=} ;;
+    --iterations=*) iterations=${arg#*=} ;;
+    --pin=*) pin=${arg#*=} ;;
+    --sizes=*) sizes=${arg#*=} ;;
+    --harness=*) harness=${arg#*=} ;;
+    --tickbench_flags=*) tickbench_flags=${arg#*=} ;;
+    --raw=*) raw=${arg#*=} ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+    *) echo "compare.sh: unknown option '$arg' (see --help)" >&2; exit 2 ;;
+  esac
+done
+client_cpu=${pin%,*}
+peer_cpu=${pin#*,}
+for tool in sockperf qperf taskset timeout setsid; do
+  command -v "$tool" >/dev/null || { echo "compare.sh: $tool is missing (tools/setup.sh --compare)" >&2; exit 2; }
+done
+[ -x "$harness" ] || { echo "compare.sh: no harness at $harness (bazel build //harness, or --harness=)" >&2; exit 2; }
+
+# Ports away from both tools' defaults (11111, 19765), so that a server someone else left
+# running is not measured by mistake.
+sockperf_port=17311
+qperf_port=17312
+run_limit=$((seconds + 30))   # a peer tool's run: its --time plus start-up and warm-up
+tickbench_limit=300           # a tickbench run: N round trips, even at 10 ms each, plus start-up
+
+work=$(mktemp -d)
+server_pids=()
+cleanup() {
+  for pid in "${server_pids[@]}"; do
+    kill -TERM -- "-$pid" 2>/dev/null || true  # the server's process group (setsid below)
+  done
+  for pid in "${server_pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# Starts a server pinned to the peer CPU in a process group of its own, so that it and
+# anything it forks are stopped together by its id.
+start_server() {
+  local name=$1
+  shift
+  setsid taskset -c "$peer_cpu" "$@" >"$work/$name.log" 2>&1 &
+  local pid=$!
+  server_pids+=("$pid")
+  sleep 0.5
+  if ! kill -0 "$pid" 2>/dev/null; then
+    echo "compare.sh: $name did not start:" >&2
+    cat "$work/$name.log" >&2
+    exit 1
+  fi
+}
+
+strip_colour() { sed 's/\x1b\[[0-9;]*m//g'; }
+
+# tickbench: prints "p50_us mean_us" for one size, or nothing on failure.
+run_tickbench() {
+  local transport=$1 size=$2 csv="$work/tickbench.csv"
+  # shellcheck disable=SC2086  # tickbench_flags is a list of flags
+  if timeout "$tickbench_limit" "$harness" --experiment=sweep --transport="$transport" \
+      --sizes="$size" --runs=1 --iterations="$iterations" --format=csv --clock=rdtsc \
+      --reference_clock=none --batch=1 --pin="$client_cpu,$peer_cpu" $tickbench_flags \
+      >"$csv" 2>"$work/tickbench.err"; then
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; next }
+             { printf "%.3f %.3f\n", $col["per_iteration_p50_ns"] / 1e3, $col["averaged_rtt_ns"] / 1e3 }' "$csv"
+  else
+    echo "compare.sh: tickbench $transport $size failed:" >&2
+    tail -3 "$work/tickbench.err" >&2
+  fi
+}
+
+# sockperf ping-pong: prints "p50_us mean_us" of the RTT (--full-rtt: whole round trips).
+run_sockperf() {
+  local transport=$1 size=$2 protocol=()
+  if [ "$transport" = tcp ]; then protocol=(--tcp); fi
+  if [ "$size" -lt 14 ]; then size=14; fi
+  timeout "$run_limit" taskset -c "$client_cpu" sockperf ping-pong -i 127.0.0.1 \
+      -p "$sockperf_port" "${protocol[@]}" -m "$size" -t "$seconds" --full-rtt 2>&1 |
+    strip_colour | awk '/percentile 50.000 =/ { p50 = $NF }
+                        match($0, /avg-rtt=[0-9.]+/) { mean = substr($0, RSTART + 8, RLENGTH - 8) }
+                        END { if (p50 != "" && mean != "") print p50, mean
+                              else print "compare.sh: sockperf gave no median or mean" > "/dev/stderr" }'
+}
+
+# qperf udp_lat / tcp_lat: prints the mean RTT in µs, twice its one-way "latency".
+run_qperf() {
+  local transport=$1 size=$2
+  timeout "$run_limit" taskset -c "$client_cpu" qperf -lp "$qperf_port" 127.0.0.1 -m "$size" \
+      -t "$seconds" -e 6 "${transport}_lat" 2>&1 |
+    awk '/latency/ { v = $3; u = $4
+                     f = u == "ns" ? 1e-3 : u == "us" ? 1 : u == "ms" ? 1e3 : u == "sec" ? 1e6 : 0
+                     if (f > 0) { printf "%.3f\n", 2 * v * f; found = 1 } }
+         END { if (!found) print "compare.sh: qperf gave no latency" > "/dev/stderr" }'
+}
+
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+
+echo "# machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1); $(nproc) CPUs; Linux $(uname -r);" \
+     "clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+echo "# sockperf $(sockperf --version 2>&1 | strip_colour | grep -m1 -o "version [^ ]*" | cut -d" " -f2 || true);" \
+     "qperf $(qperf --version 2>&1 | awk '{ print $2 }'); pin client $client_cpu, peers $peer_cpu;" \
+     "$reps repetitions; peers ${seconds}s a run; tickbench $iterations round trips a run"
+echo "# load average at start: $(load)"
+
+start_server sockperf_udp sockperf server -i 127.0.0.1 -p "$sockperf_port"
+start_server sockperf_tcp sockperf server -i 127.0.0.1 -p "$sockperf_port" --tcp
+start_server qperf qperf -lp "$qperf_port"
+
+results="$work/results"   # tool transport size rep value_us
+: >"$results"
+IFS=, read -r -a size_list <<<"$sizes"
+for ((rep = 1; rep <= reps; ++rep)); do
+  for transport in udp tcp; do
+    for size in "${size_list[@]}"; do
+      # Odd repetitions run tickbench first, even ones last.
+      order=(tickbench sockperf qperf)
+      if ((rep % 2 == 0)); then order=(sockperf qperf tickbench); fi
+      for tool in "${order[@]}"; do
+        case "$tool" in
+          tickbench)
+            read -r p50 mean < <(run_tickbench "$transport" "$size") || true
+            if [ -n "${p50:-}" ]; then
+              echo "tickbench_p50 $transport $size $rep $p50" >>"$results"
+              echo "tickbench_mean $transport $size $rep $mean" >>"$results"
+            fi
+            p50="" mean="" ;;
+          sockperf)
+            read -r p50 mean < <(run_sockperf "$transport" "$size") || true
+            if [ -n "${p50:-}" ]; then
+              echo "sockperf_p50 $transport $size $rep $p50" >>"$results"
+              echo "sockperf_mean $transport $size $rep $mean" >>"$results"
+            fi
+            p50="" mean="" ;;
+          qperf)
+            value=$(run_qperf "$transport" "$size" || true)
+            if [ -n "$value" ]; then echo "qperf $transport $size $rep $value" >>"$results"; fi ;;
+        esac
+      done
+    done
+  done
+  echo "# repetition $rep of $reps done; load average $(load)" >&2
+done
+echo "# load average at end: $(load)"
+if [ -n "$raw" ]; then cp "$results" "$raw"; fi
+
+# Medians over the repetitions, then the table.
+awk -v sizes="$sizes" '
+  function median(key,   n, i, j, t, a) {
+    n = split(values[key], a, " ")
+    if (n == 0) return -1
+    for (i = 2; i <= n; ++i) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; --j) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+  }
+  function show(v) { return v < 0 ? "-" : sprintf("%.1f", v) }
+  function ratio(a, b) { return a < 0 || b <= 0 ? "-" : sprintf("%.2f", a / b) }
+  { values[$1 " " $2 " " $3] = values[$1 " " $2 " " $3] " " $5 }
+  END {
+    printf "%-9s %7s | %9s %9s %6s | %9s %9s %6s %9s %6s\n", "", "", "tickbench", "sockperf",
+           "", "tickbench", "sockperf", "", "qperf", ""
+    printf "%-9s %7s | %9s %9s %6s | %9s %9s %6s %9s %6s\n", "transport", "size B", "p50",
+           "p50", "ratio", "mean", "mean", "ratio", "mean", "ratio"
+    n = split(sizes, size_list, ",")
+    for (t = 1; t <= 2; ++t) {
+      transport = t == 1 ? "udp" : "tcp"
+      for (s = 1; s <= n; ++s) {
+        size = size_list[s]
+        tp = median("tickbench_p50 " transport " " size)
+        tm = median("tickbench_mean " transport " " size)
+        sp = median("sockperf_p50 " transport " " size)
+        sm = median("sockperf_mean " transport " " size)
+        qm = median("qperf " transport " " size)
+        star = size < 14 ? "*" : " "
+        printf "%-9s %7s | %9s %8s%s %6s | %9s %8s%s %6s %9s %6s\n", transport, size, show(tp),
+               show(sp), star, ratio(tp, sp), show(tm), show(sm), star, ratio(tm, sm), show(qm),
+               ratio(tm, qm)
+      }
+    }
+    print "RTT in us, median over the repetitions; ratio = tickbench / peer. p50: the median round"
+    print "trip of a run; mean: a run'"'"'s average (qperf reports nothing else). * sockperf at 14 B,"
+    print "its smallest message."
+  }' "$results"
