@@ -60,7 +60,9 @@ TEST(RoundTripLoopAllocationTest, LoopAllocatesNothing) {
   EXPECT_EQ(AllocationsDuringLoop(monotonic, nullptr), 0);
   EXPECT_EQ(AllocationsDuringLoop(wall, &monotonic), 0);
   auto cycles = timing::CycleClock::Create(true);
-  if (cycles.ok()) EXPECT_EQ(AllocationsDuringLoop(**cycles, &monotonic), 0);
+  if (cycles.ok()) {
+    EXPECT_EQ(AllocationsDuringLoop(**cycles, &monotonic), 0);
+  }
 }
 
 TEST(RoundTripLoopAllocationTest, TheCounterCounts) {
