@@ -1,7 +1,8 @@
 """The C++ toolchain configuration for Debian's arm64 cross compiler (g++-aarch64-linux-gnu).
 
 Mirrors the flags of the host toolchain Bazel generates (@local_config_cc) so that an
-arm64 build differs from the host build only in its target, not in how it optimizes.
+arm64 build differs from the host build only in its target, not in how it optimizes;
+it leaves out the host's `-fuse-ld=gold -B/usr/bin`, which would pick the host's linker.
 Bazel's legacy features supply the rest (includes, defines, dependency files, PIC,
 libraries to link, user --copt/--linkopt), since this configuration does not turn on
 `no_legacy_features`.
@@ -94,7 +95,8 @@ def _impl(ctx):
                 _flags(_LINK_ACTIONS, ["-Wl,--gc-sections"], with_features = [with_feature_set(features = ["opt"])]),
             ],
         ),
-        # Keeps outputs independent of the build's time and directory, as on the host.
+        # As on the host: header paths in the dependency files as the compiler found them
+        # (under the builtin directories below, which Bazel checks), and no timestamps.
         feature(
             name = "unfiltered_compile_flags",
             enabled = True,
