@@ -6,20 +6,25 @@
 #
 #   bench/compare.sh [--reps=5] [--seconds=2] [--iterations=20000] [--pin=0,1]
 #                    [--sizes=1,64,1024,16384] [--harness=bazel-bin/harness/harness]
-#                    [--tickbench_flags='--busy_poll'] [--raw=FILE]
+#                    [--tickbench_flags='--warmup=1000'] [--raw=FILE]
 #
 # Needs sockperf and qperf (tools/setup.sh --compare) and a built harness
 # (bazel build //harness). Prints, for each transport and size, the median over the
 # repetitions of each tool's RTT in µs and the ratio tickbench / peer:
 #  * tickbench: the median per-iteration RTT (CSV column per_iteration_p50_ns), and the
 #    averaged RTT (averaged_rtt_ns), set against the peers' means (qperf has no other);
-#  * sockperf: the median and mean RTT of its run. sockperf reports one-way latency, RTT / 2, unless
-#    given --full-rtt, which this script passes: its figures are whole round trips.
+#  * sockperf: the median and mean RTT of its run. sockperf reports one-way latency,
+#    RTT / 2, unless given --full-rtt, which this script passes: its figures are whole
+#    round trips.
 #    sockperf's messages carry a 14-byte header: it refuses smaller ones, so its 1-byte
 #    row is measured at 14 bytes (marked *);
 #  * qperf: its "latency" is one-way too, the mean RTT / 2: this script doubles it.
 # The peer tools' servers are started here and stopped by process group id; every run is
-# bounded by timeout; EXIT, INT and TERM clean up.
+# bounded by timeout; EXIT, INT and TERM clean up. The servers stay in this script's
+# session, as tickbench's echo peer (forked by the harness) stays in the harness's: with
+# the kernel's autogroup scheduling (one group per session), a server in a session of its
+# own (setsid) gets a full share of its CPU instead of half of its session's, and on a
+# loaded machine its mean RTT drops by about 1.3x (docs/overhead.md).
 set -euo pipefail
 
 reps=5
@@ -40,13 +45,13 @@ for arg in "$@"; do
     --harness=*) harness=${arg#*=} ;;
     --tickbench_flags=*) tickbench_flags=${arg#*=} ;;
     --raw=*) raw=${arg#*=} ;;
-    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
     *) echo "compare.sh: unknown option '$arg' (see --help)" >&2; exit 2 ;;
   esac
 done
 client_cpu=${pin%,*}
 peer_cpu=${pin#*,}
-for tool in sockperf qperf taskset timeout setsid; do
+for tool in sockperf qperf taskset timeout; do
   command -v "$tool" >/dev/null || { echo "compare.sh: $tool is missing (tools/setup.sh --compare)" >&2; exit 2; }
 done
 [ -x "$harness" ] || { echo "compare.sh: no harness at $harness (bazel build //harness, or --harness=)" >&2; exit 2; }
@@ -62,7 +67,7 @@ work=$(mktemp -d)
 server_pids=()
 cleanup() {
   for pid in "${server_pids[@]}"; do
-    kill -TERM -- "-$pid" 2>/dev/null || true  # the server's process group (setsid below)
+    kill -TERM -- "-$pid" 2>/dev/null || true  # the server's process group (start_server)
   done
   for pid in "${server_pids[@]}"; do wait "$pid" 2>/dev/null || true; done
   rm -rf "$work"
@@ -71,13 +76,16 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# Starts a server pinned to the peer CPU in a process group of its own, so that it and
-# anything it forks are stopped together by its id.
+# Starts a server pinned to the peer CPU in a process group of its own (job control on
+# for this one job), so that it and anything it forks are stopped together by its id; it
+# stays in this session (see the top).
 start_server() {
   local name=$1
   shift
-  setsid taskset -c "$peer_cpu" "$@" >"$work/$name.log" 2>&1 &
+  set -m
+  taskset -c "$peer_cpu" "$@" >"$work/$name.log" 2>&1 &
   local pid=$!
+  set +m
   server_pids+=("$pid")
   sleep 0.5
   if ! kill -0 "$pid" 2>/dev/null; then

@@ -31,7 +31,7 @@ for arg in "$@"; do
     --transports=*) transports=${arg#*=} ;;
     --sweeps=*) sweeps=${arg#*=} ;;
     --harness=*) harness=${arg#*=} ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
     *) echo "loop_overhead.sh: unknown option '$arg' (see --help)" >&2; exit 2 ;;
   esac
 done

@@ -132,8 +132,8 @@ RunRecord RoundTripEngine::MeasureRun(size_t size_bytes, int run) {
 
   // The timed trips, in chunks of at most intervals_per_chunk_ intervals: one chunk unless
   // the run has more intervals than max_kept_intervals. Each chunk is a loop of its own
-  // that opens with its own reading, so the folding between chunks (about 15 ms per
-  // million intervals, bench/loop_memory_benchmark) is in neither figure: the averaged
+  // that opens with its own reading, so the folding between chunks (7-16 ms per million
+  // intervals, bench/loop_memory_benchmark) is in neither figure: the averaged
   // figure is the sum of the chunks' elapsed readings over N, and every per-iteration
   // reading lies inside one chunk. The peer waits out the fold; the first trip after it
   // may be slower, one trip in a chunk. The price is in the averaged figure's
