@@ -94,10 +94,10 @@ TEST(EchoServerTest, StopsDuringASession) {
     ASSERT_NE(client, nullptr);
     absl::StatusOr<transport::EndpointPair> pair = client->Connect();
     ASSERT_TRUE(pair.ok()) << pair.status();
-    ASSERT_TRUE(server.WaitForLog("session:", absl::Seconds(2)));
+    ASSERT_TRUE(server.WaitForLog("session:", absl::Seconds(10)));
     // The echo thread is blocked in recv(); the stop must still end it.
     EXPECT_LT(server.Stop(), kStopBound);
-    EXPECT_TRUE(server.WaitForLog("session over: the server is stopping", absl::Seconds(1)));
+    EXPECT_TRUE(server.WaitForLog("session over: the server is stopping", absl::Seconds(10)));
   }
 }
 
@@ -170,7 +170,7 @@ TEST(EchoServerTest, OneClientAtATime) {
   EXPECT_TRUE(absl::IsFailedPrecondition(refused.status())) << refused.status();
   EXPECT_TRUE(absl::StrContains(refused.status().message(), "busy")) << refused.status();
   session->client.reset();  // closes both connections: the session is over
-  ASSERT_TRUE(server.WaitForLog("session over", absl::Seconds(2)));
+  ASSERT_TRUE(server.WaitForLog("session over", absl::Seconds(10)));
   ExpectServes(server);
 }
 
@@ -187,7 +187,7 @@ TEST(EchoServerTest, TcpDataConnectionThatNeverComesEndsTheSession) {
       ReadControlMessage(client.get(), absl::Now() + absl::Seconds(5));
   ASSERT_TRUE(answer.ok()) << answer.status();
   EXPECT_NE(std::get_if<SessionAccept>(&*answer), nullptr);
-  EXPECT_TRUE(server.WaitForLog("no data connection", absl::Seconds(2)));
+  EXPECT_TRUE(server.WaitForLog("no data connection", absl::Seconds(10)));
   ExpectServes(server);
 }
 

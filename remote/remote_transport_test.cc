@@ -87,7 +87,7 @@ TEST_P(RemoteTransportTest, StampedRoundTripsThenTheNextClient) {
     pair->client.reset();
     // Ended by the quit or by the closed control connection, whichever the server saw
     // first; once it says so, it is back to accepting, and the next session is not "busy".
-    ASSERT_TRUE(server_->WaitForLog("session over", absl::Seconds(2), session + 1));
+    ASSERT_TRUE(server_->WaitForLog("session over", absl::Seconds(10), session + 1));
   }
 }
 
@@ -99,7 +99,7 @@ TEST_P(RemoteTransportTest, DestroyingTheEndpointEndsTheSession) {
   pair->client.reset();
   // Whichever the server sees first ends it: the closed control connection, or the echo
   // peer returning on the data socket's end (end of file over TCP, ECONNREFUSED over UDP).
-  EXPECT_TRUE(server_->WaitForLog("session over", absl::Seconds(2)));
+  EXPECT_TRUE(server_->WaitForLog("session over", absl::Seconds(10)));
 }
 
 INSTANTIATE_TEST_SUITE_P(AllRemoteTransports, RemoteTransportTest,
