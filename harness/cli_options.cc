@@ -148,6 +148,7 @@ absl::StatusOr<Plan> MakePlan(const CommandLine& c) {
   plan.transport = Given(c, "transport") ? c.transport : preset->transport;
   plan.simulate = plan.transport == "sim";
   size_t max_message_bytes = transport::SimTransport::kMaxMessageBytes;
+  bool datagram = false;
   if (plan.simulate) {
     if (absl::Status s = MakeSimModel(c, plan.sim_model); !s.ok()) return s;
   } else {
@@ -157,6 +158,7 @@ absl::StatusOr<Plan> MakePlan(const CommandLine& c) {
       return BadFlag("transport", absl::StrCat(transport.status().message(), ", sim"));
     }
     max_message_bytes = (*transport)->max_message_size();
+    datagram = (*transport)->is_datagram();
   }
 
   CommandLine clock_flags = c;
@@ -245,11 +247,8 @@ absl::StatusOr<Plan> MakePlan(const CommandLine& c) {
     return BadFlag("peer_drop_every, --peer_stop_after, --peer_reply_delay",
                    "must not be negative (and the delay at most 10s)");
   }
-  if (c.peer_drop_every > 0 && !plan.simulate) {
-    absl::StatusOr<std::unique_ptr<transport::Transport>> t = transport::MakeTransport(plan.transport);
-    if (t.ok() && !(*t)->is_datagram()) {
-      return BadFlag("peer_drop_every", "applies only to datagram transports (udp, udp6, unix_dgram)");
-    }
+  if (c.peer_drop_every > 0 && !plan.simulate && !datagram) {
+    return BadFlag("peer_drop_every", "applies only to datagram transports (udp, udp6, unix_dgram) and sim");
   }
   plan.sweep.peer.drop_every_kth = c.peer_drop_every;
   plan.sweep.peer.stop_after = c.peer_stop_after;

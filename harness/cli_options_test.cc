@@ -25,6 +25,7 @@ CommandLine With(std::initializer_list<std::pair<const char*, std::string>> flag
     if (n == "reference_clock") c.reference_clock = value;
     if (n == "tick_phase") c.tick_phase = value;
     if (n == "pin") c.pin = value;
+    if (n == "peer_drop_every") c.peer_drop_every = std::stoll(value);
     if (n == "tick_period") {
       absl::Duration d;
       absl::ParseDuration(value, &d);
@@ -83,6 +84,7 @@ TEST(CliOptionsTest, BadInputNamesTheFlag) {
       {With({{"experiment", "lunar"}}), "--experiment"},
       {With({{"pin", "9999"}}), "--pin"},
       {With({{"clock", "tick"}, {"tick_phase", "15ms"}}), "--tick_phase"},
+      {With({{"transport", "tcp"}, {"peer_drop_every", "3"}}), "--peer_drop_every"},
   };
   for (const auto& [command_line, flag] : cases) {
     absl::StatusOr<Plan> plan = MakePlan(command_line);
