@@ -548,7 +548,13 @@ int RunExperiment(const CommandLine& command_line, const remote::RoleOptions& ro
   // The path MTU matters to IP transports only; AF_UNIX never touches an interface.
   const absl::string_view name = transport->name();
   const bool ip = absl::StartsWith(name, "udp") || absl::StartsWith(name, "tcp");
-  const std::string peer_address = !ip || plan->simulate ? "" : absl::EndsWith(name, "6") ? "::1" : "127.0.0.1";
+  // The route measured: to the server with --role=client, else the loopback.
+  std::string peer_address;
+  if (ip && !plan->simulate) {
+    peer_address = role.role == remote::Role::kClient ? role.peer.Host()
+                   : absl::EndsWith(name, "6")        ? "::1"
+                                                      : "127.0.0.1";
+  }
   const analysis::SizeFacts facts = CollectSizeFacts(std::string(name), outcome.socket_buffers, peer_address);
   const SweepAnalysis analyzed = AnalyzeSweep(sweep, facts, absl::GetFlag(FLAGS_explain));
   const std::string analysis_text = FormatSweepAnalysis(sweep, facts, analyzed);

@@ -27,16 +27,21 @@ uint16_t InetAddress::port() const {
   return ntohs(reinterpret_cast<const sockaddr_in*>(&storage)->sin_port);
 }
 
-std::string InetAddress::ToString() const {
+std::string InetAddress::Host() const {
   char text[INET6_ADDRSTRLEN] = "?";
   if (storage.ss_family == AF_INET6) {
     inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6*>(&storage)->sin6_addr, text,
               sizeof(text));
-    return absl::StrCat("[", text, "]:", port());
+  } else {
+    inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(&storage)->sin_addr, text,
+              sizeof(text));
   }
-  inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(&storage)->sin_addr, text,
-            sizeof(text));
-  return absl::StrCat(text, ":", port());
+  return text;
+}
+
+std::string InetAddress::ToString() const {
+  if (storage.ss_family == AF_INET6) return absl::StrCat("[", Host(), "]:", port());
+  return absl::StrCat(Host(), ":", port());
 }
 
 absl::StatusOr<InetAddress> ParseBindAddress(IpFamily family, absl::string_view text) {

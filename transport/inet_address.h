@@ -26,6 +26,8 @@ struct InetAddress {
   uint16_t port() const;
   // "127.0.0.1:41234", "[::1]:41234".
   std::string ToString() const;
+  // The address alone: "127.0.0.1", "::1".
+  std::string Host() const;
 };
 
 // The address a transport binds, with port 0 so that the kernel picks a free one.

@@ -15,12 +15,14 @@ TEST(ParseBindAddressTest, EmptyMeansLoopback) {
   absl::StatusOr<InetAddress> v6 = ParseBindAddress(IpFamily::kIpv6, "");
   ASSERT_TRUE(v6.ok());
   EXPECT_EQ(v6->ToString(), "[::1]:0");
+  EXPECT_EQ(v6->Host(), "::1");
 }
 
 TEST(ParseBindAddressTest, AcceptsNumericAndRejectsTheRest) {
   absl::StatusOr<InetAddress> v4 = ParseBindAddress(IpFamily::kIpv4, "127.0.0.2");
   ASSERT_TRUE(v4.ok());
   EXPECT_EQ(v4->ToString(), "127.0.0.2:0");
+  EXPECT_EQ(v4->Host(), "127.0.0.2");
   EXPECT_EQ(ParseBindAddress(IpFamily::kIpv4, "localhost").status().code(),
             absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(ParseBindAddress(IpFamily::kIpv4, "::1").status().code(),
