@@ -253,6 +253,10 @@ absl::StatusOr<Plan> MakePlan(const CommandLine& c) {
   plan.sweep.peer.drop_every_kth = c.peer_drop_every;
   plan.sweep.peer.stop_after = c.peer_stop_after;
   plan.sweep.peer.reply_delay = c.peer_reply_delay;
+  if (c.busy_poll && plan.simulate) {
+    return BadFlag("busy_poll", "applies to real transports; the simulated one never waits");
+  }
+  plan.sweep.peer.busy_poll = c.busy_poll;
   plan.sim_faults.drop_every_kth = c.peer_drop_every;
   plan.sim_faults.stop_after = c.peer_stop_after;
   plan.sweep.seed = c.seed;

@@ -45,6 +45,7 @@ struct CommandLine {
   bool allow_variable_cycle_counter = false;
   // Faults: what to do on loss, and the echo peer's test hooks.
   bool stop_on_loss = false;
+  bool busy_poll = false;
   int64_t peer_drop_every = 0;
   int64_t peer_stop_after = 0;
   absl::Duration peer_reply_delay;

@@ -26,6 +26,7 @@ CommandLine With(std::initializer_list<std::pair<const char*, std::string>> flag
     if (n == "tick_phase") c.tick_phase = value;
     if (n == "pin") c.pin = value;
     if (n == "peer_drop_every") c.peer_drop_every = std::stoll(value);
+    if (n == "busy_poll") c.busy_poll = value == "true";
     if (n == "tick_period") {
       absl::Duration d;
       absl::ParseDuration(value, &d);
@@ -54,6 +55,16 @@ TEST(CliOptionsTest, FlagsOverrideThePreset) {
   EXPECT_EQ(plan->sweep.engine.iterations, 50);
   EXPECT_EQ(plan->clock.kind, timing::ClockKind::kTick);
   EXPECT_EQ(plan->clock.tick_period, absl::Milliseconds(20));
+}
+
+TEST(CliOptionsTest, BusyPollReachesBothSides) {
+  absl::StatusOr<Plan> plan = MakePlan(With({{"transport", "udp"}, {"busy_poll", "true"}}));
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  // EchoSession::Open turns it on for the client and the forked peer alike.
+  EXPECT_TRUE(plan->sweep.peer.busy_poll);
+  plan = MakePlan(With({{"transport", "udp"}}));
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_FALSE(plan->sweep.peer.busy_poll);
 }
 
 TEST(CliOptionsTest, ClockIdAndSpecForms) {
@@ -85,6 +96,7 @@ TEST(CliOptionsTest, BadInputNamesTheFlag) {
       {With({{"pin", "9999"}}), "--pin"},
       {With({{"clock", "tick"}, {"tick_phase", "15ms"}}), "--tick_phase"},
       {With({{"transport", "tcp"}, {"peer_drop_every", "3"}}), "--peer_drop_every"},
+      {With({{"transport", "sim"}, {"busy_poll", "true"}}), "--busy_poll"},
   };
   for (const auto& [command_line, flag] : cases) {
     absl::StatusOr<Plan> plan = MakePlan(command_line);

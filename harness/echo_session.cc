@@ -17,6 +17,7 @@ absl::StatusOr<EchoSession> EchoSession::Open(transport::Transport& transport,
     session.direct_client_ = std::move(pair->client);
   }
   if (absl::Status s = session.client().SetReceiveTimeout(receive_timeout); !s.ok()) return s;
+  if (absl::Status s = session.client().SetBusyPoll(peer_options.busy_poll); !s.ok()) return s;
   return session;
 }
 

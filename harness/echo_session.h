@@ -17,7 +17,8 @@ namespace tickbench::harness {
 class EchoSession {
  public:
   // Connects, starts the peer (pinned to `pin_peer_cpu` unless -1) and sets the client's
-  // receive timeout.
+  // receive timeout; with peer_options.busy_poll, both the client and the peer receive
+  // by busy polling.
   static absl::StatusOr<EchoSession> Open(transport::Transport& transport,
                                           const transport::EchoPeerOptions& peer_options,
                                           int pin_peer_cpu, absl::Duration receive_timeout);

@@ -99,6 +99,11 @@ ABSL_FLAG(absl::Duration, receive_timeout, absl::Seconds(1),
           "Longest wait for one echo: a lost datagram is counted after this long; a silent "
           "stream peer ends the run. Default: 1s during warm-up, then 1000 times the warm-up's "
           "mean round trip, within [250ms, 10s].");
+ABSL_FLAG(bool, busy_poll, false,
+          "Receive by busy polling: client and echo peer spin on non-blocking receives "
+          "instead of sleeping in the kernel until the echo arrives, which takes the wake-up "
+          "out of the round trip at the price of a CPU kept busy on each side. Give each side "
+          "a CPU of its own with --pin=CLIENT,PEER. Not for --transport=sim.");
 ABSL_FLAG(bool, stop_on_loss, false,
           "End the run at the first lost datagram instead of counting it and going on.");
 ABSL_FLAG(int64_t, peer_drop_every, 0,
@@ -258,6 +263,7 @@ CommandLine ReadFlags(int argc, char** argv) {
   c.receive_timeout = absl::GetFlag(FLAGS_receive_timeout);
   c.allow_variable_cycle_counter = absl::GetFlag(FLAGS_allow_variable_cycle_counter);
   c.stop_on_loss = absl::GetFlag(FLAGS_stop_on_loss);
+  c.busy_poll = absl::GetFlag(FLAGS_busy_poll);
   c.peer_drop_every = absl::GetFlag(FLAGS_peer_drop_every);
   c.peer_stop_after = absl::GetFlag(FLAGS_peer_stop_after);
   c.peer_reply_delay = absl::GetFlag(FLAGS_peer_reply_delay);
@@ -434,103 +440,109 @@ absl::StatusOr<std::unique_ptr<transport::Transport>> MakeSweepTransport(const P
   return remote::MakeRemoteTransport(plan.transport, role.peer, plan.sweep.sizes);
 }
 
-int RunExperiment(const CommandLine& command_line, const remote::RoleOptions& role) {
-  absl::StatusOr<Plan> plan = MakePlan(command_line);
-  if (!plan.ok()) return Usage(plan.status());
-
+// Everything an experiment measures with, made before anything is measured. It stays
+// where it is made: the simulated transport and clocks hold &simulated_time.
+struct Experiment {
+  Plan plan;
   // In a simulation every clock reads this virtual time, which only the simulated
   // transport (and the study's pauses) move.
   timing::VirtualClock simulated_time;
   std::unique_ptr<transport::Transport> transport;
-  if (plan->simulate && role.role != remote::Role::kClient) {
-    transport = std::make_unique<transport::SimTransport>(
-        plan->sim_model, [&simulated_time](int64_t ns) { simulated_time.AdvanceNanos(ns); },
-        plan->sim_faults);
-    plan->environment.simulated_time = &simulated_time;
+  std::unique_ptr<timing::Clock> reference;           // null with --reference_clock=none
+  std::vector<std::unique_ptr<timing::Clock>> clocks;  // the sweep's one, or the study's
+  std::vector<ClockDescription> described;             // `clocks`, probed
+  RunContext context;
+};
+
+// Makes the transport and the clocks of `e.plan` and probes them; an error is bad input.
+absl::Status PrepareExperiment(const CommandLine& command_line, const remote::RoleOptions& role,
+                               Experiment& e) {
+  if (e.plan.simulate && role.role != remote::Role::kClient) {
+    e.transport = std::make_unique<transport::SimTransport>(
+        e.plan.sim_model, [&e](int64_t ns) { e.simulated_time.AdvanceNanos(ns); },
+        e.plan.sim_faults);
+    e.plan.environment.simulated_time = &e.simulated_time;
   } else {
-    absl::StatusOr<std::unique_ptr<transport::Transport>> made = MakeSweepTransport(*plan, role);
-    if (!made.ok()) return Usage(made.status());
-    transport = std::move(*made);
+    absl::StatusOr<std::unique_ptr<transport::Transport>> made = MakeSweepTransport(e.plan, role);
+    if (!made.ok()) return made.status();
+    e.transport = std::move(*made);
   }
-  std::unique_ptr<timing::Clock> reference;
-  if (plan->has_reference) {
-    absl::StatusOr<std::unique_ptr<timing::Clock>> made = timing::MakeClock(plan->reference, plan->environment);
+  if (e.plan.has_reference) {
+    absl::StatusOr<std::unique_ptr<timing::Clock>> made =
+        timing::MakeClock(e.plan.reference, e.plan.environment);
     if (!made.ok()) {
-      return Usage(absl::InvalidArgumentError(absl::StrCat("--reference_clock: ", made.status().message())));
+      return absl::InvalidArgumentError(absl::StrCat("--reference_clock: ", made.status().message()));
     }
-    reference = std::move(*made);
+    e.reference = std::move(*made);
   }
-
-  // The clocks: the one of a sweep, or each of the study's.
-  std::vector<std::unique_ptr<timing::Clock>> clocks;
-  std::vector<ClockDescription> described;
   const std::vector<timing::ClockSpec> specs =
-      plan->study ? plan->study_clocks : std::vector<timing::ClockSpec>{plan->clock};
+      e.plan.study ? e.plan.study_clocks : std::vector<timing::ClockSpec>{e.plan.clock};
   for (const timing::ClockSpec& spec : specs) {
-    absl::StatusOr<std::unique_ptr<timing::Clock>> made = timing::MakeClock(spec, plan->environment);
+    absl::StatusOr<std::unique_ptr<timing::Clock>> made = timing::MakeClock(spec, e.plan.environment);
     if (!made.ok()) {
-      return Usage(absl::InvalidArgumentError(
-          absl::StrCat(plan->study ? "--clocks: " : "--clock: ", made.status().message())));
+      return absl::InvalidArgumentError(
+          absl::StrCat(e.plan.study ? "--clocks: " : "--clock: ", made.status().message()));
     }
-    described.push_back(DescribeClock(**made, "clock", plan->simulate));
-    clocks.push_back(std::move(*made));
+    e.described.push_back(DescribeClock(**made, "clock", e.plan.simulate));
+    e.clocks.push_back(std::move(*made));
   }
-  std::vector<ClockDescription> context_clocks = described;
-  if (reference) context_clocks.push_back(DescribeClock(*reference, "reference", plan->simulate));
-  const RunContext context = MakeRunContext(std::move(context_clocks), FlagValues(command_line));
-  // The context goes first, to stderr when stdout carries CSV or JSON for a parser.
-  std::FILE* context_stream = plan->format == OutputFormat::kTable ? stdout : stderr;
-  absl::FPrintF(context_stream, "%s# experiment %s over %s%s: %d sizes x %d runs x %d round trips\n",
-                FormatContextComment(context), plan->preset.name, transport->name(),
-                plan->simulate ? " (simulated, virtual time)" : "", plan->sweep.sizes.size(),
-                plan->sweep.runs, plan->sweep.engine.iterations);
-  std::fflush(context_stream);
-
-  std::signal(SIGINT, OnStopSignal);
-  std::signal(SIGTERM, OnStopSignal);
-
-  if (plan->study) {
-    if (plan->sweep.pin_client_cpu >= 0) {
-      if (absl::Status s = platform::PinCurrentThreadToCpu(plan->sweep.pin_client_cpu); !s.ok()) {
-        return Usage(absl::InvalidArgumentError(absl::StrCat("--pin: ", s.message())));
-      }
-    }
-    absl::StatusOr<EchoSession> session = EchoSession::Open(
-        *transport, plan->sweep.peer, plan->sweep.pin_peer_cpu, plan->sweep.receive_timeout);
-    if (!session.ok()) {
-      absl::FPrintF(stderr, "tickbench: cannot start: %s\n", session.status().message());
-      return kExitFault;
-    }
-    std::vector<StudyClock> study_clocks;
-    for (size_t i = 0; i < clocks.size(); ++i) study_clocks.push_back({clocks[i].get(), described[i].probe});
-    plan->study_options.stop_requested = &g_stop_requested;
-    plan->study_options.reference_resolution_ns =
-        absl::ToDoubleNanoseconds(std::max(context.clocks.back().probe.observed_resolution,
-                                           reference->info().claimed_resolution));
-    const PauseFunction pause = plan->simulate
-                                    ? PauseFunction([&](int64_t ns) { simulated_time.AdvanceNanos(ns); })
-                                    : PauseFunction(BusyWait);
-    StudyOutcome outcome = RunStudy(session->client(), study_clocks, *reference, plan->study_options, pause);
-    absl::Status closed = session->Close();
-    if (outcome.status.ok()) outcome.status = closed;
-    std::string formatted;
-    switch (plan->format) {
-      case OutputFormat::kTable: formatted = FormatStudyTable(outcome.cells); break;
-      case OutputFormat::kCsv: formatted = FormatStudyCsv(outcome.cells); break;
-      case OutputFormat::kJson: formatted = FormatStudyJson(context, outcome.cells); break;
-    }
-    if (!absl::GetFlag(FLAGS_plot).empty()) {
-      if (absl::Status s = PlotStudyHistograms(ResolveUserPath(absl::GetFlag(FLAGS_plot)), outcome.cells); !s.ok()) {
-        absl::FPrintF(stderr, "tickbench: --plot: %s\n", s.message());
-      }
-    }
-    return Finish(*plan, formatted, outcome.status, outcome.cells.size());
+  std::vector<ClockDescription> context_clocks = e.described;
+  if (e.reference) context_clocks.push_back(DescribeClock(*e.reference, "reference", e.plan.simulate));
+  e.context = MakeRunContext(std::move(context_clocks), FlagValues(command_line));
+  if (std::optional<std::string> warning =
+          BusyPollWarning(e.plan.sweep.peer.busy_poll, e.transport->needs_local_peer(),
+                          e.plan.sweep.pin_client_cpu, e.plan.sweep.pin_peer_cpu,
+                          e.context.system.cpu_count)) {
+    e.context.warnings.push_back(*std::move(warning));
   }
+  return absl::OkStatus();
+}
 
-  plan->sweep.stop_requested = &g_stop_requested;
+// --experiment=study: every clock in turn over one echo session.
+int RunStudyExperiment(Experiment& e) {
+  if (e.plan.sweep.pin_client_cpu >= 0) {
+    if (absl::Status s = platform::PinCurrentThreadToCpu(e.plan.sweep.pin_client_cpu); !s.ok()) {
+      return Usage(absl::InvalidArgumentError(absl::StrCat("--pin: ", s.message())));
+    }
+  }
+  absl::StatusOr<EchoSession> session = EchoSession::Open(
+      *e.transport, e.plan.sweep.peer, e.plan.sweep.pin_peer_cpu, e.plan.sweep.receive_timeout);
+  if (!session.ok()) {
+    absl::FPrintF(stderr, "tickbench: cannot start: %s\n", session.status().message());
+    return kExitFault;
+  }
+  std::vector<StudyClock> study_clocks;
+  for (size_t i = 0; i < e.clocks.size(); ++i) study_clocks.push_back({e.clocks[i].get(), e.described[i].probe});
+  e.plan.study_options.stop_requested = &g_stop_requested;
+  e.plan.study_options.reference_resolution_ns =
+      absl::ToDoubleNanoseconds(std::max(e.context.clocks.back().probe.observed_resolution,
+                                         e.reference->info().claimed_resolution));
+  const PauseFunction pause = e.plan.simulate
+                                  ? PauseFunction([&](int64_t ns) { e.simulated_time.AdvanceNanos(ns); })
+                                  : PauseFunction(BusyWait);
+  StudyOutcome outcome = RunStudy(session->client(), study_clocks, *e.reference, e.plan.study_options, pause);
+  absl::Status closed = session->Close();
+  if (outcome.status.ok()) outcome.status = closed;
+  std::string formatted;
+  switch (e.plan.format) {
+    case OutputFormat::kTable: formatted = FormatStudyTable(outcome.cells); break;
+    case OutputFormat::kCsv: formatted = FormatStudyCsv(outcome.cells); break;
+    case OutputFormat::kJson: formatted = FormatStudyJson(e.context, outcome.cells); break;
+  }
+  if (!absl::GetFlag(FLAGS_plot).empty()) {
+    if (absl::Status s = PlotStudyHistograms(ResolveUserPath(absl::GetFlag(FLAGS_plot)), outcome.cells); !s.ok()) {
+      absl::FPrintF(stderr, "tickbench: --plot: %s\n", s.message());
+    }
+  }
+  return Finish(e.plan, formatted, outcome.status, outcome.cells.size());
+}
+
+// A size sweep with one clock, then its steps (and with --explain the buffer layouts).
+int RunSweepExperiment(Experiment& e, const remote::RoleOptions& role) {
+  e.plan.sweep.stop_requested = &g_stop_requested;
   const bool show_progress = isatty(STDERR_FILENO);
   const SweepOutcome outcome = RunSweep(
-      *transport, *clocks[0], reference.get(), plan->sweep,
+      *e.transport, *e.clocks[0], e.reference.get(), e.plan.sweep,
       [&](int done, int total, const RunRecord& last) {
         if (show_progress) {
           absl::FPrintF(stderr, "\r  run %d, %d bytes: %d of %d measured ", last.run, last.size_bytes, done, total);
@@ -538,19 +550,19 @@ int RunExperiment(const CommandLine& command_line, const remote::RoleOptions& ro
         }
       });
   std::string formatted;
-  switch (plan->format) {
-    case OutputFormat::kTable: formatted = FormatTable(outcome.records, plan->preset.style); break;
+  switch (e.plan.format) {
+    case OutputFormat::kTable: formatted = FormatTable(outcome.records, e.plan.preset.style); break;
     case OutputFormat::kCsv: formatted = FormatCsv(outcome.records); break;
-    case OutputFormat::kJson: formatted = FormatJson(context, outcome.records, plan->preset.name); break;
+    case OutputFormat::kJson: formatted = FormatJson(e.context, outcome.records, e.plan.preset.name); break;
   }
   // The steps follow the table; beside CSV or JSON they go to stderr.
   const analysis::Sweep sweep = RttSweepFromRecords(outcome.records);
   // The path MTU matters to IP transports only; AF_UNIX never touches an interface.
-  const absl::string_view name = transport->name();
+  const absl::string_view name = e.transport->name();
   const bool ip = absl::StartsWith(name, "udp") || absl::StartsWith(name, "tcp");
   // The route measured: to the server with --role=client, else the loopback.
   std::string peer_address;
-  if (ip && !plan->simulate) {
+  if (ip && !e.plan.simulate) {
     peer_address = role.role == remote::Role::kClient ? role.peer.Host()
                    : absl::EndsWith(name, "6")        ? "::1"
                                                       : "127.0.0.1";
@@ -558,14 +570,14 @@ int RunExperiment(const CommandLine& command_line, const remote::RoleOptions& ro
   const analysis::SizeFacts facts = CollectSizeFacts(std::string(name), outcome.socket_buffers, peer_address);
   const SweepAnalysis analyzed = AnalyzeSweep(sweep, facts, absl::GetFlag(FLAGS_explain));
   const std::string analysis_text = FormatSweepAnalysis(sweep, facts, analyzed);
-  if (plan->format == OutputFormat::kTable) {
+  if (e.plan.format == OutputFormat::kTable) {
     formatted += analysis_text;
   } else {
     absl::FPrintF(stderr, "%s", analysis_text);
   }
   if (!absl::GetFlag(FLAGS_plot).empty()) {
-    const std::string title = absl::StrFormat("%s over %s, %s", plan->preset.name, transport->name(),
-                                              clocks[0]->info().name);
+    const std::string title = absl::StrFormat("%s over %s, %s", e.plan.preset.name, e.transport->name(),
+                                              e.clocks[0]->info().name);
     if (absl::Status s = PlotSweep(ResolveUserPath(absl::GetFlag(FLAGS_plot)), sweep,
                                    analyzed.steps.ok() ? analyzed.steps->steps : std::vector<analysis::Step>{},
                                    title);
@@ -573,7 +585,29 @@ int RunExperiment(const CommandLine& command_line, const remote::RoleOptions& ro
       absl::FPrintF(stderr, "tickbench: --plot: %s\n", s.message());
     }
   }
-  return Finish(*plan, formatted, outcome.status, outcome.records.size());
+  return Finish(e.plan, formatted, outcome.status, outcome.records.size());
+}
+
+int RunExperiment(const CommandLine& command_line, const remote::RoleOptions& role) {
+  absl::StatusOr<Plan> plan = MakePlan(command_line);
+  if (!plan.ok()) return Usage(plan.status());
+  Experiment e;
+  e.plan = *std::move(plan);
+  if (absl::Status prepared = PrepareExperiment(command_line, role, e); !prepared.ok()) {
+    return Usage(prepared);
+  }
+  // The context goes first, to stderr when stdout carries CSV or JSON for a parser.
+  std::FILE* context_stream = e.plan.format == OutputFormat::kTable ? stdout : stderr;
+  absl::FPrintF(context_stream, "%s# experiment %s over %s%s%s: %d sizes x %d runs x %d round trips\n",
+                FormatContextComment(e.context), e.plan.preset.name, e.transport->name(),
+                e.plan.simulate ? " (simulated, virtual time)" : "",
+                e.plan.sweep.peer.busy_poll ? " (busy-poll receives)" : "", e.plan.sweep.sizes.size(),
+                e.plan.sweep.runs, e.plan.sweep.engine.iterations);
+  std::fflush(context_stream);
+
+  std::signal(SIGINT, OnStopSignal);
+  std::signal(SIGTERM, OnStopSignal);
+  return e.plan.study ? RunStudyExperiment(e) : RunSweepExperiment(e, role);
 }
 
 }  // namespace

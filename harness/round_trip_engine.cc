@@ -3,31 +3,39 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <type_traits>
 
 #include "absl/strings/str_format.h"
-#include "timing/cycle_clock.h"
 #include "timing/os_clocks.h"
-#include "timing/tick_clock.h"
-#include "timing/virtual_clock.h"
 #include "transport/echo_peer.h"
 #include "transport/message_pattern.h"
+#include "transport/socket_endpoint.h"
 
 namespace tickbench::harness {
 namespace {
 
-template <typename C, typename R>
-LoopOutcome LoopFor(transport::Endpoint& endpoint, timing::Clock& clock, timing::Clock* reference,
-                    const LoopBuffers& buffers, int64_t iterations, int64_t batch,
-                    uint64_t first_sequence, bool continue_on_loss, IntegrityCounts& integrity) {
-  C& concrete = static_cast<C&>(clock);
-  if constexpr (std::is_void_v<R>) {
-    return TimedLoop(endpoint, concrete, NoReferenceClock{}, buffers, iterations, batch,
-                     first_sequence, continue_on_loss, integrity);
-  } else {
-    return TimedLoop(endpoint, concrete, ReferenceClock<R>{static_cast<R*>(reference)}, buffers,
-                     iterations, batch, first_sequence, continue_on_loss, integrity);
+// The endpoint types the loop is specialised for, and their names for LoopEndpointKind.
+// Calls `visit` with a value of EndpointType<E> for the concrete type E of `endpoint`, or
+// EndpointType<transport::Endpoint> when it is none of them. SelectLoop and
+// LoopEndpointKind both choose through here, so that a test of the one tests the other.
+template <typename E>
+struct EndpointType {
+  using type = E;
+  absl::string_view kind;
+};
+
+template <typename AnyEndpoint, typename Visit>
+auto VisitEndpointType(AnyEndpoint& endpoint, Visit visit) {
+  using transport::DatagramSocketEndpoint;
+  using transport::StreamSocketEndpoint;
+  if (dynamic_cast<const DatagramSocketEndpoint*>(&endpoint)) {
+    return visit(EndpointType<DatagramSocketEndpoint>{"datagram_socket"});
   }
+  if (dynamic_cast<const StreamSocketEndpoint*>(&endpoint)) {
+    return visit(EndpointType<StreamSocketEndpoint>{"stream_socket"});
+  }
+  // The pipe's and the simulation's endpoints (classes private to their .cc files), remote
+  // endpoints and any other: a virtual call per Send() and Receive().
+  return visit(EndpointType<transport::Endpoint>{"endpoint"});
 }
 
 // Calls `add` with each interval's reading per round trip, in ns, for one loop's `marks`.
@@ -47,29 +55,17 @@ int64_t IntervalsPerRun(const EngineOptions& options) {
   return (options.iterations + batch - 1) / batch;
 }
 
-template <typename C>
-RoundTripEngine::LoopFunction ForReference(timing::Clock* reference) {
-  if (reference == nullptr) return &LoopFor<C, void>;
-  if (dynamic_cast<timing::CycleClock*>(reference)) return &LoopFor<C, timing::CycleClock>;
-  if (dynamic_cast<timing::ClockGettimeClock*>(reference)) {
-    return &LoopFor<C, timing::ClockGettimeClock>;
-  }
-  return &LoopFor<C, timing::Clock>;
-}
-
 }  // namespace
 
-RoundTripEngine::LoopFunction SelectLoop(timing::Clock& clock, timing::Clock* reference) {
-  if (dynamic_cast<timing::CycleClock*>(&clock)) return ForReference<timing::CycleClock>(reference);
-  if (dynamic_cast<timing::ClockGettimeClock*>(&clock)) {
-    return ForReference<timing::ClockGettimeClock>(reference);
-  }
-  if (dynamic_cast<timing::GettimeofdayClock*>(&clock)) {
-    return ForReference<timing::GettimeofdayClock>(reference);
-  }
-  if (dynamic_cast<timing::VirtualClock*>(&clock)) return ForReference<timing::VirtualClock>(reference);
-  // Tick clocks and any other: a virtual call per read, which only simulated clocks take.
-  return ForReference<timing::Clock>(reference);
+RoundTripEngine::LoopFunction SelectLoop(transport::Endpoint& endpoint, timing::Clock& clock,
+                                         timing::Clock* reference) {
+  return VisitEndpointType(endpoint, [&](auto type) {
+    return SelectLoopForEndpointType<typename decltype(type)::type>(clock, reference);
+  });
+}
+
+absl::string_view LoopEndpointKind(const transport::Endpoint& endpoint) {
+  return VisitEndpointType(endpoint, [](auto type) { return type.kind; });
 }
 
 RoundTripEngine::RoundTripEngine(transport::Endpoint& endpoint, timing::Clock& clock,
@@ -79,7 +75,7 @@ RoundTripEngine::RoundTripEngine(transport::Endpoint& endpoint, timing::Clock& c
       clock_(clock),
       reference_(reference),
       options_(options),
-      loop_(SelectLoop(clock, reference)),
+      loop_(SelectLoop(endpoint, clock, reference)),
       send_buffer_(max_size_bytes),
       receive_buffer_(max_size_bytes),
       intervals_per_chunk_(std::min(IntervalsPerRun(options),

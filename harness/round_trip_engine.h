@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "harness/loop_selection.h"
 #include "harness/round_trip_loop.h"
 #include "harness/run_record.h"
 #include "timing/clock.h"
@@ -46,7 +48,7 @@ inline constexpr absl::Duration kMaxAutoTimeout = absl::Seconds(10);
 class RoundTripEngine {
  public:
   // `reference` may be null. `max_size_bytes` bounds every later MeasureRun. The loop is
-  // chosen here, once, for the concrete types of the two clocks.
+  // chosen here, once, for the concrete types of the endpoint and the two clocks.
   RoundTripEngine(transport::Endpoint& endpoint, timing::Clock& clock, timing::Clock* reference,
                   size_t max_size_bytes, const EngineOptions& options);
 
@@ -59,10 +61,7 @@ class RoundTripEngine {
   // EngineOptions::max_kept_intervals), with percentiles from a histogram.
   bool chunked() const { return chunked_; }
 
-  using LoopFunction = LoopOutcome (*)(transport::Endpoint&, timing::Clock&, timing::Clock*,
-                                       const LoopBuffers&, int64_t iterations, int64_t batch,
-                                       uint64_t first_sequence, bool continue_on_loss,
-                                       IntegrityCounts& integrity);
+  using LoopFunction = harness::LoopFunction;  // harness/loop_selection.h
 
  private:
   // Adds one chunk's trips, elapsed ticks and resolution histogram to the record, and,
@@ -88,8 +87,20 @@ class RoundTripEngine {
   uint64_t next_sequence_ = 1;
 };
 
-// The loop instantiation for these two clocks (exposed for tests and benchmarks).
-RoundTripEngine::LoopFunction SelectLoop(timing::Clock& clock, timing::Clock* reference);
+// The loop instantiation for this endpoint and these two clocks (exposed for tests and
+// benchmarks). The endpoint's type is one of the transports' `final` endpoint classes the
+// loop is specialised for (see LoopEndpointKind), or else transport::Endpoint. The loop
+// returned must be called with this endpoint (or one of the same class) and these clocks.
+RoundTripEngine::LoopFunction SelectLoop(transport::Endpoint& endpoint, timing::Clock& clock,
+                                         timing::Clock* reference);
+
+// Which endpoint type SelectLoop specialises the loop for, by the same choice:
+//   "stream_socket"    transport::StreamSocketEndpoint (unix_stream, tcp, tcp6): direct calls
+//   "datagram_socket"  transport::DatagramSocketEndpoint (unix_dgram, udp, udp6): direct calls
+//   "endpoint"         any other (pipe, sim, remote, ...): transport::Endpoint, virtual calls
+// The pipe and simulated transports' endpoints are `final` too, but their classes are
+// private to pipe_transport.cc and sim_transport.cc, so they take the generic loop.
+absl::string_view LoopEndpointKind(const transport::Endpoint& endpoint);
 
 }  // namespace tickbench::harness
 

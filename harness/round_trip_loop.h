@@ -3,10 +3,19 @@
 // instruction sequence, not a virtual call; it allocates nothing, logs nothing, and reads
 // only the clocks asked for, at each interval boundary: the measured clock first, then
 // the reference right after it.
+//
+// It is a template on the concrete endpoint type as well, chosen once outside the loop
+// too (harness/loop_selection.h, SelectLoop in harness/round_trip_engine.h). The socket
+// endpoints are `final` classes, so a Send() or Receive() through a reference of their
+// own type is a direct call to a known function, not a load of the vtable and an indirect
+// call through it: every round trip runs the same instruction stream, with no indirect
+// branch for the predictor to get right or wrong between the readings. An endpoint type
+// the loop is not specialised for runs it as transport::Endpoint, with virtual calls.
 #ifndef HARNESS_ROUND_TRIP_LOOP_H_
 #define HARNESS_ROUND_TRIP_LOOP_H_
 
 #include <cstdint>
+#include <type_traits>
 
 #include "absl/status/status.h"
 #include "absl/types/span.h"
@@ -51,9 +60,11 @@ inline constexpr int kMaxStaleEchoesPerTrip = 16;
 // One round trip: send the stamped message, receive until its own echo comes back.
 // Returns OK, or the transport's error. Integrity faults are counted, not returned,
 // except a lost datagram (DeadlineExceeded) which the caller decides about.
-TICKBENCH_ALWAYS_INLINE absl::Status RoundTrip(transport::Endpoint& endpoint,
-                                               const LoopBuffers& buffers, uint64_t sequence,
-                                               IntegrityCounts& integrity) {
+// EndpointT is transport::Endpoint (virtual calls) or a `final` endpoint class (direct
+// calls).
+template <typename EndpointT>
+TICKBENCH_ALWAYS_INLINE absl::Status RoundTrip(EndpointT& endpoint, const LoopBuffers& buffers,
+                                               uint64_t sequence, IntegrityCounts& integrity) {
   transport::StampSequence(buffers.send, sequence);
   absl::Status status = endpoint.Send(buffers.send);
   if (!status.ok()) return status;
@@ -79,10 +90,12 @@ TICKBENCH_ALWAYS_INLINE absl::Status RoundTrip(transport::Endpoint& endpoint,
 // Runs `iterations` timed round trips, reading the clocks every `batch` trips (and after
 // the last). Sequence numbers start at `first_sequence`. With `continue_on_loss`, a lost
 // datagram is counted and the loop goes on; otherwise it ends the loop.
-template <typename ClockT, typename ReferenceT>
-LoopOutcome TimedLoop(transport::Endpoint& endpoint, ClockT& clock, ReferenceT reference,
+template <typename EndpointT, typename ClockT, typename ReferenceT>
+LoopOutcome TimedLoop(EndpointT& endpoint, ClockT& clock, ReferenceT reference,
                       const LoopBuffers& buffers, int64_t iterations, int64_t batch,
                       uint64_t first_sequence, bool continue_on_loss, IntegrityCounts& integrity) {
+  static_assert(std::is_base_of_v<transport::Endpoint, EndpointT>,
+                "the loop runs over a transport::Endpoint or a class derived from it");
   LoopOutcome outcome;
   int64_t* marks = buffers.marks.data();
   int64_t* reference_marks = buffers.reference_marks.data();

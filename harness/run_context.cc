@@ -56,6 +56,28 @@ std::vector<std::string> ContextWarnings(const platform::SystemInfo& system,
   return warnings;
 }
 
+std::optional<std::string> BusyPollWarning(bool busy_poll, bool local_peer, int client_cpu,
+                                           int peer_cpu, int online_cpus) {
+  if (!busy_poll) return std::nullopt;
+  if (!local_peer) {
+    if (client_cpu >= 0) return std::nullopt;
+    return "busy polling without --pin: the spinning client may share its CPU with other "
+           "work, and then waits out time slices instead of echoes";
+  }
+  if (online_cpus < 2) {
+    return absl::StrFormat(
+        "busy polling on %d CPU: the client and its peer take turns spinning out their time "
+        "slices, so each round trip measures the scheduler, not the transport",
+        online_cpus);
+  }
+  if (client_cpu < 0 || peer_cpu < 0 || client_cpu == peer_cpu) {
+    return "busy polling without --pin=CLIENT,PEER on two different CPUs: when the scheduler "
+           "puts client and peer on one CPU, each spins out its time slice while the other "
+           "waits, and round trips measure the scheduler";
+  }
+  return std::nullopt;
+}
+
 RunContext MakeRunContext(std::vector<ClockDescription> clocks,
                           std::vector<std::pair<std::string, std::string>> flags) {
   RunContext context;

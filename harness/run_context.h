@@ -4,6 +4,7 @@
 #ifndef HARNESS_RUN_CONTEXT_H_
 #define HARNESS_RUN_CONTEXT_H_
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -42,6 +43,12 @@ RunContext MakeRunContext(std::vector<ClockDescription> clocks,
 
 // The warnings alone: a non-optimised build, a clocksource without a vDSO fast path, a
 // CPU frequency governor that scales, a clock whose resolution is coarse.
+// Why a busy-polling measurement may mislead, or nullopt: each side spins on its CPU,
+// so with a local peer the two need a CPU each (pinned: -1 = not pinned), or they take
+// turns spinning out their time slices while the other waits.
+std::optional<std::string> BusyPollWarning(bool busy_poll, bool local_peer, int client_cpu,
+                                           int peer_cpu, int online_cpus);
+
 std::vector<std::string> ContextWarnings(const platform::SystemInfo& system,
                                          const std::vector<ClockDescription>& clocks);
 

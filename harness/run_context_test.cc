@@ -30,6 +30,20 @@ TEST(RunContextTest, WarnsWhereResultsMayMislead) {
   EXPECT_THAT(all, HasSubstr("resolves only 20ms"));
 }
 
+TEST(RunContextTest, BusyPollWantsACpuPerSide) {
+  // Off: nothing to say, whatever the placement.
+  EXPECT_FALSE(BusyPollWarning(false, true, -1, -1, 1).has_value());
+  // A local peer: two CPUs, both pinned, and not the same one.
+  EXPECT_FALSE(BusyPollWarning(true, true, 0, 1, 2).has_value());
+  EXPECT_THAT(BusyPollWarning(true, true, 0, 1, 1).value_or(""), HasSubstr("1 CPU"));
+  EXPECT_THAT(BusyPollWarning(true, true, -1, -1, 8).value_or(""), HasSubstr("--pin"));
+  EXPECT_THAT(BusyPollWarning(true, true, 0, -1, 8).value_or(""), HasSubstr("--pin"));
+  EXPECT_THAT(BusyPollWarning(true, true, 3, 3, 8).value_or(""), HasSubstr("two different CPUs"));
+  // A remote peer spins on its own host: only the client's CPU matters.
+  EXPECT_FALSE(BusyPollWarning(true, false, 0, -1, 1).has_value());
+  EXPECT_THAT(BusyPollWarning(true, false, -1, -1, 8).value_or(""), HasSubstr("--pin"));
+}
+
 TEST(RunContextTest, QuietOnAGoodSetup) {
   platform::SystemInfo system;
   system.clocksource = "tsc";

@@ -58,7 +58,7 @@ class StudyPasses {
       status = RoundTrip(endpoint_, buffers_, sequence_++, integrity_);
     }
     if (!status.ok()) return status;
-    const RoundTripEngine::LoopFunction loop = SelectLoop(clock, nullptr);
+    const RoundTripEngine::LoopFunction loop = SelectLoop(endpoint_, clock, nullptr);
 
     // Averaged: two readings of each clock around the whole loop.
     int64_t reference_start = reference_.NowTicks();

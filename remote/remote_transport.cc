@@ -71,6 +71,8 @@ class RemoteEndpoint final : public transport::Endpoint {
   absl::Status SetReceiveTimeout(absl::Duration timeout) override {
     return data_->SetReceiveTimeout(timeout);
   }
+  // The client side only: the server on the other host receives as it always does.
+  absl::Status SetBusyPoll(bool on) override { return data_->SetBusyPoll(on); }
   bool is_datagram() const override { return data_->is_datagram(); }
   size_t max_message_size() const override { return data_->max_message_size(); }
 

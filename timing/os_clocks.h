@@ -52,6 +52,7 @@ class ClockGettimeClock final : public Clock {
     clock_gettime(id_, &now);
     return static_cast<int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
   }
+  clockid_t id() const { return id_; }
 
  private:
   clockid_t id_;

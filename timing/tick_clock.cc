@@ -66,6 +66,8 @@ TickClock::TickClock(ClockInfo info, Clock* base, std::unique_ptr<Clock> owned_b
     : Clock(std::move(info)),
       owned_base_(std::move(owned_base)),
       base_(base),
+      base_is_monotonic_(dynamic_cast<ClockGettimeClock*>(base) != nullptr &&
+                         static_cast<ClockGettimeClock*>(base)->id() == CLOCK_MONOTONIC),
       period_ns_(period_ns),
       phase_ns_(phase_ns),
       uniqtime_(uniqtime) {}

@@ -4,6 +4,7 @@
 #include <random>
 
 #include "gtest/gtest.h"
+#include "timing/os_clocks.h"
 #include "timing/statistics.h"
 #include "timing/virtual_clock.h"
 
@@ -38,6 +39,26 @@ TEST(TickClockTest, ReadingIsFloorOfShiftedTimeTimesPeriod) {
       base.AdvanceNanos(step);
       now += step;
     }
+  }
+}
+
+// Over the real monotonic clock the base is read inline (not through the Clock*), and
+// must still be the same time: each reading lies on the edge at or below the base time
+// read just before it, and no lower than the edge below the time read just after.
+TEST(TickClockTest, RealMonotonicBaseReadsTheSameTime) {
+  absl::StatusOr<ClockIdName> monotonic = ParseClockId("monotonic");
+  ASSERT_TRUE(monotonic.ok());
+  ClockGettimeClock base(*monotonic);
+  const int64_t period_ns = 2'000'000;  // short, so that some reads straddle an edge
+  const int64_t phase_ns = 123'456;
+  auto tick = FixedPhaseTick(&base, absl::Nanoseconds(period_ns), absl::Nanoseconds(phase_ns));
+  auto edge_below = [&](int64_t t) { return (t + phase_ns) / period_ns * period_ns; };
+  for (int i = 0; i < 100000; ++i) {
+    const int64_t before = MonotonicNanos();
+    const int64_t reading = tick->NowTicks();
+    const int64_t after = MonotonicNanos();
+    ASSERT_GE(reading, edge_below(before));
+    ASSERT_LE(reading, edge_below(after));
   }
 }
 

@@ -153,6 +153,7 @@ absl::Status RunEchoPeer(Endpoint& endpoint, const EchoPeerOptions& options) {
       options.reply_delay < absl::ZeroDuration()) {
     return absl::InvalidArgumentError("echo peer fault hooks must not be negative");
   }
+  if (absl::Status busy = endpoint.SetBusyPoll(options.busy_poll); !busy.ok()) return busy;
   if (!endpoint.is_datagram()) {
     if (options.drop_every_kth != 0) {
       return absl::InvalidArgumentError(

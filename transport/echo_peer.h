@@ -74,6 +74,9 @@ struct EchoPeerOptions {
   int64_t stop_after = 0;
   // Wait this long before each echo.
   absl::Duration reply_delay = absl::ZeroDuration();
+  // Not a fault: receive by busy polling (Endpoint::SetBusyPoll), as the client does
+  // with --busy_poll, so that neither side of a round trip waits for a wake-up.
+  bool busy_poll = false;
 };
 
 // Runs the server side of the protocol on `endpoint` until kQuit, the client going away,

@@ -13,6 +13,7 @@
 #include "transport/message_pattern.h"
 #include "transport/socket_endpoint.h"
 #include "transport/unique_fd.h"
+#include "transport/test_util.h"
 
 namespace tickbench::transport {
 namespace {
@@ -47,18 +48,6 @@ class PeerThread {
   absl::Status status_;
   std::thread thread_;
 };
-
-// One stamped round trip; returns the client's Receive status.
-absl::Status RoundTrip(Endpoint& client, size_t size, uint64_t sequence) {
-  std::vector<char> message(size), echo(size);
-  FillPattern(absl::MakeSpan(message));
-  StampSequence(absl::MakeSpan(message), sequence);
-  if (absl::Status sent = client.Send(message); !sent.ok()) return sent;
-  if (absl::Status got = client.Receive(absl::MakeSpan(echo)); !got.ok()) return got;
-  MessageCheck check = CheckEcho(echo, sequence, true);
-  if (!check.ok()) return absl::DataLossError(check.ToString());
-  return absl::OkStatus();
-}
 
 TEST(ControlFrameTest, EncodeParseRoundTrip) {
   ControlFrame frame;
@@ -114,7 +103,7 @@ TEST(EchoPeerTest, StreamBlocksThenQuit) {
   uint64_t sequence = 0;
   for (uint32_t size : {100u, 1u, 16u, 1u << 20}) {
     ASSERT_TRUE(SendBlockHeader(*pair.client, size, 3).ok());
-    for (int i = 0; i < 3; ++i) ASSERT_TRUE(RoundTrip(*pair.client, size, ++sequence).ok());
+    for (int i = 0; i < 3; ++i) ASSERT_TRUE(CheckedRoundTrip(*pair.client, size, ++sequence).ok());
   }
   ASSERT_TRUE(SendBlockHeader(*pair.client, 8, 0).ok());  // an empty block is fine
   ASSERT_TRUE(SendQuit(*pair.client).ok());
@@ -125,7 +114,7 @@ TEST(EchoPeerTest, StreamEndOfFileBetweenBlocksIsOk) {
   EndpointPair pair = SocketPair(SOCK_STREAM, 1024);
   PeerThread peer(pair, EchoPeerOptions());
   ASSERT_TRUE(SendBlockHeader(*pair.client, 10, 1).ok());
-  ASSERT_TRUE(RoundTrip(*pair.client, 10, 1).ok());
+  ASSERT_TRUE(CheckedRoundTrip(*pair.client, 10, 1).ok());
   pair.client.reset();
   EXPECT_TRUE(peer.Join().ok());
 }
@@ -150,11 +139,11 @@ TEST(EchoPeerTest, DatagramEchoesEverythingButFrames) {
   PeerThread peer(pair, EchoPeerOptions());
   ASSERT_TRUE(pair.client->SetReceiveTimeout(absl::Seconds(2)).ok());
   // No block header needed; the 16-byte message carries the magic in its head.
-  ASSERT_TRUE(RoundTrip(*pair.client, 16, (uint64_t{1} << 32) | kControlMagic).ok());
+  ASSERT_TRUE(CheckedRoundTrip(*pair.client, 16, (uint64_t{1} << 32) | kControlMagic).ok());
   ASSERT_TRUE(SendBlockHeader(*pair.client, 100, 2).ok());
-  ASSERT_TRUE(RoundTrip(*pair.client, 100, 1).ok());
-  ASSERT_TRUE(RoundTrip(*pair.client, 4096, 2).ok());
-  ASSERT_TRUE(RoundTrip(*pair.client, 1, 3).ok());
+  ASSERT_TRUE(CheckedRoundTrip(*pair.client, 100, 1).ok());
+  ASSERT_TRUE(CheckedRoundTrip(*pair.client, 4096, 2).ok());
+  ASSERT_TRUE(CheckedRoundTrip(*pair.client, 1, 3).ok());
   ASSERT_TRUE(SendQuit(*pair.client).ok());
   EXPECT_TRUE(peer.Join().ok());
 }
@@ -167,7 +156,7 @@ TEST(EchoPeerTest, DatagramDropEveryKth) {
   ASSERT_TRUE(pair.client->SetReceiveTimeout(absl::Milliseconds(200)).ok());
   ASSERT_TRUE(SendBlockHeader(*pair.client, 32, 6).ok());
   for (uint64_t sequence = 1; sequence <= 6; ++sequence) {
-    absl::Status status = RoundTrip(*pair.client, 32, sequence);
+    absl::Status status = CheckedRoundTrip(*pair.client, 32, sequence);
     if (sequence % 3 == 0) {
       EXPECT_EQ(status.code(), absl::StatusCode::kDeadlineExceeded) << sequence;
     } else {
@@ -186,10 +175,10 @@ TEST(EchoPeerTest, StopAfterEndsTheLoop) {
     PeerThread peer(pair, options);
     ASSERT_TRUE(pair.client->SetReceiveTimeout(absl::Milliseconds(200)).ok());
     ASSERT_TRUE(SendBlockHeader(*pair.client, 8, 3).ok());
-    EXPECT_TRUE(RoundTrip(*pair.client, 8, 1).ok());
-    EXPECT_TRUE(RoundTrip(*pair.client, 8, 2).ok());
+    EXPECT_TRUE(CheckedRoundTrip(*pair.client, 8, 1).ok());
+    EXPECT_TRUE(CheckedRoundTrip(*pair.client, 8, 2).ok());
     EXPECT_TRUE(peer.Join().ok());
-    EXPECT_FALSE(RoundTrip(*pair.client, 8, 3).ok());
+    EXPECT_FALSE(CheckedRoundTrip(*pair.client, 8, 3).ok());
   }
 }
 
@@ -200,7 +189,7 @@ TEST(EchoPeerTest, ReplyDelayDelaysEachEcho) {
   PeerThread peer(pair, options);
   ASSERT_TRUE(SendBlockHeader(*pair.client, 8, 1).ok());
   const auto start = std::chrono::steady_clock::now();
-  ASSERT_TRUE(RoundTrip(*pair.client, 8, 1).ok());
+  ASSERT_TRUE(CheckedRoundTrip(*pair.client, 8, 1).ok());
   EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(30));
   ASSERT_TRUE(SendQuit(*pair.client).ok());
   EXPECT_TRUE(peer.Join().ok());

@@ -15,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "platform/errno_status.h"
+#include "transport/spin_deadline.h"
 
 namespace tickbench::transport {
 namespace {
@@ -152,6 +153,35 @@ absl::Status ReadFull(int fd, absl::Span<char> buffer, absl::Duration wait_timeo
       return PeerClosedError(absl::StrFormat("read %u of %u bytes", done, buffer.size()));
     }
     done += static_cast<size_t>(n);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status SpinReadFull(int fd, absl::Span<char> buffer, absl::Duration timeout,
+                          SpinRead how) {
+  SpinDeadline deadline(timeout);
+  size_t done = 0;
+  while (done < buffer.size()) {
+    const ssize_t n = how == SpinRead::kRecvDontWait
+                          ? recv(fd, buffer.data() + done, buffer.size() - done, MSG_DONTWAIT)
+                          : read(fd, buffer.data() + done, buffer.size() - done);
+    if (n > 0) {
+      done += static_cast<size_t>(n);
+      continue;
+    }
+    if (n == 0) {
+      return PeerClosedError(absl::StrFormat("read %u of %u bytes", done, buffer.size()));
+    }
+    const int error_number = errno;
+    if (error_number == EINTR) continue;
+    if (error_number == EAGAIN || error_number == EWOULDBLOCK) {
+      if (!deadline.Expired()) continue;
+      return absl::DeadlineExceededError(absl::StrFormat(
+          "read %u of %u bytes: nothing arrived within %s (busy polling)", done, buffer.size(),
+          absl::FormatDuration(timeout)));
+    }
+    return IoErrnoToStatus(error_number,
+                           absl::StrFormat("read %u of %u bytes", done, buffer.size()));
   }
   return absl::OkStatus();
 }

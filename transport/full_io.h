@@ -56,6 +56,18 @@ absl::Status WriteFull(int fd, absl::Span<const char> data, WriteMode mode);
 absl::Status ReadFull(int fd, absl::Span<char> buffer,
                       absl::Duration wait_timeout = absl::InfiniteDuration());
 
+// How a busy-poll read asks for bytes without waiting.
+enum class SpinRead {
+  kRecvDontWait,     // recv(MSG_DONTWAIT): a socket, which stays blocking for writes
+  kNonBlockingRead,  // read(2) on a descriptor with O_NONBLOCK set (a pipe's read end)
+};
+
+// ReadFull() for busy polling: never sleeps in the kernel, but asks for bytes again and
+// again until `buffer` is full. DeadlineExceeded when `timeout` passes with the buffer
+// not yet full (absl::InfiniteDuration(): spins for ever); see SpinDeadline for when the
+// clock is read. The errors are mapped as for ReadFull().
+absl::Status SpinReadFull(int fd, absl::Span<char> buffer, absl::Duration timeout, SpinRead how);
+
 // True when SIGPIPE's disposition is SIG_IGN in this process at the time of the call.
 bool ProcessIgnoresSigpipe();
 

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -55,7 +56,11 @@ absl::Status ReadReport(int fd) {
 }
 
 [[noreturn]] void RunChild(EndpointPair pair, UniqueFd report_fd,
-                           const EchoPeerOptions& options, int pin_cpu) {
+                           const EchoPeerOptions& options, int pin_cpu, pid_t parent) {
+  // Die with the harness, however it ends: a datagram peer never sees end of file, and
+  // a busy-polling one would spin on for ever. getppid() closes the race with a parent
+  // that died before prctl().
+  if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) _exit(1);
   pair.client.reset();
   absl::Status status = absl::OkStatus();
   if (pin_cpu >= 0) status = platform::PinCurrentThreadToCpu(pin_cpu);
@@ -81,11 +86,12 @@ absl::StatusOr<PeerProcess> StartEchoPeerProcess(EndpointPair pair,
     return platform::ErrnoToStatus(errno, "pipe2");
   }
   UniqueFd report_read(report[0]), report_write(report[1]);
+  const pid_t parent = getpid();
   const pid_t pid = fork();
   if (pid < 0) return platform::ErrnoToStatus(errno, "fork");
   if (pid == 0) {
     report_read.reset();
-    RunChild(std::move(pair), std::move(report_write), options, pin_cpu);
+    RunChild(std::move(pair), std::move(report_write), options, pin_cpu, parent);
   }
   pair.server.reset();
   report_write.reset();

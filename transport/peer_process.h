@@ -6,7 +6,9 @@
 // atexit handlers or static destructors. Before a failing exit it writes its status
 // (code and message) into a pipe, so that Stop() can report why. The parent closes the
 // server end, so the child holds the only copy: when the child dies its end closes, and
-// a stream client sees end of file.
+// a stream client sees end of file. The child also asks the kernel for SIGKILL when its
+// parent dies (PR_SET_PDEATHSIG), so that a harness killed outright leaves no peer
+// behind, even a datagram one, which never sees end of file.
 //
 // Fork from a process with one thread (or before starting others): the child runs
 // ordinary code, which allocates memory, and a lock another thread held at fork time

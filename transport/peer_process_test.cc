@@ -17,6 +17,7 @@
 #include "transport/message_pattern.h"
 #include "transport/pipe_transport.h"
 #include "transport/unix_stream_transport.h"
+#include "transport/test_util.h"
 
 namespace tickbench::transport {
 namespace {
@@ -39,25 +40,13 @@ PeerProcess Start(EndpointPair pair, EchoPeerOptions options = EchoPeerOptions()
   return std::move(*peer);
 }
 
-absl::Status RoundTrip(Endpoint& client, size_t size, uint64_t sequence) {
-  std::vector<char> message(size), echo(size);
-  FillPattern(absl::MakeSpan(message));
-  StampSequence(absl::MakeSpan(message), sequence);
-  if (absl::Status sent = client.Send(message); !sent.ok()) return sent;
-  if (absl::Status got = client.Receive(absl::MakeSpan(echo)); !got.ok()) return got;
-  if (MessageCheck check = CheckEcho(echo, sequence, true); !check.ok()) {
-    return absl::DataLossError(check.ToString());
-  }
-  return absl::OkStatus();
-}
-
 bool Reaped(pid_t pid) { return waitpid(pid, nullptr, WNOHANG) < 0 && errno == ECHILD; }
 
 TEST(PeerProcessTest, EchoesThenStopsCleanly) {
   PeerProcess peer = Start(Connect(MakeUnixStreamTransport()));
   EXPECT_TRUE(peer.alive());
   ASSERT_TRUE(SendBlockHeader(peer.client(), 1000, 5).ok());
-  for (uint64_t i = 1; i <= 5; ++i) ASSERT_TRUE(RoundTrip(peer.client(), 1000, i).ok());
+  for (uint64_t i = 1; i <= 5; ++i) ASSERT_TRUE(CheckedRoundTrip(peer.client(), 1000, i).ok());
   EXPECT_TRUE(peer.Stop(kTimeout).ok());
   EXPECT_FALSE(peer.alive());
   EXPECT_TRUE(Reaped(peer.pid()));
@@ -77,7 +66,7 @@ TEST(PeerProcessTest, ChildFailureComesBackWithItsStatus) {
 TEST(PeerProcessTest, KilledPeerIsSeenByTheClientAndByStop) {
   PeerProcess peer = Start(Connect(MakeUnixStreamTransport()));
   ASSERT_TRUE(SendBlockHeader(peer.client(), 8, 2).ok());
-  ASSERT_TRUE(RoundTrip(peer.client(), 8, 1).ok());
+  ASSERT_TRUE(CheckedRoundTrip(peer.client(), 8, 1).ok());
   ASSERT_EQ(kill(peer.pid(), SIGKILL), 0);
   char buffer[8];
   EXPECT_EQ(peer.client().Receive(absl::MakeSpan(buffer)).code(),
@@ -144,7 +133,7 @@ TEST(PeerProcessTest, PinsTheChildOrReportsWhyNot) {
   const int cpu = std::max(platform::CurrentCpu(), 0);
   PeerProcess pinned = Start(Connect(MakeUnixStreamTransport()), EchoPeerOptions(), cpu);
   ASSERT_TRUE(SendBlockHeader(pinned.client(), 8, 1).ok());
-  EXPECT_TRUE(RoundTrip(pinned.client(), 8, 1).ok());
+  EXPECT_TRUE(CheckedRoundTrip(pinned.client(), 8, 1).ok());
   EXPECT_TRUE(pinned.Stop(kTimeout).ok());
 
   PeerProcess unpinnable =

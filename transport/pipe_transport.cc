@@ -34,7 +34,22 @@ class PipeEndpoint final : public Endpoint {
         !size.ok()) {
       return size;
     }
+    if (busy_poll_) {
+      return SpinReadFull(read_fd_.get(), buffer, timeout_, SpinRead::kNonBlockingRead);
+    }
     return ReadFull(read_fd_.get(), buffer, timeout_);
+  }
+
+  // O_NONBLOCK on the read end only (this process's copy; the peer has its own ends):
+  // writes still block on a full pipe.
+  absl::Status SetBusyPoll(bool on) override {
+    const int flags = fcntl(read_fd_.get(), F_GETFL);
+    if (flags < 0) return platform::ErrnoToStatus(errno, "fcntl(F_GETFL)");
+    if (fcntl(read_fd_.get(), F_SETFL, on ? flags | O_NONBLOCK : flags & ~O_NONBLOCK) != 0) {
+      return platform::ErrnoToStatus(errno, "fcntl(F_SETFL, O_NONBLOCK)");
+    }
+    busy_poll_ = on;
+    return absl::OkStatus();
   }
 
   absl::Status SetReceiveTimeout(absl::Duration timeout) override {
@@ -51,6 +66,7 @@ class PipeEndpoint final : public Endpoint {
   UniqueFd write_fd_;
   WriteMode write_mode_;
   absl::Duration timeout_ = absl::InfiniteDuration();
+  bool busy_poll_ = false;
 };
 
 class PipeTransport final : public Transport {

@@ -11,6 +11,7 @@
 #include "platform/errno_status.h"
 #include "transport/endpoint_checks.h"
 #include "transport/full_io.h"
+#include "transport/spin_deadline.h"
 
 namespace tickbench::transport {
 
@@ -66,11 +67,14 @@ absl::Status StreamSocketEndpoint::Receive(absl::Span<char> buffer) {
       !size.ok()) {
     return size;
   }
+  if (busy_poll_) return SpinReadFull(fd_.get(), buffer, receive_timeout_, SpinRead::kRecvDontWait);
   return ReadFull(fd_.get(), buffer);
 }
 
 absl::Status StreamSocketEndpoint::SetReceiveTimeout(absl::Duration timeout) {
-  return SetSocketReceiveTimeout(fd_.get(), timeout);
+  if (absl::Status set = SetSocketReceiveTimeout(fd_.get(), timeout); !set.ok()) return set;
+  receive_timeout_ = timeout;
+  return absl::OkStatus();
 }
 
 DatagramSocketEndpoint::DatagramSocketEndpoint(UniqueFd fd, std::string transport_name,
@@ -99,10 +103,12 @@ absl::Status DatagramSocketEndpoint::Send(absl::Span<const char> message) {
 }
 
 absl::StatusOr<size_t> DatagramSocketEndpoint::ReceiveDatagram(absl::Span<char> buffer) {
+  // MSG_TRUNC makes recv() return the datagram's real length even when it is longer
+  // than the buffer (the rest is discarded), so truncation is seen, not silent.
+  const int flags = MSG_TRUNC | (busy_poll_ ? MSG_DONTWAIT : 0);
+  SpinDeadline deadline(receive_timeout_);
   while (true) {
-    // MSG_TRUNC makes recv() return the datagram's real length even when it is longer
-    // than the buffer (the rest is discarded), so truncation is seen, not silent.
-    const ssize_t n = recv(fd_.get(), buffer.data(), buffer.size(), MSG_TRUNC);
+    const ssize_t n = recv(fd_.get(), buffer.data(), buffer.size(), flags);
     if (n >= 0) {
       if (static_cast<size_t>(n) > buffer.size()) {
         return absl::DataLossError(absl::StrFormat(
@@ -110,9 +116,13 @@ absl::StatusOr<size_t> DatagramSocketEndpoint::ReceiveDatagram(absl::Span<char> 
       }
       return static_cast<size_t>(n);
     }
-    if (errno != EINTR) {
-      return IoErrnoToStatus(errno, absl::StrFormat("recv %u-byte datagram", buffer.size()));
+    const int error_number = errno;
+    if (error_number == EINTR) continue;
+    if (busy_poll_ && (error_number == EAGAIN || error_number == EWOULDBLOCK) &&
+        !deadline.Expired()) {
+      continue;
     }
+    return IoErrnoToStatus(error_number, absl::StrFormat("recv %u-byte datagram", buffer.size()));
   }
 }
 
@@ -131,7 +141,9 @@ absl::Status DatagramSocketEndpoint::Receive(absl::Span<char> buffer) {
 }
 
 absl::Status DatagramSocketEndpoint::SetReceiveTimeout(absl::Duration timeout) {
-  return SetSocketReceiveTimeout(fd_.get(), timeout);
+  if (absl::Status set = SetSocketReceiveTimeout(fd_.get(), timeout); !set.ok()) return set;
+  receive_timeout_ = timeout;
+  return absl::OkStatus();
 }
 
 absl::StatusOr<Endpoint::BufferSizes> ReadSocketBufferSizes(int fd) {

@@ -44,6 +44,11 @@ class StreamSocketEndpoint final : public Endpoint {
   absl::Status Send(absl::Span<const char> message) override;
   absl::Status Receive(absl::Span<char> buffer) override;
   absl::Status SetReceiveTimeout(absl::Duration timeout) override;
+  // recv(MSG_DONTWAIT) in a loop; sends still block (a full socket buffer waits).
+  absl::Status SetBusyPoll(bool on) override {
+    busy_poll_ = on;
+    return absl::OkStatus();
+  }
   bool is_datagram() const override { return false; }
   size_t max_message_size() const override { return max_message_size_; }
   absl::StatusOr<BufferSizes> SocketBufferSizes() const override;
@@ -54,6 +59,9 @@ class StreamSocketEndpoint final : public Endpoint {
   UniqueFd fd_;
   std::string transport_name_;
   size_t max_message_size_;
+  bool busy_poll_ = false;
+  // Kept for busy polling, which cannot use SO_RCVTIMEO: it never waits in the kernel.
+  absl::Duration receive_timeout_ = absl::InfiniteDuration();
 };
 
 // A connected SOCK_DGRAM socket (UNIX or UDP): one message is one datagram.
@@ -67,6 +75,11 @@ class DatagramSocketEndpoint final : public Endpoint {
   absl::Status Receive(absl::Span<char> buffer) override;
   absl::StatusOr<size_t> ReceiveDatagram(absl::Span<char> buffer) override;
   absl::Status SetReceiveTimeout(absl::Duration timeout) override;
+  // recv(MSG_DONTWAIT) in a loop; sends still block (a full socket buffer waits).
+  absl::Status SetBusyPoll(bool on) override {
+    busy_poll_ = on;
+    return absl::OkStatus();
+  }
   bool is_datagram() const override { return true; }
   size_t max_message_size() const override { return max_message_size_; }
   absl::StatusOr<BufferSizes> SocketBufferSizes() const override;
@@ -77,6 +90,9 @@ class DatagramSocketEndpoint final : public Endpoint {
   UniqueFd fd_;
   std::string transport_name_;
   size_t max_message_size_;
+  bool busy_poll_ = false;
+  // Kept for busy polling, which cannot use SO_RCVTIMEO: it never waits in the kernel.
+  absl::Duration receive_timeout_ = absl::InfiniteDuration();
 };
 
 }  // namespace tickbench::transport

@@ -5,10 +5,24 @@
 
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "transport/message_pattern.h"
 
 namespace tickbench::transport {
+
+absl::Status CheckedRoundTrip(Endpoint& client, size_t size, uint64_t sequence) {
+  std::vector<char> message(size), echo(size);
+  FillPattern(absl::MakeSpan(message));
+  StampSequence(absl::MakeSpan(message), sequence);
+  if (absl::Status sent = client.Send(message); !sent.ok()) return sent;
+  if (absl::Status got = client.Receive(absl::MakeSpan(echo)); !got.ok()) return got;
+  if (MessageCheck check = CheckEcho(echo, sequence, true); !check.ok()) {
+    return absl::DataLossError(check.ToString());
+  }
+  return absl::OkStatus();
+}
 
 ScopedTmpdir::ScopedTmpdir() {
   const char* base = std::getenv("TEST_TMPDIR");

@@ -41,6 +41,15 @@ class Endpoint {
   // positive (InvalidArgument otherwise): SO_RCVTIMEO reads 0 as "for ever".
   virtual absl::Status SetReceiveTimeout(absl::Duration timeout) = 0;
 
+  // Busy polling: with `on`, Receive() never sleeps in the kernel but spins on
+  // non-blocking receives until its message is there (or the receive timeout passes),
+  // trading a CPU kept busy for the wake-up a blocking receive pays when its message
+  // arrives. Unimplemented for endpoints that have nothing to poll.
+  virtual absl::Status SetBusyPoll(bool on) {
+    if (!on) return absl::OkStatus();
+    return absl::UnimplementedError("this transport has no receive to busy-poll");
+  }
+
   // What Transport says about its messages, repeated here so that code handed only an
   // endpoint (the echo peer in a forked child) can size its buffers.
   virtual bool is_datagram() const = 0;

@@ -1,0 +1,59 @@
+// The deadline of a busy-poll receive: a receive that never sleeps in the kernel must
+// find out by itself when it has waited long enough.
+//
+// A spinning receive calls Expired() after each attempt that found nothing. The clock
+// (CLOCK_MONOTONIC, through the vDSO: no system call) is read only every
+// kAttemptsPerCheck empty attempts, and the wait is counted from the first of those
+// reads: a message already there, or arriving within the first attempts, costs no clock
+// read at all, and the timeout ends at most kAttemptsPerCheck attempts (a few tens of
+// microseconds of non-blocking receives) late. This is the transport's own deadline, not
+// a measurement: no reading of it reaches a result.
+#ifndef TRANSPORT_SPIN_DEADLINE_H_
+#define TRANSPORT_SPIN_DEADLINE_H_
+
+#include <time.h>
+
+#include <cstdint>
+#include <limits>
+
+#include "absl/time/time.h"
+
+namespace tickbench::transport {
+
+class SpinDeadline {
+ public:
+  static constexpr int kAttemptsPerCheck = 64;
+
+  // absl::InfiniteDuration(): never expires, and never reads the clock.
+  explicit SpinDeadline(absl::Duration timeout)
+      : timeout_ns_(timeout == absl::InfiniteDuration()
+                        ? std::numeric_limits<int64_t>::max()
+                        : absl::ToInt64Nanoseconds(timeout)) {}
+
+  // True once `timeout` has passed; call after every empty attempt.
+  bool Expired() {
+    if (++empty_attempts_ % kAttemptsPerCheck != 0) return false;
+    if (timeout_ns_ == std::numeric_limits<int64_t>::max()) return false;
+    const int64_t now = NowNanos();
+    if (deadline_ns_ == 0) {
+      deadline_ns_ = now + timeout_ns_;
+      return false;
+    }
+    return now >= deadline_ns_;
+  }
+
+ private:
+  static int64_t NowNanos() {
+    timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return static_cast<int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
+  }
+
+  int64_t timeout_ns_;
+  int64_t deadline_ns_ = 0;  // 0 until the first check
+  int64_t empty_attempts_ = 0;
+};
+
+}  // namespace tickbench::transport
+
+#endif  // TRANSPORT_SPIN_DEADLINE_H_
