@@ -8,6 +8,7 @@
 #include "timing/os_clocks.h"
 #include "transport/echo_peer.h"
 #include "transport/message_pattern.h"
+#include "transport/pipe_transport.h"
 #include "transport/socket_endpoint.h"
 
 namespace tickbench::harness {
@@ -33,8 +34,11 @@ auto VisitEndpointType(AnyEndpoint& endpoint, Visit visit) {
   if (dynamic_cast<const StreamSocketEndpoint*>(&endpoint)) {
     return visit(EndpointType<StreamSocketEndpoint>{"stream_socket"});
   }
-  // The pipe's and the simulation's endpoints (classes private to their .cc files), remote
-  // endpoints and any other: a virtual call per Send() and Receive().
+  if (dynamic_cast<const transport::PipeEndpoint*>(&endpoint)) {
+    return visit(EndpointType<transport::PipeEndpoint>{"pipe"});
+  }
+  // The simulation's endpoint (a class private to its .cc file), remote endpoints and any
+  // other: a virtual call per Send() and Receive().
   return visit(EndpointType<transport::Endpoint>{"endpoint"});
 }
 

@@ -97,9 +97,10 @@ RoundTripEngine::LoopFunction SelectLoop(transport::Endpoint& endpoint, timing::
 // Which endpoint type SelectLoop specialises the loop for, by the same choice:
 //   "stream_socket"    transport::StreamSocketEndpoint (unix_stream, tcp, tcp6): direct calls
 //   "datagram_socket"  transport::DatagramSocketEndpoint (unix_dgram, udp, udp6): direct calls
-//   "endpoint"         any other (pipe, sim, remote, ...): transport::Endpoint, virtual calls
-// The pipe and simulated transports' endpoints are `final` too, but their classes are
-// private to pipe_transport.cc and sim_transport.cc, so they take the generic loop.
+//   "pipe"             transport::PipeEndpoint (pipe): direct calls
+//   "endpoint"         any other (sim, remote, ...): transport::Endpoint, virtual calls
+// The simulated transport's endpoint is `final` too, but its class is private to
+// sim_transport.cc, so it takes the generic loop.
 absl::string_view LoopEndpointKind(const transport::Endpoint& endpoint);
 
 }  // namespace tickbench::harness

@@ -1,5 +1,5 @@
 // The loop chosen for each transport's endpoint: SelectLoop specialises it for the
-// `final` socket endpoint classes (direct calls) and runs any other endpoint through
+// `final` socket and pipe endpoint classes (direct calls) and runs any other endpoint through
 // transport::Endpoint (virtual calls); and a run over each still completes and records
 // every round trip. Real sockets and pipes, with the echo peer on a thread.
 #include <algorithm>
@@ -18,6 +18,7 @@
 #include "timing/virtual_clock.h"
 #include "transport/echo_peer.h"
 #include "transport/message_pattern.h"
+#include "transport/pipe_transport.h"
 #include "transport/sim_transport.h"
 #include "transport/socket_endpoint.h"
 #include "transport/transport.h"
@@ -112,15 +113,16 @@ TEST(LoopEndpointKindTest, SocketEndpointsGetTheirOwnLoop) {
   }
 }
 
-// The pipe's and the simulation's endpoint classes are private to pipe_transport.cc and
-// sim_transport.cc: the harness cannot name them, so they run the generic loop. Should
-// they move to their headers and be added to SelectLoop, these expectations change.
-TEST(LoopEndpointKindTest, OtherEndpointsGetTheGenericLoop) {
+TEST(LoopEndpointKindTest, PipeGetsItsOwnLoop) {
   transport::EndpointPair pipe_pair;
   std::unique_ptr<transport::Endpoint> pipe = ClientOf("pipe", pipe_pair);
   ASSERT_NE(pipe, nullptr);
-  EXPECT_EQ(LoopEndpointKind(*pipe), "endpoint");
+  EXPECT_EQ(LoopEndpointKind(*pipe), "pipe");
+}
 
+// The simulation's endpoint class is private to sim_transport.cc: the harness cannot
+// name it, so it runs the generic loop, as remote endpoints and any other do.
+TEST(LoopEndpointKindTest, OtherEndpointsGetTheGenericLoop) {
   timing::VirtualClock time;
   transport::SimTransport sim(transport::SimRttModel{}, [&](int64_t ns) { time.AdvanceNanos(ns); });
   auto sim_pair = sim.Connect();
@@ -147,7 +149,9 @@ TEST(SelectLoopTest, OneInstantiationPerEndpointType) {
 
   EXPECT_EQ(loop(*udp), loop(*unix_dgram));
   EXPECT_EQ(loop(*unix_stream), loop(*tcp));
-  EXPECT_EQ(loop(*pipe), loop(fake));
+  EXPECT_NE(loop(*pipe), loop(fake));
+  EXPECT_NE(loop(*pipe), loop(*unix_stream));
+  EXPECT_EQ(loop(*pipe), SelectLoopForEndpointType<transport::PipeEndpoint>(monotonic, nullptr));
   EXPECT_NE(loop(*udp), loop(*unix_stream));
   EXPECT_NE(loop(*udp), loop(fake));
   EXPECT_NE(loop(*unix_stream), loop(fake));
@@ -209,8 +213,8 @@ TEST(SpecialisedLoopTest, UnixStreamRunsComplete) {
   ExpectCompleteRun("unix_stream", "stream_socket");
 }
 TEST(SpecialisedLoopTest, TcpRunsComplete) { ExpectCompleteRun("tcp", "stream_socket"); }
-TEST(SpecialisedLoopTest, PipeRunsCompleteThroughTheGenericLoop) {
-  ExpectCompleteRun("pipe", "endpoint");
+TEST(SpecialisedLoopTest, PipeRunsComplete) {
+  ExpectCompleteRun("pipe", "pipe");
 }
 
 TEST(SpecialisedLoopTest, AnEndpointOfUnknownTypeRunsThroughTheGenericLoop) {

@@ -6,7 +6,7 @@
 //
 // It is a template on the concrete endpoint type as well, chosen once outside the loop
 // too (harness/loop_selection.h, SelectLoop in harness/round_trip_engine.h). The socket
-// endpoints are `final` classes, so a Send() or Receive() through a reference of their
+// and pipe endpoints are `final` classes, so a Send() or Receive() through a reference of their
 // own type is a direct call to a known function, not a load of the vtable and an indirect
 // call through it: every round trip runs the same instruction stream, with no indirect
 // branch for the predictor to get right or wrong between the readings. An endpoint type

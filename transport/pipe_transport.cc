@@ -12,66 +12,52 @@
 #include "transport/unique_fd.h"
 
 namespace tickbench::transport {
+
+PipeEndpoint::PipeEndpoint(UniqueFd read_fd, UniqueFd write_fd, WriteMode write_mode)
+    : read_fd_(std::move(read_fd)), write_fd_(std::move(write_fd)), write_mode_(write_mode) {}
+
+absl::Status PipeEndpoint::Send(absl::Span<const char> message) {
+  if (absl::Status size = CheckMessageSize(message.size(), kMaxStreamMessageBytes, kPipeName);
+      !size.ok()) {
+    return size;
+  }
+  return WriteFull(write_fd_.get(), message, write_mode_);
+}
+
+absl::Status PipeEndpoint::Receive(absl::Span<char> buffer) {
+  if (absl::Status size = CheckMessageSize(buffer.size(), kMaxStreamMessageBytes, kPipeName);
+      !size.ok()) {
+    return size;
+  }
+  if (busy_poll_) {
+    return SpinReadFull(read_fd_.get(), buffer, timeout_, SpinRead::kNonBlockingRead);
+  }
+  return ReadFull(read_fd_.get(), buffer, timeout_);
+}
+
+absl::Status PipeEndpoint::SetReceiveTimeout(absl::Duration timeout) {
+  if (absl::Status valid = CheckReceiveTimeout(timeout); !valid.ok()) return valid;
+  timeout_ = timeout;
+  return absl::OkStatus();
+}
+
+absl::Status PipeEndpoint::SetBusyPoll(bool on) {
+  const int flags = fcntl(read_fd_.get(), F_GETFL);
+  if (flags < 0) return platform::ErrnoToStatus(errno, "fcntl(F_GETFL)");
+  if (fcntl(read_fd_.get(), F_SETFL, on ? flags | O_NONBLOCK : flags & ~O_NONBLOCK) != 0) {
+    return platform::ErrnoToStatus(errno, "fcntl(F_SETFL, O_NONBLOCK)");
+  }
+  busy_poll_ = on;
+  return absl::OkStatus();
+}
+
+size_t PipeEndpoint::max_message_size() const { return kMaxStreamMessageBytes; }
+
 namespace {
-
-constexpr char kName[] = "pipe";
-
-class PipeEndpoint final : public Endpoint {
- public:
-  PipeEndpoint(UniqueFd read_fd, UniqueFd write_fd, WriteMode write_mode)
-      : read_fd_(std::move(read_fd)), write_fd_(std::move(write_fd)), write_mode_(write_mode) {}
-
-  absl::Status Send(absl::Span<const char> message) override {
-    if (absl::Status size = CheckMessageSize(message.size(), kMaxStreamMessageBytes, kName);
-        !size.ok()) {
-      return size;
-    }
-    return WriteFull(write_fd_.get(), message, write_mode_);
-  }
-
-  absl::Status Receive(absl::Span<char> buffer) override {
-    if (absl::Status size = CheckMessageSize(buffer.size(), kMaxStreamMessageBytes, kName);
-        !size.ok()) {
-      return size;
-    }
-    if (busy_poll_) {
-      return SpinReadFull(read_fd_.get(), buffer, timeout_, SpinRead::kNonBlockingRead);
-    }
-    return ReadFull(read_fd_.get(), buffer, timeout_);
-  }
-
-  // O_NONBLOCK on the read end only (this process's copy; the peer has its own ends):
-  // writes still block on a full pipe.
-  absl::Status SetBusyPoll(bool on) override {
-    const int flags = fcntl(read_fd_.get(), F_GETFL);
-    if (flags < 0) return platform::ErrnoToStatus(errno, "fcntl(F_GETFL)");
-    if (fcntl(read_fd_.get(), F_SETFL, on ? flags | O_NONBLOCK : flags & ~O_NONBLOCK) != 0) {
-      return platform::ErrnoToStatus(errno, "fcntl(F_SETFL, O_NONBLOCK)");
-    }
-    busy_poll_ = on;
-    return absl::OkStatus();
-  }
-
-  absl::Status SetReceiveTimeout(absl::Duration timeout) override {
-    if (absl::Status valid = CheckReceiveTimeout(timeout); !valid.ok()) return valid;
-    timeout_ = timeout;
-    return absl::OkStatus();
-  }
-
-  bool is_datagram() const override { return false; }
-  size_t max_message_size() const override { return kMaxStreamMessageBytes; }
-
- private:
-  UniqueFd read_fd_;
-  UniqueFd write_fd_;
-  WriteMode write_mode_;
-  absl::Duration timeout_ = absl::InfiniteDuration();
-  bool busy_poll_ = false;
-};
 
 class PipeTransport final : public Transport {
  public:
-  absl::string_view name() const override { return kName; }
+  absl::string_view name() const override { return kPipeName; }
   size_t max_message_size() const override { return kMaxStreamMessageBytes; }
   bool is_datagram() const override { return false; }
 

@@ -18,12 +18,44 @@
 #ifndef TRANSPORT_PIPE_TRANSPORT_H_
 #define TRANSPORT_PIPE_TRANSPORT_H_
 
+#include <cstddef>
 #include <memory>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "absl/types/span.h"
+#include "transport/full_io.h"
 #include "transport/transport.h"
+#include "transport/unique_fd.h"
 
 namespace tickbench::transport {
+
+inline constexpr char kPipeName[] = "pipe";
+
+// One end: reads one pipe, writes the other. Declared here (not hidden in the .cc) so
+// that the measurement loop can be specialised on it: calls through a PipeEndpoint& are
+// direct.
+class PipeEndpoint final : public Endpoint {
+ public:
+  PipeEndpoint(UniqueFd read_fd, UniqueFd write_fd, WriteMode write_mode);
+
+  absl::Status Send(absl::Span<const char> message) override;
+  absl::Status Receive(absl::Span<char> buffer) override;
+  absl::Status SetReceiveTimeout(absl::Duration timeout) override;
+  // O_NONBLOCK on the read end only (this process's copy; the peer has its own ends):
+  // writes still block on a full pipe.
+  absl::Status SetBusyPoll(bool on) override;
+  bool is_datagram() const override { return false; }
+  size_t max_message_size() const override;
+
+ private:
+  UniqueFd read_fd_;
+  UniqueFd write_fd_;
+  WriteMode write_mode_;
+  absl::Duration timeout_ = absl::InfiniteDuration();
+  bool busy_poll_ = false;
+};
 
 absl::StatusOr<std::unique_ptr<Transport>> MakePipeTransport();
 
