@@ -6,7 +6,7 @@
 #
 #   bench/compare.sh [--reps=5] [--seconds=2] [--iterations=20000] [--pin=0,1]
 #                    [--sizes=1,64,1024,16384] [--harness=bazel-bin/harness/harness]
-#                    [--tickbench_flags='--warmup=1000'] [--raw=FILE]
+#                    [--tickbench_flags='--warmup=1000'] [--raw=FILE] [--busy_poll]
 #
 # Needs sockperf and qperf (tools/setup.sh --compare) and a built harness
 # (bazel build //harness). Prints, for each transport and size, the median over the
@@ -19,6 +19,9 @@
 #    sockperf's messages carry a 14-byte header: it refuses smaller ones, so its 1-byte
 #    row is measured at 14 bytes (marked *);
 #  * qperf: its "latency" is one-way too, the mean RTT / 2: this script doubles it.
+# --busy_poll compares the spinning receives: tickbench --busy_poll (client and echo peer)
+# against sockperf with non-blocking sockets, which its recvfrom() loop then spins on
+# (--nonblocked, on both sides); qperf has no such mode and is left out.
 # The peer tools' servers are started here and stopped by process group id; every run is
 # bounded by timeout; EXIT, INT and TERM clean up. The servers stay in this script's
 # session, as tickbench's echo peer (forked by the harness) stays in the harness's: with
@@ -35,6 +38,7 @@ sizes=1,64,1024,16384
 harness=bazel-bin/harness/harness
 tickbench_flags=""
 raw=""
+busy_poll=0
 for arg in "$@"; do
   case "$arg" in
     --reps=*) reps=${arg#*=} ;;
@@ -45,10 +49,18 @@ for arg in "$@"; do
     --harness=*) harness=${arg#*=} ;;
     --tickbench_flags=*) tickbench_flags=${arg#*=} ;;
     --raw=*) raw=${arg#*=} ;;
-    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    --busy_poll) busy_poll=1 ;;
+    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
     *) echo "compare.sh: unknown option '$arg' (see --help)" >&2; exit 2 ;;
   esac
 done
+sockperf_mode=()
+peer_tools=(sockperf qperf)
+if [ "$busy_poll" = 1 ]; then
+  tickbench_flags+=" --busy_poll"
+  sockperf_mode=(--nonblocked)
+  peer_tools=(sockperf)
+fi
 client_cpu=${pin%,*}
 peer_cpu=${pin#*,}
 for tool in sockperf qperf taskset timeout; do
@@ -95,6 +107,14 @@ start_server() {
   fi
 }
 
+# Stops the server start_server started last, and forgets it.
+stop_last_server() {
+  local pid=${server_pids[-1]}
+  kill -TERM -- "-$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  unset 'server_pids[-1]'
+}
+
 strip_colour() { sed 's/\x1b\[[0-9;]*m//g'; }
 
 # tickbench: prints "p50_us mean_us" for one size, or nothing on failure.
@@ -119,7 +139,8 @@ run_sockperf() {
   if [ "$transport" = tcp ]; then protocol=(--tcp); fi
   if [ "$size" -lt 14 ]; then size=14; fi
   timeout "$run_limit" taskset -c "$client_cpu" sockperf ping-pong -i 127.0.0.1 \
-      -p "$sockperf_port" "${protocol[@]}" -m "$size" -t "$seconds" --full-rtt 2>&1 |
+      -p "$sockperf_port" "${protocol[@]}" "${sockperf_mode[@]}" -m "$size" -t "$seconds" \
+      --full-rtt 2>&1 |
     strip_colour | awk '/percentile 50.000 =/ { p50 = $NF }
                         match($0, /avg-rtt=[0-9.]+/) { mean = substr($0, RSTART + 8, RLENGTH - 8) }
                         END { if (p50 != "" && mean != "") print p50, mean
@@ -146,9 +167,14 @@ echo "# sockperf $(sockperf --version 2>&1 | strip_colour | grep -m1 -o "version
      "$reps repetitions; peers ${seconds}s a run; tickbench $iterations round trips a run"
 echo "# load average at start: $(load)"
 
-start_server sockperf_udp sockperf server -i 127.0.0.1 -p "$sockperf_port"
-start_server sockperf_tcp sockperf server -i 127.0.0.1 -p "$sockperf_port" --tcp
-start_server qperf qperf -lp "$qperf_port"
+echo "# receives: $([ "$busy_poll" = 1 ] && echo "busy polling (tickbench --busy_poll;" \
+  "sockperf --nonblocked; qperf not run)" || echo "blocking")"
+
+if [ "$busy_poll" = 0 ]; then
+  start_server sockperf_udp sockperf server -i 127.0.0.1 -p "$sockperf_port"
+  start_server sockperf_tcp sockperf server -i 127.0.0.1 -p "$sockperf_port" --tcp
+  start_server qperf qperf -lp "$qperf_port"
+fi
 
 results="$work/results"   # tool transport size rep value_us
 : >"$results"
@@ -157,8 +183,8 @@ for ((rep = 1; rep <= reps; ++rep)); do
   for transport in udp tcp; do
     for size in "${size_list[@]}"; do
       # Odd repetitions run tickbench first, even ones last.
-      order=(tickbench sockperf qperf)
-      if ((rep % 2 == 0)); then order=(sockperf qperf tickbench); fi
+      order=(tickbench "${peer_tools[@]}")
+      if ((rep % 2 == 0)); then order=("${peer_tools[@]}" tickbench); fi
       for tool in "${order[@]}"; do
         case "$tool" in
           tickbench)
@@ -169,7 +195,15 @@ for ((rep = 1; rep <= reps; ++rep)); do
             fi
             p50="" mean="" ;;
           sockperf)
+            # A non-blocking sockperf server spins on its CPU even while no client talks
+            # to it, so with --busy_poll it runs only for its own client's run: left
+            # running, it would take the peer CPU from every other tool's echo.
+            if [ "$busy_poll" = 1 ]; then
+              start_server "sockperf_$transport" sockperf server -i 127.0.0.1 \
+                -p "$sockperf_port" $([ "$transport" = tcp ] && echo --tcp) "${sockperf_mode[@]}"
+            fi
             read -r p50 mean < <(run_sockperf "$transport" "$size") || true
+            if [ "$busy_poll" = 1 ]; then stop_last_server; fi
             if [ -n "${p50:-}" ]; then
               echo "sockperf_p50 $transport $size $rep $p50" >>"$results"
               echo "sockperf_mean $transport $size $rep $mean" >>"$results"

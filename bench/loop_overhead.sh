@@ -10,10 +10,12 @@
 #     clock probing, the peer, the control frames and the analysis cost on top.
 #
 #   bench/loop_overhead.sh [--pairs=11] [--iterations=20000] [--pin=0,1 | --pin=]
-#                          [--transports=udp,unix_stream] [--sweeps=3]
+#                          [--transports=udp,unix_stream] [--sweeps=3] [--busy_poll]
 #                          [--harness=bazel-bin/harness/harness]
 #
-# --pin= (empty) leaves placement to the scheduler. Every run is bounded by timeout;
+# --pin= (empty) leaves placement to the scheduler. --busy_poll times check 1's round
+# trips with busy-poll receives, whose spread is far smaller than a blocking wake-up's;
+# --sweeps=0 skips check 2. Every run is bounded by timeout;
 # temporary files go on EXIT, INT and TERM.
 set -euo pipefail
 
@@ -23,6 +25,7 @@ pin=0,1
 transports=udp,unix_stream
 sweeps=3
 harness=bazel-bin/harness/harness
+busy_flag=()
 for arg in "$@"; do
   case "$arg" in
     --pairs=*) pairs=${arg#*=} ;;
@@ -31,7 +34,8 @@ for arg in "$@"; do
     --transports=*) transports=${arg#*=} ;;
     --sweeps=*) sweeps=${arg#*=} ;;
     --harness=*) harness=${arg#*=} ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    --busy_poll) busy_flag=(--busy_poll) ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "loop_overhead.sh: unknown option '$arg' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -62,7 +66,7 @@ averaged_rtt() {
   local transport=$1 batch=$2
   timeout 300 "$harness" --experiment=sweep --transport="$transport" --sizes=1 --runs=1 \
       --iterations="$iterations" --batch="$batch" --clock=rdtsc --reference_clock=none \
-      "${pin_flag[@]}" --format=csv 2>/dev/null | column averaged_rtt_ns
+      "${pin_flag[@]}" "${busy_flag[@]}" --format=csv 2>/dev/null | column averaged_rtt_ns
 }
 
 echo "# machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1); $(nproc) CPUs; Linux $(uname -r);" \
@@ -70,7 +74,7 @@ echo "# machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1); $(nproc) CPU
 echo "# load average at start: $(load)"
 echo
 echo "1. rdtsc at every round trip (--batch=1) vs once per run (--batch=$iterations), 1 byte,"
-echo "   $pairs interleaved pairs of $iterations round trips, pinned ${pin:-nowhere}; averaged RTT in us"
+echo "   $pairs interleaved pairs of $iterations round trips, pinned ${pin:-nowhere}${busy_flag[*]:+, busy-poll receives}; averaged RTT in us"
 IFS=, read -r -a transport_list <<<"$transports"
 for transport in "${transport_list[@]}"; do
   : >"$work/every" && : >"$work/once" && : >"$work/ratio"
