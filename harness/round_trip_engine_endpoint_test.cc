@@ -1,7 +1,7 @@
 // The loop chosen for each transport's endpoint: SelectLoop specialises it for the
-// `final` socket and pipe endpoint classes (direct calls) and runs any other endpoint through
-// transport::Endpoint (virtual calls); and a run over each still completes and records
-// every round trip. Real sockets and pipes, with the echo peer on a thread.
+// `final` socket and pipe endpoint classes (direct calls) and runs any other endpoint
+// through transport::Endpoint (virtual calls); and a run over each still completes and
+// records every round trip. Real sockets and pipes, with the echo peer on a thread.
 #include <algorithm>
 #include <memory>
 #include <string>
