@@ -167,6 +167,7 @@ absl::Status SpinReadFull(int fd, absl::Span<char> buffer, absl::Duration timeou
                           : read(fd, buffer.data() + done, buffer.size() - done);
     if (n > 0) {
       done += static_cast<size_t>(n);
+      deadline = SpinDeadline(timeout);  // as SO_RCVTIMEO: the wait is for the next byte
       continue;
     }
     if (n == 0) {

@@ -63,9 +63,9 @@ enum class SpinRead {
 };
 
 // ReadFull() for busy polling: never sleeps in the kernel, but asks for bytes again and
-// again until `buffer` is full. DeadlineExceeded when `timeout` passes with the buffer
-// not yet full (absl::InfiniteDuration(): spins for ever); see SpinDeadline for when the
-// clock is read. The errors are mapped as for ReadFull().
+// again until `buffer` is full. DeadlineExceeded when no byte arrives for `timeout`, as
+// SO_RCVTIMEO bounds each blocking read (absl::InfiniteDuration(): spins for ever); see
+// SpinDeadline for when the clock is read. The errors are mapped as for ReadFull().
 absl::Status SpinReadFull(int fd, absl::Span<char> buffer, absl::Duration timeout, SpinRead how);
 
 // True when SIGPIPE's disposition is SIG_IGN in this process at the time of the call.

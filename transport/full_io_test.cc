@@ -133,6 +133,58 @@ TEST(FullIoTest, PollTimeoutStillReadsWhatIsThere) {
   EXPECT_EQ(sent, received);
 }
 
+Pipe MakeNonBlockingPipe() {
+  int fds[2];
+  EXPECT_EQ(pipe2(fds, O_CLOEXEC), 0);
+  EXPECT_EQ(fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK), 0);
+  return Pipe{UniqueFd(fds[0]), UniqueFd(fds[1])};
+}
+
+TEST(SpinReadFullTest, SilenceIsDeadlineExceededAndBounded) {
+  Pipe p = MakeNonBlockingPipe();
+  std::vector<char> buffer(4);
+  const auto start = std::chrono::steady_clock::now();
+  absl::Status status = SpinReadFull(p.read_end.get(), absl::MakeSpan(buffer),
+                                     absl::Milliseconds(50), SpinRead::kNonBlockingRead);
+  const auto elapsed = std::chrono::steady_clock::now() - start;
+  EXPECT_EQ(status.code(), absl::StatusCode::kDeadlineExceeded) << status;
+  EXPECT_GE(elapsed, std::chrono::milliseconds(50));
+  EXPECT_LT(elapsed, std::chrono::seconds(5));
+}
+
+// The timeout bounds the wait for the next byte, as SO_RCVTIMEO does for a blocking
+// read, not the whole message: bytes trickling in 30 ms apart over 240 ms fill the
+// buffer under a 150 ms timeout.
+TEST(SpinReadFullTest, TimeoutIsForTheNextByteNotTheWholeMessage) {
+  Pipe p = MakeNonBlockingPipe();
+  const std::vector<char> sent = Bytes(8);
+  std::thread writer([&] {
+    for (char byte : sent) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(30));
+      ASSERT_EQ(write(p.write_end.get(), &byte, 1), 1);
+    }
+  });
+  std::vector<char> received(8);
+  const absl::Status status = SpinReadFull(p.read_end.get(), absl::MakeSpan(received),
+                                           absl::Milliseconds(150), SpinRead::kNonBlockingRead);
+  writer.join();
+  EXPECT_TRUE(status.ok()) << status;
+  EXPECT_EQ(sent, received);
+}
+
+TEST(SpinReadFullTest, SocketEndOfFileIsUnavailable) {
+  int fds[2];
+  ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), 0);
+  UniqueFd mine(fds[0]), theirs(fds[1]);
+  const std::vector<char> sent = Bytes(3);
+  ASSERT_EQ(write(theirs.get(), sent.data(), sent.size()), 3);
+  theirs.reset();
+  std::vector<char> buffer(8);
+  const absl::Status status = SpinReadFull(mine.get(), absl::MakeSpan(buffer), absl::Seconds(5),
+                                           SpinRead::kRecvDontWait);
+  EXPECT_EQ(status.code(), absl::StatusCode::kUnavailable) << status;
+}
+
 TEST(FullIoTest, SocketReceiveTimeoutIsDeadlineExceeded) {
   int fds[2];
   ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), 0);
