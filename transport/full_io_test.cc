@@ -153,20 +153,20 @@ TEST(SpinReadFullTest, SilenceIsDeadlineExceededAndBounded) {
 }
 
 // The timeout bounds the wait for the next byte, as SO_RCVTIMEO does for a blocking
-// read, not the whole message: bytes trickling in 30 ms apart over 240 ms fill the
-// buffer under a 150 ms timeout.
+// read, not the whole message: bytes trickling in 100 ms apart over 800 ms fill the
+// buffer under a 500 ms timeout (5 times the gap, for a loaded machine).
 TEST(SpinReadFullTest, TimeoutIsForTheNextByteNotTheWholeMessage) {
   Pipe p = MakeNonBlockingPipe();
   const std::vector<char> sent = Bytes(8);
   std::thread writer([&] {
     for (char byte : sent) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(30));
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
       ASSERT_EQ(write(p.write_end.get(), &byte, 1), 1);
     }
   });
   std::vector<char> received(8);
   const absl::Status status = SpinReadFull(p.read_end.get(), absl::MakeSpan(received),
-                                           absl::Milliseconds(150), SpinRead::kNonBlockingRead);
+                                           absl::Milliseconds(500), SpinRead::kNonBlockingRead);
   writer.join();
   EXPECT_TRUE(status.ok()) << status;
   EXPECT_EQ(sent, received);
