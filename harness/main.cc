@@ -495,6 +495,10 @@ absl::Status PrepareExperiment(const CommandLine& command_line, const remote::Ro
                           e.context.system.cpu_count)) {
     e.context.warnings.push_back(*std::move(warning));
   }
+  if (std::optional<std::string> warning = BlockingOnVirtualMachineWarning(
+          e.plan.sweep.peer.busy_poll, e.plan.simulate, e.context.system.virtual_machine)) {
+    e.context.warnings.push_back(*std::move(warning));
+  }
   return absl::OkStatus();
 }
 

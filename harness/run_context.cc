@@ -78,6 +78,15 @@ std::optional<std::string> BusyPollWarning(bool busy_poll, bool local_peer, int 
   return std::nullopt;
 }
 
+std::optional<std::string> BlockingOnVirtualMachineWarning(bool busy_poll, bool simulated,
+                                                           bool virtual_machine) {
+  if (busy_poll || simulated || !virtual_machine) return std::nullopt;
+  return "this is a virtual machine (the CPU reports a hypervisor) and receives block: when "
+         "a vCPU has halted, waking it for an echo goes through the hypervisor and can add "
+         "tens of microseconds to each round trip, more on an idle machine than a busy one; "
+         "--busy_poll with --pin=CLIENT,PEER takes the wake-up out";
+}
+
 RunContext MakeRunContext(std::vector<ClockDescription> clocks,
                           std::vector<std::pair<std::string, std::string>> flags) {
   RunContext context;
@@ -93,10 +102,11 @@ std::string FormatContextComment(const RunContext& context) {
   const platform::SystemInfo& s = context.system;
   std::string text = absl::StrFormat(
       "# tickbench on %s, %s\n# CPU: %s (%d CPUs); kernel: %s %s\n"
-      "# clocksource: %s; governor: %s; page size: %d bytes; build: %s\n",
+      "# clocksource: %s; governor: %s; page size: %d bytes; build: %s%s\n",
       s.hostname, context.started_at, s.cpu_model, s.cpu_count, s.os, s.kernel,
       s.clocksource.empty() ? "unknown" : s.clocksource,
-      s.cpu_governor.empty() ? "none" : s.cpu_governor, s.page_size_bytes, s.build_mode);
+      s.cpu_governor.empty() ? "none" : s.cpu_governor, s.page_size_bytes, s.build_mode,
+      s.virtual_machine ? "; virtual machine" : "");
   for (const ClockDescription& clock : context.clocks) {
     absl::StrAppendFormat(&text,
                           "# %s: %s; claimed resolution %s, observed %s, read cost %.1f ns\n",
@@ -127,6 +137,7 @@ void WriteContextJson(JsonWriter& json, const RunContext& context, absl::string_
   json.Key("page_size_bytes"); json.Integer(s.page_size_bytes);
   json.Key("clocksource"); json.String(s.clocksource);
   json.Key("cpu_governor"); json.String(s.cpu_governor);
+  json.Key("virtual_machine"); json.Bool(s.virtual_machine);
   json.Key("build_mode"); json.String(s.build_mode);
   json.Key("clocks");
   json.BeginArray();

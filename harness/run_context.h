@@ -49,6 +49,11 @@ RunContext MakeRunContext(std::vector<ClockDescription> clocks,
 std::optional<std::string> BusyPollWarning(bool busy_poll, bool local_peer, int client_cpu,
                                            int peer_cpu, int online_cpus);
 
+// Why a blocking measurement on a virtual machine may mislead, or nullopt: a receive
+// that sleeps is woken through the hypervisor when the vCPU it sleeps on has halted.
+std::optional<std::string> BlockingOnVirtualMachineWarning(bool busy_poll, bool simulated,
+                                                           bool virtual_machine);
+
 std::vector<std::string> ContextWarnings(const platform::SystemInfo& system,
                                          const std::vector<ClockDescription>& clocks);
 

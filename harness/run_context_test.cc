@@ -44,6 +44,14 @@ TEST(RunContextTest, BusyPollWantsACpuPerSide) {
   EXPECT_THAT(BusyPollWarning(true, false, -1, -1, 8).value_or(""), HasSubstr("--pin"));
 }
 
+TEST(RunContextTest, BlockingOnAVirtualMachineIsWarnedOf) {
+  EXPECT_THAT(BlockingOnVirtualMachineWarning(false, false, true).value_or(""),
+              HasSubstr("--busy_poll"));
+  EXPECT_FALSE(BlockingOnVirtualMachineWarning(true, false, true).has_value());   // spinning
+  EXPECT_FALSE(BlockingOnVirtualMachineWarning(false, true, true).has_value());   // simulated
+  EXPECT_FALSE(BlockingOnVirtualMachineWarning(false, false, false).has_value()); // bare metal
+}
+
 TEST(RunContextTest, QuietOnAGoodSetup) {
   platform::SystemInfo system;
   system.clocksource = "tsc";

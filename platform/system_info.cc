@@ -7,10 +7,26 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "platform/errno_status.h"
 #include "platform/system_info.h"
 
 namespace tickbench::platform {
+
+bool CpuinfoSaysHypervisor(absl::string_view cpuinfo) {
+  for (absl::string_view line : absl::StrSplit(cpuinfo, '\n')) {
+    const size_t colon = line.find(':');
+    if (colon == absl::string_view::npos) continue;
+    if (absl::StripAsciiWhitespace(line.substr(0, colon)) != "flags") continue;
+    for (absl::string_view flag :
+         absl::StrSplit(line.substr(colon + 1), ' ', absl::SkipEmpty())) {
+      if (flag == "hypervisor") return true;
+    }
+    return false;  // every CPU lists the same flags: the first line decides
+  }
+  return false;
+}
 
 std::string BuildMode() {
 #if defined(NDEBUG) && defined(__OPTIMIZE__)

@@ -22,6 +22,9 @@ struct SystemInfo {
   std::string clocksource;       // the kernel's current clocksource ("tsc", "hpet", ...)
   std::string available_clocksources;
   std::string cpu_governor;      // cpufreq governor of CPU 0, or "" where there is none
+  // The CPU says it runs under a hypervisor (x86's "hypervisor" flag in /proc/cpuinfo).
+  // false where it cannot tell (arm64 has no such flag).
+  bool virtual_machine = false;
   std::string build_mode;        // "opt", "dbg" or "fastbuild", plus sanitizers
 };
 
@@ -34,6 +37,10 @@ std::string BuildMode();
 
 // True when the build is optimised (what a measurement should use).
 bool IsOptimizedBuild();
+
+// True when /proc/cpuinfo text lists the "hypervisor" CPU flag (a "flags" line, as x86
+// kernels write it), which the CPU sets when it runs as a virtual machine's vCPU.
+bool CpuinfoSaysHypervisor(absl::string_view cpuinfo);
 
 // The whole of a small text file, without its trailing newline.
 absl::StatusOr<std::string> ReadSmallTextFile(absl::string_view path);

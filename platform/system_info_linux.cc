@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include "absl/strings/match.h"
@@ -56,6 +57,12 @@ SystemInfo GetSystemInfo() {
   info.clocksource = FileOrEmpty(absl::StrCat(kClocksource, "current_clocksource"));
   info.available_clocksources = FileOrEmpty(absl::StrCat(kClocksource, "available_clocksource"));
   info.cpu_governor = FileOrEmpty("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
+  {
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    std::ostringstream text;
+    text << cpuinfo.rdbuf();
+    info.virtual_machine = CpuinfoSaysHypervisor(text.str());
+  }
   info.build_mode = BuildMode();
   return info;
 }

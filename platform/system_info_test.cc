@@ -20,6 +20,16 @@ TEST(SystemInfoTest, DescribesThisLinuxHost) {
   EXPECT_FALSE(info.build_mode.empty());
 }
 
+TEST(SystemInfoTest, HypervisorFlagIsAWholeWordOfTheFlagsLine) {
+  EXPECT_TRUE(CpuinfoSaysHypervisor(
+      "processor\t: 0\nmodel name\t: AMD EPYC\nflags\t\t: fpu vme hypervisor lahf_lm\n"));
+  EXPECT_TRUE(CpuinfoSaysHypervisor("flags : fpu hypervisor"));
+  EXPECT_FALSE(CpuinfoSaysHypervisor("flags\t\t: fpu vme de pse tsc\n"));
+  EXPECT_FALSE(CpuinfoSaysHypervisor("flags : fpu hypervisor_like vmx\n"));
+  EXPECT_FALSE(CpuinfoSaysHypervisor("model name : hypervisor\nflags : fpu\n"));
+  EXPECT_FALSE(CpuinfoSaysHypervisor(""));
+}
+
 TEST(SystemInfoTest, ReadsSysctlIntegers) {
   absl::StatusOr<int64_t> pid_max = ReadSysctlInt("kernel.pid_max");
   ASSERT_TRUE(pid_max.ok()) << pid_max.status();
