@@ -7,41 +7,24 @@
 #include <unistd.h>
 
 #include <cstdlib>
-#include <fstream>
 #include <regex>
-#include <sstream>
 #include <string>
 
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/harness_runner.h"
 
 namespace {
 
 using ::testing::HasSubstr;
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using tickbench::testing::HarnessPath;
+using tickbench::testing::HarnessResult;
+using tickbench::testing::ReadWholeFile;
 
-std::string Harness() {
-  return absl::StrCat(getenv("TEST_SRCDIR"), "/", getenv("TEST_WORKSPACE"), "/harness/harness");
-}
-
-struct Result {
-  int exit_code = -1;
-  std::string out, err;
-};
-
-Result RunHarness(const std::string& args) {
-  const std::string out = ::testing::TempDir() + "/fault_out.txt";
-  const std::string err = ::testing::TempDir() + "/fault_err.txt";
-  const int status = std::system(
-      absl::StrCat("timeout 60 ", Harness(), " ", args, " >", out, " 2>", err).c_str());
-  return Result{WIFEXITED(status) ? WEXITSTATUS(status) : -1, Slurp(out), Slurp(err)};
+HarnessResult RunHarness(const std::string& args) {
+  return tickbench::testing::RunHarness(args, "", 60);
 }
 
 int Count(const std::string& text, const std::string& needle) {
@@ -51,7 +34,7 @@ int Count(const std::string& text, const std::string& needle) {
 }
 
 TEST(FaultTest, LostDatagramsAreCountedAndTheRunGoesOn) {
-  const Result r = RunHarness(
+  const HarnessResult r = RunHarness(
       "--transport=udp --sizes=64 --iterations=100 --runs=1 --warmup=0 --peer_drop_every=10 "
       "--receive_timeout=50ms --format=json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -60,7 +43,7 @@ TEST(FaultTest, LostDatagramsAreCountedAndTheRunGoesOn) {
 }
 
 TEST(FaultTest, StopOnLossEndsTheRunWithExitOne) {
-  const Result r = RunHarness(
+  const HarnessResult r = RunHarness(
       "--transport=udp --sizes=64 --iterations=100 --runs=1 --warmup=0 --peer_drop_every=10 "
       "--receive_timeout=50ms --stop_on_loss --format=json");
   EXPECT_EQ(r.exit_code, 1);
@@ -71,14 +54,14 @@ TEST(FaultTest, StopOnLossEndsTheRunWithExitOne) {
 
 TEST(FaultTest, APeerThatDiesEndsTheRunAndKeepsWhatWasMeasured) {
   const std::string output = ::testing::TempDir() + "/partial.json";
-  const Result r = RunHarness(absl::StrCat(
+  const HarnessResult r = RunHarness(absl::StrCat(
       "--transport=unix_stream --sizes=64,128 --iterations=100 --runs=2 --warmup=0 "
       "--peer_stop_after=250 --format=json --output=",
       output));
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_THAT(r.err, HasSubstr("size 64 bytes, run 2"));
   EXPECT_THAT(r.err, HasSubstr("round trip 51 of 100"));
-  const std::string written = Slurp(output);
+  const std::string written = ReadWholeFile(output);
   EXPECT_EQ(Count(written, R"("size_bytes":)"), 3) << written;  // two whole runs and the third
   EXPECT_THAT(written, HasSubstr(R"("completed":50)"));
   EXPECT_EQ(written, r.out) << "the file holds exactly what was printed";
@@ -94,7 +77,7 @@ TEST(FaultTest, SigtermStopsTheSweepWritesResultsAndReapsThePeer) {
       _exit(126);
     }
     const std::string output_flag = "--output=" + output;
-    execl(Harness().c_str(), "harness", "--transport=unix_stream", "--sizes=32:8192:32",
+    execl(HarnessPath().c_str(), "harness", "--transport=unix_stream", "--sizes=32:8192:32",
           "--iterations=2000", "--runs=4", "--format=csv", output_flag.c_str(), nullptr);
     _exit(127);
   }
@@ -105,13 +88,13 @@ TEST(FaultTest, SigtermStopsTheSweepWritesResultsAndReapsThePeer) {
   for (int i = 0; i < 300 && waitpid(child, &status, WNOHANG) == 0; ++i) usleep(100'000);
   ASSERT_TRUE(WIFEXITED(status)) << "still running or killed by a signal";
   EXPECT_EQ(WEXITSTATUS(status), 143);
-  const std::string written = Slurp(output);
+  const std::string written = ReadWholeFile(output);
   EXPECT_THAT(written, HasSubstr("transport,clock,"));
   EXPECT_GT(Count(written, "\nunix_stream,"), 0) << "some runs were measured before the signal";
   EXPECT_LT(Count(written, "\nunix_stream,"), 1024) << "the sweep stopped early";
   // The echo peer was this process's grandchild; reaped, it no longer exists as a child
   // of anyone we started: no process runs the harness binary now.
-  const int leftover = std::system(absl::StrCat("pgrep -f '^", Harness(), "' >/dev/null").c_str());
+  const int leftover = std::system(absl::StrCat("pgrep -f '^", HarnessPath(), "' >/dev/null").c_str());
   EXPECT_NE(WEXITSTATUS(leftover), 0) << "a harness process (the peer?) is still running";
 }
 

@@ -6,9 +6,7 @@
 
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <regex>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -16,41 +14,15 @@
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/harness_runner.h"
 
 namespace {
 
 using ::testing::HasSubstr;
 
-struct Result {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-std::string HarnessPath() {
-  return absl::StrCat(getenv("TEST_SRCDIR"), "/", getenv("TEST_WORKSPACE"), "/harness/harness");
-}
-
-// Runs the binary with `args` (a shell-quoted string), bounded by `timeout`.
-Result RunHarness(const std::string& args, const std::string& env = "") {
-  const std::string dir = ::testing::TempDir();
-  const std::string out = dir + "/out.txt", err = dir + "/err.txt";
-  const std::string command = absl::StrCat(env, " timeout 120 ", HarnessPath(), " ", args, " >",
-                                           out, " 2>", err);
-  const int status = std::system(command.c_str());
-  Result result;
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  result.out = Slurp(out);
-  result.err = Slurp(err);
-  return result;
-}
+using tickbench::testing::HarnessResult;
+using tickbench::testing::ReadWholeFile;
+using tickbench::testing::RunHarness;
 
 std::vector<double> Numbers(const std::string& text, const std::string& key) {
   std::vector<double> values;
@@ -62,7 +34,7 @@ std::vector<double> Numbers(const std::string& text, const std::string& key) {
 }
 
 TEST(HarnessBinaryTest, UnixThroughputPresetPrintsTheClassicTable) {
-  const Result r = RunHarness("--iterations=50 --runs=2 --warmup=5");
+  const HarnessResult r = RunHarness("--iterations=50 --runs=2 --warmup=5");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("throughput KB/s"));
   EXPECT_THAT(r.out, HasSubstr("# CPU: "));
@@ -76,7 +48,7 @@ TEST(HarnessBinaryTest, UnixThroughputPresetPrintsTheClassicTable) {
 }
 
 TEST(HarnessBinaryTest, UdpRttPresetWritesCsvRows) {
-  const Result r = RunHarness("--experiment=udp_rtt --iterations=20 --warmup=2 --format=csv");
+  const HarnessResult r = RunHarness("--experiment=udp_rtt --iterations=20 --warmup=2 --format=csv");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::vector<std::string> lines = absl::StrSplit(r.out, '\n', absl::SkipEmpty());
   ASSERT_EQ(lines.size(), 41u);  // header + 40 sizes
@@ -92,7 +64,7 @@ TEST(HarnessBinaryTest, UdpRttPresetWritesCsvRows) {
 TEST(HarnessBinaryTest, TwentyMillisecondTickAveragesToTheReferenceWithinTOverN) {
   // 200 round trips of ~10-50 us read by a 20 ms tick: almost every single reading is 0,
   // and the whole-loop figure is within T/N = 100 us of the reference.
-  const Result r = RunHarness(
+  const HarnessResult r = RunHarness(
       "--experiment=udp_rtt --clock=tick --tick_period=20ms --format=json --iterations=200 "
       "--warmup=5");
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -116,10 +88,10 @@ TEST(HarnessBinaryTest, TwentyMillisecondTickAveragesToTheReferenceWithinTOverN)
 TEST(HarnessBinaryTest, OutputResolvesAgainstTheUsersDirectory) {
   const std::string dir = ::testing::TempDir() + "/user_dir";
   mkdir(dir.c_str(), 0700);
-  const Result r = RunHarness("--sizes=64 --iterations=10 --runs=1 --format=json --output=results.json",
+  const HarnessResult r = RunHarness("--sizes=64 --iterations=10 --runs=1 --format=json --output=results.json",
                        "BUILD_WORKING_DIRECTORY=" + dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_THAT(Slurp(dir + "/results.json"), HasSubstr(R"("size_bytes":64)"));
+  EXPECT_THAT(ReadWholeFile(dir + "/results.json"), HasSubstr(R"("size_bytes":64)"));
 }
 
 TEST(HarnessBinaryTest, BadFlagsExitTwoNamingTheFlag) {
@@ -140,24 +112,24 @@ TEST(HarnessBinaryTest, BadFlagsExitTwoNamingTheFlag) {
       {"--output=/nonexistent-dir/x.csv", "--output"},
   };
   for (const auto& [args, expected] : cases) {
-    const Result r = RunHarness(args);
+    const HarnessResult r = RunHarness(args);
     EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.err;
     EXPECT_THAT(r.err, HasSubstr(expected)) << args;
   }
   // The other CPU family's counter is a clock this CPU lacks.
 #if defined(__x86_64__)
-  const Result other = RunHarness("--clock=cntvct");
+  const HarnessResult other = RunHarness("--clock=cntvct");
   EXPECT_EQ(other.exit_code, 2);
   EXPECT_THAT(other.err, HasSubstr("rdtsc"));
 #elif defined(__aarch64__)
-  const Result other = RunHarness("--clock=rdtsc");
+  const HarnessResult other = RunHarness("--clock=rdtsc");
   EXPECT_EQ(other.exit_code, 2);
   EXPECT_THAT(other.err, HasSubstr("cntvct"));
 #endif
 }
 
 TEST(HarnessBinaryTest, HelpExplainsEveryFlagAndExitsZero) {
-  const Result r = RunHarness("--help");
+  const HarnessResult r = RunHarness("--help");
   EXPECT_EQ(r.exit_code, 0);
   const std::string text = r.out + r.err;
   for (const char* flag : {"--experiment", "--transport", "--clock", "--clock_id", "--tick_period",
@@ -169,13 +141,13 @@ TEST(HarnessBinaryTest, HelpExplainsEveryFlagAndExitsZero) {
 }
 
 TEST(HarnessBinaryTest, ClocksDescribeThemselves) {
-  const Result list = RunHarness("--list_clocks");
+  const HarnessResult list = RunHarness("--list_clocks");
   ASSERT_EQ(list.exit_code, 0);
   for (const char* clock : {"gettimeofday", "clock_gettime:monotonic", "clock_gettime:monotonic_coarse",
                             "tick:10ms", "tick:20ms"}) {
     EXPECT_THAT(list.out, HasSubstr(clock));
   }
-  const Result info = RunHarness("--clock_info=tick:10ms,tick:20ms");
+  const HarnessResult info = RunHarness("--clock_info=tick:10ms,tick:20ms");
   ASSERT_EQ(info.exit_code, 0) << info.err;
   EXPECT_THAT(info.out, testing::ContainsRegex("tick:10ms +10 ms +10 ms"));
   EXPECT_THAT(info.out, testing::ContainsRegex("tick:20ms +20 ms +20 ms"));

@@ -10,6 +10,7 @@
 #                  one (the kernel's own counters, exact).
 #   fragmentation  on a 10 Mbit/s link, UDP at 1448..1496 bytes: the RTT steps up by the
 #    step          second fragment's frame between 1472 and 1473 bytes.
+#   facts          the client's report gives the path MTU of the route to the server.
 #   link 10mbit    RTT grows by 2 x 8 bits / 10 Mbit/s = 1.6 us per byte (both packets of
 #                  a round trip serialized), within 25%.
 #   shaper 10mbit  one token bucket per direction: 0.8 us per byte, within 25% (each
@@ -169,6 +170,13 @@ if sweep --rate=10mbit -- --transport=udp --sizes=1448:1496:8,1473 --iterations=
     pass "fragmentation step: $detail"
   else
     fail "fragmentation step: $detail"
+  fi
+  # The sweep's system facts name the route to the server, not the loopback.
+  if grep -q "path MTU to 10.199.0.2 1500; largest unfragmented UDP payload (MTU - 28) 1472" \
+      "$work/lab.err"; then
+    pass "facts: the path MTU of the route to the server, 1500 B, and 1472 B unfragmented"
+  else
+    fail "facts: no 'path MTU to 10.199.0.2 1500' in: $(grep "system sizes" "$work/lab.err")"
   fi
 else
   fail "fragmentation step: the sweep failed: $(tail -3 "$work/lab.err")"

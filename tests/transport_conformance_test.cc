@@ -92,17 +92,6 @@ class EchoFixture {
     ASSERT_TRUE((fixture).status().ok()) << (fixture).status();             \
   } while (false)
 
-absl::Status RoundTrip(Endpoint& client, std::vector<char>& message, std::vector<char>& echo,
-                       uint64_t sequence) {
-  StampSequence(absl::MakeSpan(message), sequence);
-  if (absl::Status sent = client.Send(message); !sent.ok()) return sent;
-  if (absl::Status got = client.Receive(absl::MakeSpan(echo)); !got.ok()) return got;
-  if (MessageCheck check = CheckEcho(echo, sequence, true); !check.ok()) {
-    return absl::DataLossError(check.ToString());
-  }
-  return absl::OkStatus();
-}
-
 std::vector<std::string> AllNames() { return TransportNames(); }
 
 using SizeParam = std::tuple<std::string, size_t>;
@@ -119,11 +108,9 @@ TEST_P(TransportEchoTest, StampedMessagesComeBackIntact) {
   // Enough round trips to cross several socket-buffer refills, few enough that 16 MiB
   // messages (checked byte by byte) stay quick: 1 MiB of traffic, 2 to 20 trips.
   const uint32_t count = static_cast<uint32_t>(std::clamp<size_t>((1 << 20) / size, 2, 20));
-  std::vector<char> message(size), echo(size);
-  FillPattern(absl::MakeSpan(message));
   ASSERT_TRUE(SendBlockHeader(fixture.client(), static_cast<uint32_t>(size), count).ok());
   for (uint32_t i = 1; i <= count; ++i) {
-    absl::Status status = RoundTrip(fixture.client(), message, echo, i);
+    absl::Status status = CheckedRoundTrip(fixture.client(), size, i);
     ASSERT_TRUE(status.ok()) << name << ", " << size << " bytes, message " << i << ": "
                              << status;
   }
@@ -164,17 +151,15 @@ TEST_P(TransportConformanceTest, KilledPeerGivesTheClientAnErrorInBoundedTime) {
   ScopedTmpdir tmpdir;
   EchoFixture fixture(GetParam());
   SKIP_OR_ASSERT_UP(fixture);
-  std::vector<char> message(64), echo(64);
-  FillPattern(absl::MakeSpan(message));
   ASSERT_TRUE(SendBlockHeader(fixture.client(), 64, 3).ok());
-  ASSERT_TRUE(RoundTrip(fixture.client(), message, echo, 1).ok());
+  ASSERT_TRUE(CheckedRoundTrip(fixture.client(), 64, 1).ok());
   ASSERT_EQ(kill(fixture.peer().pid(), SIGKILL), 0);
   for (int i = 0; i < 5000 && fixture.peer().alive(); ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   ASSERT_FALSE(fixture.peer().alive());
   const auto start = std::chrono::steady_clock::now();
-  absl::Status status = RoundTrip(fixture.client(), message, echo, 2);
+  absl::Status status = CheckedRoundTrip(fixture.client(), 64, 2);
   const auto elapsed = std::chrono::steady_clock::now() - start;
   EXPECT_TRUE(absl::IsUnavailable(status) || absl::IsDeadlineExceeded(status)) << status;
   if (!fixture.transport().is_datagram()) {
@@ -203,11 +188,9 @@ TEST_P(DatagramDropTest, DroppedEchoesAndOnlyThoseTimeOut) {
   ASSERT_TRUE(fixture.transport().is_datagram());
   // 1 s per dropped message rather than 2: two drops, and loopback answers in microseconds.
   ASSERT_TRUE(fixture.client().SetReceiveTimeout(absl::Seconds(1)).ok());
-  std::vector<char> message(100), echo(100);
-  FillPattern(absl::MakeSpan(message));
   ASSERT_TRUE(SendBlockHeader(fixture.client(), 100, 6).ok());
   for (uint64_t sequence = 1; sequence <= 6; ++sequence) {
-    absl::Status status = RoundTrip(fixture.client(), message, echo, sequence);
+    absl::Status status = CheckedRoundTrip(fixture.client(), 100, sequence);
     if (sequence % 3 == 0) {
       EXPECT_TRUE(absl::IsDeadlineExceeded(status)) << "message " << sequence << ": " << status;
     } else {
