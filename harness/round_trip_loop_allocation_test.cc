@@ -32,27 +32,37 @@ void operator delete[](void* p, size_t) noexcept { std::free(p); }
 namespace tickbench::harness {
 namespace {
 
-int64_t AllocationsDuringLoop(timing::Clock& clock, timing::Clock* reference) {
-  timing::VirtualClock time;
-  transport::SimTransport sim(transport::SimRttModel{}, [&](int64_t ns) { time.AdvanceNanos(ns); });
-  auto pair = sim.Connect();
-  EXPECT_TRUE(pair.ok());
-  const int64_t iterations = 10'000;
-  std::vector<char> send(1024), receive(1024);
+// Runs the loop SelectLoop picks for `endpoint` (whose echoes must come back) over
+// `iterations` round trips of `size` bytes, checks it completed cleanly, and returns
+// how many allocations it made. Every buffer is allocated before the count starts.
+int64_t AllocationsOfLoop(transport::Endpoint& endpoint, timing::Clock& clock,
+                          timing::Clock* reference, size_t size, int64_t iterations,
+                          bool continue_on_loss) {
+  std::vector<char> send(size), receive(size);
   std::vector<int64_t> marks(iterations + 2), reference_marks(iterations + 2);
   transport::FillPattern(absl::MakeSpan(send));
   LoopBuffers buffers{absl::MakeSpan(send), absl::MakeSpan(receive), absl::MakeSpan(marks),
                       absl::MakeSpan(reference_marks)};
   IntegrityCounts integrity;
-  const RoundTripEngine::LoopFunction loop = SelectLoop(*pair->client, clock, reference);
+  const RoundTripEngine::LoopFunction loop = SelectLoop(endpoint, clock, reference);
   const int64_t before = g_allocations.load();
-  const LoopOutcome outcome = loop(*pair->client, clock, reference, buffers, iterations, 1, 1,
-                                   true, integrity);
+  const LoopOutcome outcome =
+      loop(endpoint, clock, reference, buffers, iterations, 1, 1, continue_on_loss, integrity);
   const int64_t allocations = g_allocations.load() - before;
-  EXPECT_TRUE(outcome.status.ok());
+  EXPECT_TRUE(outcome.status.ok()) << outcome.status;
   EXPECT_EQ(outcome.completed, iterations);
+  EXPECT_EQ(outcome.marks, iterations + 1);
   EXPECT_EQ(integrity.total(), 0);
   return allocations;
+}
+
+int64_t AllocationsDuringLoop(timing::Clock& clock, timing::Clock* reference) {
+  timing::VirtualClock time;
+  transport::SimTransport sim(transport::SimRttModel{}, [&](int64_t ns) { time.AdvanceNanos(ns); });
+  auto pair = sim.Connect();
+  EXPECT_TRUE(pair.ok());
+  if (!pair.ok()) return -1;
+  return AllocationsOfLoop(*pair->client, clock, reference, 1024, 10'000, true);
 }
 
 // The loop specialised for a socket endpoint (direct calls) over a UDP pair. No peer runs:
@@ -68,27 +78,13 @@ int64_t AllocationsDuringDatagramLoop(timing::Clock& clock, timing::Clock* refer
   EXPECT_EQ(LoopEndpointKind(*pair->client), "datagram_socket");
   EXPECT_TRUE(pair->client->SetReceiveTimeout(absl::Seconds(10)).ok());
   const int64_t iterations = 100;
-  std::vector<char> send(64), receive(64), echo(64);
-  std::vector<int64_t> marks(iterations + 2), reference_marks(iterations + 2);
-  transport::FillPattern(absl::MakeSpan(send));
+  std::vector<char> echo(64);
   transport::FillPattern(absl::MakeSpan(echo));
   for (int64_t sequence = 1; sequence <= iterations; ++sequence) {
     transport::StampSequence(absl::MakeSpan(echo), sequence);
     EXPECT_TRUE(pair->server->Send(echo).ok());
   }
-  LoopBuffers buffers{absl::MakeSpan(send), absl::MakeSpan(receive), absl::MakeSpan(marks),
-                      absl::MakeSpan(reference_marks)};
-  IntegrityCounts integrity;
-  const RoundTripEngine::LoopFunction loop = SelectLoop(*pair->client, clock, reference);
-  const int64_t before = g_allocations.load();
-  const LoopOutcome outcome = loop(*pair->client, clock, reference, buffers, iterations, 1, 1,
-                                   false, integrity);
-  const int64_t allocations = g_allocations.load() - before;
-  EXPECT_TRUE(outcome.status.ok()) << outcome.status;
-  EXPECT_EQ(outcome.completed, iterations);
-  EXPECT_EQ(outcome.marks, iterations + 1);
-  EXPECT_EQ(integrity.total(), 0);
-  return allocations;
+  return AllocationsOfLoop(*pair->client, clock, reference, 64, iterations, false);
 }
 
 TEST(RoundTripLoopAllocationTest, LoopAllocatesNothing) {
