@@ -15,9 +15,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "platform/errno_status.h"
+#include "platform/stop_signal.h"
 #include "transport/spin_deadline.h"
 
 namespace tickbench::transport {
+
 namespace {
 
 // Blocks SIGPIPE in the calling thread for its lifetime; see full_io.h for why. If the
@@ -68,7 +70,10 @@ absl::Status WriteLoop(int fd, absl::Span<const char> data, WriteMode mode,
                                                  : write(fd, from, left);
     if (n < 0) {
       const int error_number = errno;
-      if (error_number == EINTR) continue;
+      if (error_number == EINTR) {
+        TICKBENCH_RETURN_IF_STOPPED("writing");
+        continue;
+      }
       if (error_number == EPIPE && block != nullptr) block->ConsumeRaisedSigpipe();
       return IoErrnoToStatus(error_number, absl::StrFormat("write %u of %u bytes",
                                                            written, data.size()));
@@ -95,6 +100,7 @@ absl::Status WaitReadable(int fd, absl::Duration timeout) {
     const int ready = ppoll(&poll_fd, 1, &left, nullptr);
     if (ready > 0) return absl::OkStatus();
     if (ready < 0 && errno != EINTR) return platform::ErrnoToStatus(errno, "ppoll");
+    if (ready < 0) TICKBENCH_RETURN_IF_STOPPED("waiting for data");
   }
   return absl::DeadlineExceededError(
       absl::StrCat("no data within ", absl::FormatDuration(timeout)));
@@ -145,7 +151,10 @@ absl::Status ReadFull(int fd, absl::Span<char> buffer, absl::Duration wait_timeo
     const ssize_t n = read(fd, buffer.data() + done, buffer.size() - done);
     if (n < 0) {
       const int error_number = errno;
-      if (error_number == EINTR) continue;
+      if (error_number == EINTR) {
+        TICKBENCH_RETURN_IF_STOPPED("reading");
+        continue;
+      }
       return IoErrnoToStatus(error_number,
                              absl::StrFormat("read %u of %u bytes", done, buffer.size()));
     }
@@ -174,9 +183,10 @@ absl::Status SpinReadFull(int fd, absl::Span<char> buffer, absl::Duration timeou
       return PeerClosedError(absl::StrFormat("read %u of %u bytes", done, buffer.size()));
     }
     const int error_number = errno;
-    if (error_number == EINTR) continue;
-    if (error_number == EAGAIN || error_number == EWOULDBLOCK) {
-      if (!deadline.Expired()) continue;
+    if (error_number == EINTR || error_number == EAGAIN || error_number == EWOULDBLOCK) {
+      // A signal that lands while spinning interrupts no system call: look for it here.
+      TICKBENCH_RETURN_IF_STOPPED("busy polling");
+      if (error_number == EINTR || !deadline.Expired()) continue;
       return absl::DeadlineExceededError(absl::StrFormat(
           "read %u of %u bytes: nothing arrived within %s (busy polling)", done, buffer.size(),
           absl::FormatDuration(timeout)));

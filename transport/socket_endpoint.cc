@@ -10,6 +10,7 @@
 #include "absl/strings/str_format.h"
 #include "platform/errno_status.h"
 #include "transport/endpoint_checks.h"
+#include "platform/stop_signal.h"
 #include "transport/full_io.h"
 #include "transport/spin_deadline.h"
 
@@ -99,6 +100,7 @@ absl::Status DatagramSocketEndpoint::Send(absl::Span<const char> message) {
     if (errno != EINTR) {
       return IoErrnoToStatus(errno, absl::StrFormat("send %u-byte datagram", message.size()));
     }
+    TICKBENCH_RETURN_IF_STOPPED("sending");
   }
 }
 
@@ -117,10 +119,13 @@ absl::StatusOr<size_t> DatagramSocketEndpoint::ReceiveDatagram(absl::Span<char> 
       return static_cast<size_t>(n);
     }
     const int error_number = errno;
-    if (error_number == EINTR) continue;
-    if (busy_poll_ && (error_number == EAGAIN || error_number == EWOULDBLOCK) &&
-        !deadline.Expired()) {
+    if (error_number == EINTR) {
+      TICKBENCH_RETURN_IF_STOPPED("receiving");
       continue;
+    }
+    if (busy_poll_ && (error_number == EAGAIN || error_number == EWOULDBLOCK)) {
+      TICKBENCH_RETURN_IF_STOPPED("busy polling");
+      if (!deadline.Expired()) continue;
     }
     return IoErrnoToStatus(error_number, absl::StrFormat("recv %u-byte datagram", buffer.size()));
   }
