@@ -25,6 +25,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/strip.h"
 #include "harness/cli_options.h"
+#include "platform/stop_signal.h"
 #include "platform/system_info.h"
 #include "analysis/model_fit.h"
 #include "analysis/csv_sweep_reader.h"
@@ -368,13 +369,6 @@ int AnalyzeFile(const std::string& path, const std::string& column, bool explain
   return kExitOk;
 }
 
-std::atomic<bool> g_stop_requested{false};
-std::atomic<int> g_stop_signal{0};
-void OnStopSignal(int signal_number) {
-  g_stop_signal.store(signal_number);
-  g_stop_requested.store(true);
-}
-
 // Prints `formatted`, writes it to --output, and turns how the run ended into the exit
 // code. What was measured is printed and written in every case.
 int Finish(const Plan& plan, const std::string& formatted, const absl::Status& status,
@@ -388,10 +382,10 @@ int Finish(const Plan& plan, const std::string& formatted, const absl::Status& s
       exit_code = kExitFault;
     }
   }
-  if (g_stop_requested.load()) {
+  if (platform::StopRequested()) {
     absl::FPrintF(stderr, "tickbench: stopped by signal %d after %d results; those are above%s\n",
-                  g_stop_signal.load(), measured, plan.output_path.empty() ? "" : " and written");
-    return 128 + g_stop_signal.load();
+                  platform::StopSignal(), measured, plan.output_path.empty() ? "" : " and written");
+    return 128 + platform::StopSignal();
   }
   if (!status.ok()) {
     absl::FPrintF(stderr, "tickbench: the measurement ended early: %s\n", status.message());
@@ -517,7 +511,6 @@ int RunStudyExperiment(Experiment& e) {
   }
   std::vector<StudyClock> study_clocks;
   for (size_t i = 0; i < e.clocks.size(); ++i) study_clocks.push_back({e.clocks[i].get(), e.described[i].probe});
-  e.plan.study_options.stop_requested = &g_stop_requested;
   e.plan.study_options.reference_resolution_ns =
       absl::ToDoubleNanoseconds(std::max(e.context.clocks.back().probe.observed_resolution,
                                          e.reference->info().claimed_resolution));
@@ -543,7 +536,6 @@ int RunStudyExperiment(Experiment& e) {
 
 // A size sweep with one clock, then its steps (and with --explain the buffer layouts).
 int RunSweepExperiment(Experiment& e, const remote::RoleOptions& role) {
-  e.plan.sweep.stop_requested = &g_stop_requested;
   const bool show_progress = isatty(STDERR_FILENO);
   const SweepOutcome outcome = RunSweep(
       *e.transport, *e.clocks[0], e.reference.get(), e.plan.sweep,
@@ -609,8 +601,10 @@ int RunExperiment(const CommandLine& command_line, const remote::RoleOptions& ro
                 e.plan.sweep.runs, e.plan.sweep.engine.iterations);
   std::fflush(context_stream);
 
-  std::signal(SIGINT, OnStopSignal);
-  std::signal(SIGTERM, OnStopSignal);
+  if (absl::Status installed = platform::InstallStopHandlers(); !installed.ok()) {
+    absl::FPrintF(stderr, "tickbench: %s\n", installed.message());
+    return kExitFault;
+  }
   return e.plan.study ? RunStudyExperiment(e) : RunSweepExperiment(e, role);
 }
 

@@ -8,6 +8,7 @@
 #include "absl/strings/str_format.h"
 #include "harness/round_trip_engine.h"
 #include "harness/round_trip_loop.h"
+#include "platform/stop_signal.h"
 #include "transport/echo_peer.h"
 #include "transport/message_pattern.h"
 
@@ -295,8 +296,9 @@ StudyOutcome RunStudy(transport::Endpoint& endpoint, const std::vector<StudyCloc
       std::vector<StudyRun> runs(options.runs);
       int done = 0;
       for (int r = 0; r < options.runs; ++r) {
-        if (options.stop_requested != nullptr && options.stop_requested->load()) {
-          outcome.status = absl::CancelledError("stopped by a signal");
+        if (absl::Status stop = platform::CancelledIfStopRequested("between runs");
+            !stop.ok()) {
+          outcome.status = stop;
           break;
         }
         if (tick != nullptr && options.rephase_tick_clocks) {

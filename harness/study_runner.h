@@ -44,7 +44,6 @@ struct StudyOptions {
   // The reference's own resolution: phases within T are tested only where the reference
   // resolves T finely enough (a 20 ns reference cannot place starts within a 1 us tick).
   double reference_resolution_ns = 1;
-  const std::atomic<bool>* stop_requested = nullptr;
 };
 
 // Waits `nanos` between round trips: busy-waits on real hardware, advances virtual time

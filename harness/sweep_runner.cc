@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_format.h"
 #include "platform/cpu_affinity.h"
+#include "platform/stop_signal.h"
 #include "timing/tick_clock.h"
 #include "harness/echo_session.h"
 
@@ -39,8 +40,8 @@ SweepOutcome RunSweep(transport::Transport& transport, timing::Clock& clock,
   outcome.records.reserve(total);
   for (int run = 1; run <= options.runs && outcome.status.ok(); ++run) {
     for (size_t size : options.sizes) {
-      if (options.stop_requested != nullptr && options.stop_requested->load()) {
-        outcome.status = absl::CancelledError("stopped by a signal");
+      if (absl::Status stop = platform::CancelledIfStopRequested("between runs"); !stop.ok()) {
+        outcome.status = stop;
         break;
       }
       if (tick != nullptr && options.rephase_tick_clock) {

@@ -32,8 +32,9 @@ struct SweepOptions {
   // measurement started at an arbitrary moment would; false keeps the phase it has.
   bool rephase_tick_clock = true;
   uint64_t seed = 1;
-  // Set from a signal handler to stop between runs; null: never stopped.
-  const std::atomic<bool>* stop_requested = nullptr;
+  // Runs of a size that lost a round trip are measured again, up to this many times
+  // more (a lost trip is never timed: such a run has no averaged figure).
+  int retries = 3;
 };
 
 struct SweepOutcome {
