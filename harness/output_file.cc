@@ -1,15 +1,20 @@
 #include "harness/output_file.h"
 
 #include <fcntl.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
-#include "absl/strings/str_cat.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "platform/errno_status.h"
 
 namespace tickbench::harness {
@@ -22,6 +27,59 @@ std::string DirectoryOf(const std::string& path) {
   return path.substr(0, slash);
 }
 
+// "a symbolic link", ... for what lstat found; nullptr for a regular file.
+const char* NotARegularFile(mode_t mode) {
+  if (S_ISREG(mode)) return nullptr;
+  if (S_ISLNK(mode)) return "a symbolic link";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISDIR(mode)) return "a directory";
+  return "not a regular file";
+}
+
+std::string Reason(int error_number) {
+  switch (error_number) {
+    case EACCES:
+    case EPERM:
+      return "permission denied";
+    case EROFS:
+      return "read-only file system";
+    default:
+      return absl::AsciiStrToLower(std::strerror(error_number));
+  }
+}
+
+// The reason `directory` cannot take a new file, or "" when it can.
+std::string DirectoryProblem(const std::string& directory) {
+  struct stat st;
+  if (stat(directory.c_str(), &st) != 0) {
+    const int error_number = errno;
+    if (error_number == ENOENT || error_number == ENOTDIR) {
+      return absl::StrCat("no such directory ", absl::CHexEscape(directory));
+    }
+    return absl::StrCat("directory ", absl::CHexEscape(directory), ": ", Reason(error_number));
+  }
+  if (!S_ISDIR(st.st_mode)) return absl::StrCat(absl::CHexEscape(directory), " is not a directory");
+  if (access(directory.c_str(), W_OK | X_OK) != 0) {
+    const int error_number = errno;
+    return absl::StrCat("directory ", absl::CHexEscape(directory), ": ", Reason(error_number));
+  }
+  return "";
+}
+
+// FailedPrecondition when something other than a regular file is at `target`.
+absl::Status RefuseIfNotRegular(const std::string& target) {
+  struct stat st;
+  if (lstat(target.c_str(), &st) != 0) return absl::OkStatus();  // absent, or rename will say
+  if (const char* what = NotARegularFile(st.st_mode); what != nullptr) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "refusing ", absl::CHexEscape(target), ": it is ", what, "; only a regular file is replaced"));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 std::string ResolveUserPath(absl::string_view path) {
@@ -31,47 +89,106 @@ std::string ResolveUserPath(absl::string_view path) {
   return absl::StrCat(working_directory, "/", path);
 }
 
+absl::Status CheckOutputTarget(absl::string_view flag, absl::string_view path) {
+  while (absl::ConsumePrefix(&flag, "-")) {
+  }
+  const std::string prefix = absl::StrCat("--", flag, ": ");
+  if (path.empty()) return absl::InvalidArgumentError(absl::StrCat(prefix, "no path given"));
+  if (path == "-") return absl::OkStatus();
+  const std::string target(path);
+  const std::string escaped = absl::CHexEscape(target);
+  const auto cannot = [&](absl::string_view reason) {
+    return absl::InvalidArgumentError(absl::StrCat(prefix, "cannot write ", escaped, ": ", reason));
+  };
+  struct stat st;
+  if (lstat(target.c_str(), &st) == 0) {
+    if (const char* what = NotARegularFile(st.st_mode); what != nullptr) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(prefix, "refusing ", escaped, ": it is ", what,
+                       "; tickbench writes regular files only (or - for standard output)"));
+    }
+    if (access(target.c_str(), W_OK) != 0) {
+      const int error_number = errno;
+      return cannot(Reason(error_number));
+    }
+    if (std::string problem = DirectoryProblem(DirectoryOf(target)); !problem.empty()) {
+      return cannot(problem);
+    }
+    return absl::OkStatus();
+  }
+  if (const int error_number = errno; error_number != ENOENT) {
+    if (error_number == ENOTDIR) return cannot("no such directory");
+    return cannot(Reason(error_number));
+  }
+  if (std::string problem = DirectoryProblem(DirectoryOf(target)); !problem.empty()) {
+    return cannot(problem);
+  }
+  return absl::OkStatus();
+}
+
 absl::Status CheckWritable(absl::string_view path) {
   const std::string directory = DirectoryOf(std::string(path));
   if (access(directory.c_str(), W_OK | X_OK) != 0) {
-    return platform::ErrnoToStatus(errno, absl::StrCat("--output: directory ", directory));
+    return platform::ErrnoToStatus(errno, absl::StrCat("directory ", absl::CHexEscape(directory)));
   }
   return absl::OkStatus();
 }
 
 absl::Status WriteFileAtomically(absl::string_view path, absl::string_view contents) {
   const std::string target(path);
+  if (absl::Status refused = RefuseIfNotRegular(target); !refused.ok()) return refused;
   std::string temporary = absl::StrCat(target, ".tmp.XXXXXX");
   std::vector<char> name(temporary.begin(), temporary.end());
   name.push_back('\0');
-  const int fd = mkstemp(name.data());
-  if (fd < 0) return platform::ErrnoToStatus(errno, absl::StrCat("create a temporary file for ", target));
+  // O_CLOEXEC: a child started meanwhile (gnuplot) must not hold the file open.
+  const int fd = mkostemp(name.data(), O_CLOEXEC);
+  if (fd < 0) {
+    return platform::ErrnoToStatus(
+        errno, absl::StrCat("create a temporary file for ", absl::CHexEscape(target)));
+  }
   temporary = name.data();
   size_t written = 0;
   while (written < contents.size()) {
     const ssize_t n = write(fd, contents.data() + written, contents.size() - written);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
-      const int error_number = errno;
+      const int error_number = n < 0 ? errno : EIO;
       close(fd);
       unlink(temporary.c_str());
-      return platform::ErrnoToStatus(error_number, absl::StrCat("write ", temporary));
+      return platform::ErrnoToStatus(error_number, absl::StrCat("write ", absl::CHexEscape(temporary)));
     }
     written += static_cast<size_t>(n);
   }
-  // mkstemp makes the file 0600; results are for sharing, so use the usual 0644 less umask.
+  // mkstemp makes the file 0600; results are for sharing, so use the usual 0666 less umask.
   const mode_t mask = umask(0);
   umask(mask);
   fchmod(fd, 0666 & ~mask);
-  if (fsync(fd) != 0 || close(fd) != 0) {
+  if (fsync(fd) != 0) {
+    const int error_number = errno;
+    close(fd);
+    unlink(temporary.c_str());
+    return platform::ErrnoToStatus(error_number, absl::StrCat("sync ", absl::CHexEscape(temporary)));
+  }
+  if (close(fd) != 0) {
     const int error_number = errno;
     unlink(temporary.c_str());
-    return platform::ErrnoToStatus(error_number, absl::StrCat("sync ", temporary));
+    return platform::ErrnoToStatus(error_number, absl::StrCat("close ", absl::CHexEscape(temporary)));
+  }
+  // Again, as late as can be: the target may have changed while we wrote.
+  if (absl::Status refused = RefuseIfNotRegular(target); !refused.ok()) {
+    unlink(temporary.c_str());
+    return refused;
   }
   if (rename(temporary.c_str(), target.c_str()) != 0) {
     const int error_number = errno;
     unlink(temporary.c_str());
-    return platform::ErrnoToStatus(error_number, absl::StrCat("rename to ", target));
+    return platform::ErrnoToStatus(error_number, absl::StrCat("rename to ", absl::CHexEscape(target)));
+  }
+  // The rename itself to disk; best effort (some file systems refuse fsync on a directory).
+  const int directory_fd = open(DirectoryOf(target).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (directory_fd >= 0) {
+    fsync(directory_fd);
+    close(directory_fd);
   }
   return absl::OkStatus();
 }

@@ -1,4 +1,6 @@
-// Writing results to a file the user named: whole or not at all.
+// Writing results to a file the user named: whole or not at all, and only ever a regular
+// file (a symbolic link, a FIFO, a device node or a directory at the target is refused,
+// never replaced or written through).
 #ifndef HARNESS_OUTPUT_FILE_H_
 #define HARNESS_OUTPUT_FILE_H_
 
@@ -13,12 +15,33 @@ namespace tickbench::harness {
 // was started from (BUILD_WORKING_DIRECTORY), not the runfiles tree Bazel runs us in.
 std::string ResolveUserPath(absl::string_view path);
 
+// Checks, before any measurement, that `path` (already resolved) can take the results
+// of the flag `flag` ("--output" or "output": either spelling names the flag once), so that
+// a long sweep does not end with nowhere to put them. OK when:
+//   - `path` is "-" (what "-" means, standard output or otherwise, is the caller's);
+//   - `path` is a regular file (not followed if it is a symbolic link: lstat) that we may
+//     write, in a directory we may write (the new file is made beside it, then renamed);
+//   - `path` does not exist, and its directory exists, is a directory, and is writable.
+// Anything else is InvalidArgument, "--FLAG: <what> <escaped path>: <reason>": an empty
+// path; a symbolic link, FIFO, device, socket or directory at `path`; a missing directory;
+// no permission. Nothing is created or changed. The answer holds at the moment of the
+// call only: WriteFileAtomically checks the target's type again when it writes.
+absl::Status CheckOutputTarget(absl::string_view flag, absl::string_view path);
+
 // Writes `contents` to a temporary file beside `path`, syncs it, and renames it over
-// `path`: a reader sees the old file or the whole new one, never a part.
+// `path`: a reader sees the old file or the whole new one, never a part. The new file
+// has mode 0666 less the umask.
+//
+// Only a regular file is replaced: when something else is at `path` (a symbolic link, a
+// FIFO, a device node, a directory, ...), it is left untouched, and so is what a link
+// points to, and the result is FailedPrecondition. The type is checked (lstat) before
+// the temporary file is made and again just before the rename; something put at `path`
+// between that last check and the rename is still replaced (rename(2) offers no "only if
+// a regular file"), a race this function does not close. Errors name the escaped path.
 absl::Status WriteFileAtomically(absl::string_view path, absl::string_view contents);
 
-// Checks, before any measurement, that `path`'s directory exists and is writable, so
-// that a long sweep does not end with nowhere to put its results.
+// Checks that `path`'s directory exists and is writable. The message, "directory <escaped
+// directory>: <reason>", names no flag. CheckOutputTarget checks more and is preferred.
 absl::Status CheckWritable(absl::string_view path);
 
 }  // namespace tickbench::harness
