@@ -1,4 +1,9 @@
 // The platform-independent parts of system_info.h.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <fstream>
 #include <sstream>
@@ -6,10 +11,12 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "platform/errno_status.h"
+#include "platform/stop_signal.h"
 #include "platform/system_info.h"
 
 namespace tickbench::platform {
@@ -68,6 +75,87 @@ absl::StatusOr<std::string> ReadSmallTextFile(absl::string_view path) {
   std::string result = text.str();
   while (!result.empty() && (result.back() == '\n' || result.back() == '\r')) result.pop_back();
   return result;
+}
+
+namespace {
+
+// What a file that is not regular is, for the refusal.
+const char* FileTypeName(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+std::string DescribeLimit(size_t max_bytes) {
+  if (max_bytes >= (size_t{1} << 20) && max_bytes % (size_t{1} << 20) == 0) {
+    return absl::StrFormat("%d MiB", max_bytes >> 20);
+  }
+  return absl::StrFormat("%d bytes", max_bytes);
+}
+
+// Closes the descriptor on every return path.
+class ScopedFd {
+ public:
+  explicit ScopedFd(int fd) : fd_(fd) {}
+  ScopedFd(const ScopedFd&) = delete;
+  ScopedFd& operator=(const ScopedFd&) = delete;
+  ~ScopedFd() {
+    if (fd_ >= 0) close(fd_);
+  }
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::string> ReadUserFile(absl::string_view path, size_t max_bytes) {
+  // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer. O_NOCTTY: a
+  // terminal named by mistake does not become this process's controlling terminal.
+  ScopedFd fd(open(std::string(path).c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+  if (fd.get() < 0) return ErrnoToStatus(errno, "open");
+  struct stat info {};
+  if (fstat(fd.get(), &info) != 0) return ErrnoToStatus(errno, "fstat");
+  if (!S_ISREG(info.st_mode)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("it is ", FileTypeName(info.st_mode), "; only regular files are read"));
+  }
+  const std::string limit = DescribeLimit(max_bytes);
+  if (info.st_size < 0 || static_cast<uint64_t>(info.st_size) > max_bytes) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "it is %d bytes, over the limit of %s for a file to read", info.st_size, limit));
+  }
+  std::string text;
+  // One byte past the limit tells a file that grew while it was read.
+  text.resize(std::min(static_cast<size_t>(info.st_size), max_bytes) + 1);
+  size_t filled = 0;
+  while (true) {
+    if (filled == text.size()) {
+      if (filled > max_bytes) {
+        return absl::InvalidArgumentError(
+            absl::StrFormat("it holds more than the limit of %s for a file to read (its size "
+                            "said %d bytes)",
+                            limit, info.st_size));
+      }
+      text.resize(std::min(max_bytes + 1, std::max<size_t>(2 * text.size(), 4096)));
+    }
+    const ssize_t got = read(fd.get(), text.data() + filled, text.size() - filled);
+    if (got < 0) {
+      if (errno == EINTR) {
+        TICKBENCH_RETURN_IF_STOPPED("reading a file");
+        continue;
+      }
+      return ErrnoToStatus(errno, "read");
+    }
+    if (got == 0) break;
+    filled += static_cast<size_t>(got);
+  }
+  text.resize(filled);
+  return text;
 }
 
 absl::StatusOr<int64_t> ReadSysctlInt(absl::string_view name) {

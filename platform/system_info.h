@@ -3,6 +3,7 @@
 #ifndef PLATFORM_SYSTEM_INFO_H_
 #define PLATFORM_SYSTEM_INFO_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -42,8 +43,30 @@ bool IsOptimizedBuild();
 // kernels write it), which the CPU sets when it runs as a virtual machine's vCPU.
 bool CpuinfoSaysHypervisor(absl::string_view cpuinfo);
 
-// The whole of a small text file, without its trailing newline.
+// The whole of a small text file of the kernel's (/proc, /sys), without its trailing newline.
+// Those files report a size of 0 and are read to their end whatever it is: not for files a
+// user names, which may be anything (see ReadUserFile).
 absl::StatusOr<std::string> ReadSmallTextFile(absl::string_view path);
+
+// The largest file ReadUserFile reads by default: 64 MiB, room for a million rows of a
+// results CSV.
+inline constexpr size_t kMaxUserFileBytes = size_t{64} << 20;
+
+// The whole of a file a user named (a CSV to analyse), bytes unchanged.
+// Promised:
+//   * Only a regular file is read (a symbolic link to one is followed). Anything else is
+//     refused with InvalidArgument naming what it is ("it is a FIFO", "a character device",
+//     "a directory", ...), without blocking: the file is opened with O_NONBLOCK, so a FIFO
+//     with no writer does not hang the open, and it is never read.
+//   * A file over `max_bytes` is refused with InvalidArgument stating the limit, by its size
+//     before any byte is read, and also when it grows past the limit while being read.
+//   * A SIGINT or SIGTERM (platform/stop_signal.h) during the read ends it with Cancelled.
+//   * Messages do not repeat the path (the caller names it); a failed open is the errno's
+//     status, e.g. NotFound "open: No such file or directory".
+// Not promised: that the file stays the same while it is read (a file being written may be
+// read half-written).
+absl::StatusOr<std::string> ReadUserFile(absl::string_view path,
+                                         size_t max_bytes = kMaxUserFileBytes);
 
 // A sysctl such as "net.core.wmem_default", read from /proc/sys, as an integer.
 absl::StatusOr<int64_t> ReadSysctlInt(absl::string_view name);
