@@ -3,8 +3,9 @@
 //
 // Input: the bytes of one message as received. Checked besides memory safety:
 //   * a rejection is InvalidArgument (the decoder promises never to abort);
-//   * a message that decodes encodes back to exactly its input (EncodeControlMessage), so
-//     every message has one encoding and reserved bytes are never lost;
+//   * a message that decodes encodes back to exactly its input (EncodeControlMessage, in
+//     the version its header names), so every message has one encoding and reserved
+//     bytes are never lost;
 //   * its header alone decodes (DecodeControlHeader) and announces the payload that follows;
 //   * the input as an error message text encodes to a message that decodes, as
 //     EncodeControlMessage promises for any error text.

@@ -11,19 +11,17 @@
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
 #include "platform/errno_status.h"
+#include "platform/stop_signal.h"
 
 namespace tickbench::remote {
 namespace {
 
 // poll()'s timeout in whole milliseconds, rounded up so that a wait never ends before
-// the deadline; -1 (for ever) for an infinite one.
+// the deadline, and at most kStopCheckInterval so that the stop flag is looked at again.
 int PollTimeoutMs(absl::Time deadline) {
-  if (deadline == absl::InfiniteFuture()) return -1;
-  const absl::Duration left = deadline - absl::Now();
+  const absl::Duration left = std::min(deadline - absl::Now(), kStopCheckInterval);
   if (left <= absl::ZeroDuration()) return 0;
-  // poll takes an int: clamp at ~24 days, then wait again if the deadline is further.
-  return static_cast<int>(std::min<int64_t>(
-      absl::ToInt64Milliseconds(absl::Ceil(left, absl::Milliseconds(1))), INT32_MAX));
+  return static_cast<int>(absl::ToInt64Milliseconds(absl::Ceil(left, absl::Milliseconds(1))));
 }
 
 // Reads exactly `size` bytes into `into` before `deadline`.
@@ -40,6 +38,7 @@ absl::Status ReadBefore(int fd, char* into, size_t size, absl::Time deadline, in
           absl::StrFormat("peer closed the control connection after %u of %u bytes", done, size));
     }
     if (n < 0) {
+      if (errno == EINTR) TICKBENCH_RETURN_IF_STOPPED("reading a control message");
       if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) continue;
       if (errno == ECONNRESET) {
         return absl::UnavailableError("peer reset the control connection");
@@ -55,10 +54,11 @@ absl::Status ReadBefore(int fd, char* into, size_t size, absl::Time deadline, in
 
 absl::Status WaitReady(int fd, short events, absl::Time deadline, int cancel_fd) {
   while (true) {
+    TICKBENCH_RETURN_IF_STOPPED("waiting on the control connection");
     pollfd fds[2] = {{fd, events, 0}, {cancel_fd, POLLIN, 0}};
     const int ready = poll(fds, cancel_fd >= 0 ? 2 : 1, PollTimeoutMs(deadline));
     if (ready < 0) {
-      if (errno == EINTR) continue;
+      if (errno == EINTR) continue;  // the check at the top of the loop
       return platform::ErrnoToStatus(errno, "poll");
     }
     if (cancel_fd >= 0 && fds[1].revents != 0) return absl::CancelledError("stop requested");
@@ -69,14 +69,18 @@ absl::Status WaitReady(int fd, short events, absl::Time deadline, int cancel_fd)
   }
 }
 
-absl::Status WriteControlMessage(int fd, const ControlMessage& message, absl::Time deadline) {
-  const std::string bytes = EncodeControlMessage(message);
+absl::Status WriteControlMessage(int fd, const ControlMessage& message, absl::Time deadline,
+                                 int cancel_fd, uint16_t version) {
+  const std::string bytes = EncodeControlMessage(message, version);
   size_t done = 0;
   while (done < bytes.size()) {
-    if (absl::Status ready = WaitReady(fd, POLLOUT, deadline); !ready.ok()) return ready;
+    if (absl::Status ready = WaitReady(fd, POLLOUT, deadline, cancel_fd); !ready.ok()) {
+      return ready;
+    }
     const ssize_t n =
         send(fd, bytes.data() + done, bytes.size() - done, MSG_DONTWAIT | MSG_NOSIGNAL);
     if (n < 0) {
+      if (errno == EINTR) TICKBENCH_RETURN_IF_STOPPED("writing a control message");
       if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) continue;
       if (errno == EPIPE || errno == ECONNRESET) {
         return absl::UnavailableError("peer closed the control connection");

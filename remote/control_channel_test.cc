@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -9,6 +10,7 @@
 
 #include "absl/time/clock.h"
 #include "gtest/gtest.h"
+#include "platform/stop_signal.h"
 #include "transport/unique_fd.h"
 
 namespace tickbench::remote {
@@ -76,6 +78,40 @@ TEST_F(ControlChannelTest, CancelDescriptorEndsTheWait) {
   EXPECT_TRUE(absl::IsCancelled(got.status())) << got.status();
   EXPECT_TRUE(
       absl::IsCancelled(WaitReady(a_.get(), POLLIN, absl::InfiniteFuture(), stop_read.get())));
+}
+
+// A stop requested while no system call was blocked (so no EINTR comes) is still seen:
+// no wait runs longer than kStopCheckInterval without looking at the flag.
+TEST_F(ControlChannelTest, StopRequestedEndsEveryWait) {
+  ASSERT_TRUE(platform::InstallStopHandlers().ok());
+  platform::ResetStopForTesting();
+  ASSERT_EQ(raise(SIGTERM), 0);  // the handler records it and returns at once
+  const absl::Time start = absl::Now();
+  absl::StatusOr<ControlMessage> got = ReadControlMessage(a_.get(), absl::InfiniteFuture());
+  const absl::Status waited = WaitReady(a_.get(), POLLIN, absl::InfiniteFuture());
+  const absl::Status sent = WriteControlMessage(b_.get(), SessionAccept{1}, absl::InfiniteFuture());
+  const absl::Duration took = absl::Now() - start;
+  platform::ResetStopForTesting();
+  signal(SIGINT, SIG_DFL);
+  signal(SIGTERM, SIG_DFL);
+  EXPECT_TRUE(absl::IsCancelled(got.status())) << got.status();
+  EXPECT_TRUE(absl::IsCancelled(waited)) << waited;
+  EXPECT_TRUE(absl::IsCancelled(sent)) << sent;
+  EXPECT_LT(took, absl::Seconds(1));
+}
+
+// A busy answer crosses in version 2, and as an error in version 1.
+TEST_F(ControlChannelTest, BusyCrossesInEitherVersion) {
+  const absl::Time deadline = absl::Now() + absl::Seconds(5);
+  ASSERT_TRUE(WriteControlMessage(b_.get(), SessionBusy{8, 8}, deadline).ok());
+  ASSERT_TRUE(WriteControlMessage(b_.get(), SessionBusy{8, 8}, deadline, -1, 1).ok());
+  absl::StatusOr<ControlMessage> first = ReadControlMessage(a_.get(), deadline);
+  ASSERT_TRUE(first.ok()) << first.status();
+  EXPECT_EQ(std::get<SessionBusy>(*first).active_sessions, 8u);
+  absl::StatusOr<ControlMessage> second = ReadControlMessage(a_.get(), deadline);
+  ASSERT_TRUE(second.ok()) << second.status();
+  EXPECT_EQ(std::get<SessionError>(*second).message,
+            "server busy: 8 sessions active, try again later");
 }
 
 TEST_F(ControlChannelTest, PeerClosingMidMessageIsUnavailable) {

@@ -1,5 +1,7 @@
 #include "remote/control_protocol.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "transport/endpoint_checks.h"
@@ -12,6 +14,7 @@ using transport::TransportKind;
 
 constexpr size_t kRequestPayloadBytes = 20;
 constexpr size_t kAcceptPayloadBytes = 4;
+constexpr size_t kBusyPayloadBytes = 8;
 
 // The wire codes of the transports; never renumber, a peer of another build reads them.
 struct WireTransport {
@@ -128,7 +131,31 @@ absl::StatusOr<SessionError> DecodeError(absl::Span<const char> payload) {
   return SessionError{std::string(payload.data(), payload.size())};
 }
 
+absl::StatusOr<SessionBusy> DecodeBusy(absl::Span<const char> payload) {
+  if (payload.size() != kBusyPayloadBytes) {
+    return Malformed(absl::StrFormat("a busy payload is %u bytes, not %u", kBusyPayloadBytes,
+                                     payload.size()));
+  }
+  SessionBusy busy;
+  busy.active_sessions = GetU32(payload, 0);
+  busy.session_limit = GetU32(payload, 4);
+  if (busy.active_sessions == 0 || busy.session_limit == 0) {
+    return Malformed(absl::StrFormat("a busy message of %u active sessions, limit %u",
+                                     busy.active_sessions, busy.session_limit));
+  }
+  return busy;
+}
+
+// The last type that `version` knows.
+ControlType LastType(uint16_t version) {
+  return version >= 2 ? ControlType::kBusy : ControlType::kError;
+}
+
 }  // namespace
+
+std::string BusyText(const SessionBusy& busy) {
+  return absl::StrFormat("server busy: %u sessions active, try again later", busy.active_sessions);
+}
 
 bool IsRemoteTransport(TransportKind kind) {
   for (const WireTransport& wire : kWireTransports) {
@@ -151,10 +178,16 @@ size_t RemoteMaxMessageBytes(TransportKind kind) {
   }
 }
 
-std::string EncodeControlMessage(const ControlMessage& message) {
+std::string EncodeControlMessage(const ControlMessage& message, uint16_t version) {
+  if (version < kMinControlVersion || version > kControlVersion) version = kControlVersion;
   std::string payload;
   ControlType type = ControlType::kRequest;
-  if (const auto* request = std::get_if<SessionRequest>(&message)) {
+  const auto* busy = std::get_if<SessionBusy>(&message);
+  if (busy != nullptr && version >= 2) {
+    type = ControlType::kBusy;
+    PutU32(payload, busy->active_sessions);
+    PutU32(payload, busy->session_limit);
+  } else if (const auto* request = std::get_if<SessionRequest>(&message)) {
     uint8_t code = 0;
     for (const WireTransport& wire : kWireTransports) {
       if (wire.kind == request->transport) code = wire.code;
@@ -172,7 +205,8 @@ std::string EncodeControlMessage(const ControlMessage& message) {
     payload.append(2, '\0');
   } else {
     type = ControlType::kError;
-    payload = std::get<SessionError>(message).message.substr(0, kMaxControlPayloadBytes);
+    payload = busy != nullptr ? BusyText(*busy) : std::get<SessionError>(message).message;
+    payload.resize(std::min<size_t>(payload.size(), kMaxControlPayloadBytes));
     if (payload.empty()) payload = "error";
     for (char& c : payload) {
       if (!Printable(c)) c = '?';
@@ -181,7 +215,7 @@ std::string EncodeControlMessage(const ControlMessage& message) {
   std::string bytes;
   bytes.reserve(kControlHeaderBytes + payload.size());
   PutU32(bytes, kControlMagic);
-  PutU16(bytes, kControlVersion);
+  PutU16(bytes, version);
   PutU16(bytes, static_cast<uint16_t>(type));
   PutU32(bytes, static_cast<uint32_t>(payload.size()));
   return bytes + payload;
@@ -196,15 +230,20 @@ absl::StatusOr<ControlHeader> DecodeControlHeader(absl::Span<const char> bytes) 
     return Malformed(absl::StrFormat("bad magic 0x%08x (expected 0x%08x): not a tickbench peer",
                                      GetU32(bytes, 0), kControlMagic));
   }
-  if (GetU16(bytes, 4) != kControlVersion) {
-    return Malformed(absl::StrFormat("protocol version %u; this build speaks version %u",
-                                     GetU16(bytes, 4), kControlVersion));
-  }
   ControlHeader header;
+  header.version = GetU16(bytes, 4);
+  if (header.version < kMinControlVersion || header.version > kControlVersion) {
+    return Malformed(absl::StrFormat("protocol version %u; this build speaks versions %u..%u",
+                                     header.version, kMinControlVersion, kControlVersion));
+  }
   const uint16_t type = GetU16(bytes, 6);
   if (type < static_cast<uint16_t>(ControlType::kRequest) ||
-      type > static_cast<uint16_t>(ControlType::kError)) {
+      type > static_cast<uint16_t>(ControlType::kBusy)) {
     return Malformed(absl::StrFormat("unknown message type %u", type));
+  }
+  if (type > static_cast<uint16_t>(LastType(header.version))) {
+    return Malformed(absl::StrFormat("message type %u does not exist in protocol version %u",
+                                     type, header.version));
   }
   header.type = static_cast<ControlType>(type);
   header.payload_length = GetU32(bytes, 8);
@@ -242,6 +281,11 @@ absl::StatusOr<ControlMessage> DecodeControlMessage(absl::Span<const char> bytes
       absl::StatusOr<SessionError> error = DecodeError(payload);
       if (!error.ok()) return error.status();
       return ControlMessage(*error);
+    }
+    case ControlType::kBusy: {
+      absl::StatusOr<SessionBusy> busy = DecodeBusy(payload);
+      if (!busy.ok()) return busy.status();
+      return ControlMessage(*busy);
     }
   }
   return Malformed("unknown message type");  // unreachable: the header checked the type

@@ -4,8 +4,8 @@
 //
 // Every message is a 12-byte header and a payload; integers are little-endian.
 //   bytes 0..3    magic            kControlMagic ("TBRC" in memory order)
-//   bytes 4..5    version          kControlVersion
-//   bytes 6..7    type             1 request, 2 accept, 3 error
+//   bytes 4..5    version          kMinControlVersion..kControlVersion (1 or 2)
+//   bytes 6..7    type             1 request, 2 accept, 3 error, 4 busy (version 2 only)
 //   bytes 8..11   payload_length   at most kMaxControlPayloadBytes
 // Payloads:
 //   request, 20 bytes (client -> server)
@@ -21,8 +21,16 @@
 //   error, 1..kMaxControlPayloadBytes bytes (server -> client): a message of printable
 //     ASCII (0x20..0x7e), so that a hostile server cannot put escape sequences on the
 //     client's terminal.
+//   busy, 8 bytes (server -> client, version 2): active_sessions u32 (not 0), then
+//     session_limit u32 (not 0): the server already serves as many sessions as it will.
 // Zero fields must be zero: a later version can give them a meaning, and this one then
 // refuses it instead of misreading it.
+//
+// Versions. Version 2 adds the busy message and nothing else; every version-1 message is
+// also a version-2 message with only the version field changed. A client sends its
+// request in the highest version it speaks; the server answers in the version of the
+// request, so a version-1 client is told "busy" as an error message it can read. A
+// version-1 server answers a version-2 request with an error naming the version.
 //
 // Decoding trusts nothing it reads: every length is checked against the bytes at hand
 // before use, the work is linear in the input and bounded by 12 + 4096 bytes, and every
@@ -42,7 +50,9 @@
 namespace tickbench::remote {
 
 inline constexpr uint32_t kControlMagic = 0x43524254;  // "TBRC" in memory order
-inline constexpr uint16_t kControlVersion = 1;
+// The version this build writes, and the oldest one it still reads and answers.
+inline constexpr uint16_t kControlVersion = 2;
+inline constexpr uint16_t kMinControlVersion = 1;
 inline constexpr size_t kControlHeaderBytes = 12;
 // Room for any error message the server sends (they are one line, well under 200
 // bytes), and small enough that a hostile length costs at most 4 KiB of memory.
@@ -54,9 +64,11 @@ enum class ControlType : uint16_t {
   kRequest = 1,
   kAccept = 2,
   kError = 3,
+  kBusy = 4,  // version 2 on
 };
 
 struct ControlHeader {
+  uint16_t version = kControlVersion;
   ControlType type = ControlType::kRequest;
   uint32_t payload_length = 0;
 };
@@ -77,7 +89,16 @@ struct SessionError {
   std::string message;
 };
 
-using ControlMessage = std::variant<SessionRequest, SessionAccept, SessionError>;
+struct SessionBusy {
+  uint32_t active_sessions = 1;
+  uint32_t session_limit = 1;
+};
+
+using ControlMessage = std::variant<SessionRequest, SessionAccept, SessionError, SessionBusy>;
+
+// What a busy server says, as the client reports it and as a version-1 client reads it:
+// "server busy: N sessions active, try again later".
+std::string BusyText(const SessionBusy& busy);
 
 // The transports a session can use: udp, udp6, tcp, tcp6.
 bool IsRemoteTransport(transport::TransportKind kind);
@@ -86,18 +107,24 @@ bool IsRemoteTransport(transport::TransportKind kind);
 // transport/udp_transport.h), 16 MiB for tcp and tcp6 (transport/endpoint_checks.h).
 size_t RemoteMaxMessageBytes(transport::TransportKind kind);
 
-// The bytes of `message`. An error message is cut to kMaxControlPayloadBytes, each byte
-// outside 0x20..0x7e becomes '?' and an empty one becomes "error", so that an encoded
-// error always decodes. A request or accept decodes when its fields are valid.
-std::string EncodeControlMessage(const ControlMessage& message);
+// The bytes of `message` in `version` (kMinControlVersion..kControlVersion; any other
+// value is taken as kControlVersion). An error message is cut to kMaxControlPayloadBytes,
+// each byte outside 0x20..0x7e becomes '?' and an empty one becomes "error", so that an
+// encoded error always decodes. In version 1 a busy message is written as the error
+// BusyText(busy), which that version can carry. A request, accept or busy message decodes
+// when its fields are valid.
+std::string EncodeControlMessage(const ControlMessage& message,
+                                 uint16_t version = kControlVersion);
 
-// The header in exactly kControlHeaderBytes bytes: magic, version, a known type, and a
-// payload length within kMaxControlPayloadBytes. A reader calls this before it reads
-// the payload, so an oversize length costs it 12 bytes, not 4 GiB.
+// The header in exactly kControlHeaderBytes bytes: magic, a version this build reads, a
+// type known in that version, and a payload length within kMaxControlPayloadBytes. A
+// reader calls this before it reads the payload, so an oversize length costs it 12
+// bytes, not 4 GiB.
 absl::StatusOr<ControlHeader> DecodeControlHeader(absl::Span<const char> bytes);
 
 // One whole message: a valid header, then exactly payload_length bytes of a valid
-// payload for its type (the layouts above), nothing more.
+// payload for its type (the layouts above), nothing more. The version is the header's:
+// EncodeControlMessage(message, header.version) gives back exactly `bytes`.
 absl::StatusOr<ControlMessage> DecodeControlMessage(absl::Span<const char> bytes);
 
 }  // namespace tickbench::remote

@@ -89,14 +89,74 @@ TEST(ControlProtocolTest, RejectsBadHeaders) {
   bad[0] = 'X';
   ExpectRejected(bad, "bad magic");
   bad = good;
-  bad[4] = 2;
-  ExpectRejected(bad, "protocol version 2");
+  bad[4] = 3;
+  ExpectRejected(bad, "protocol version 3; this build speaks versions 1..2");
+  bad = good;
+  bad[4] = 0;
+  ExpectRejected(bad, "protocol version 0");
   bad = good;
   bad[6] = 9;
   ExpectRejected(bad, "unknown message type 9");
   bad = good;
   bad[6] = 0;
   ExpectRejected(bad, "unknown message type 0");
+}
+
+TEST(ControlProtocolTest, BusyRoundTripsInVersion2) {
+  const std::string bytes = EncodeControlMessage(SessionBusy{8, 8});
+  EXPECT_EQ(bytes.size(), kControlHeaderBytes + 8);
+  EXPECT_EQ(bytes[4], 2);  // the version
+  EXPECT_EQ(bytes[6], static_cast<char>(ControlType::kBusy));
+  absl::StatusOr<ControlMessage> decoded = DecodeControlMessage(bytes);
+  ASSERT_TRUE(decoded.ok()) << decoded.status();
+  const auto* busy = std::get_if<SessionBusy>(&*decoded);
+  ASSERT_NE(busy, nullptr);
+  EXPECT_EQ(busy->active_sessions, 8u);
+  EXPECT_EQ(busy->session_limit, 8u);
+  EXPECT_EQ(BusyText(*busy), "server busy: 8 sessions active, try again later");
+}
+
+// A version-1 peer cannot read type 4: it is told the same as an error message.
+TEST(ControlProtocolTest, BusyInVersion1IsAnError) {
+  const std::string bytes = EncodeControlMessage(SessionBusy{3, 4}, 1);
+  EXPECT_EQ(bytes[4], 1);
+  EXPECT_EQ(bytes[6], static_cast<char>(ControlType::kError));
+  absl::StatusOr<ControlMessage> decoded = DecodeControlMessage(bytes);
+  ASSERT_TRUE(decoded.ok()) << decoded.status();
+  EXPECT_EQ(std::get<SessionError>(*decoded).message,
+            "server busy: 3 sessions active, try again later");
+}
+
+// Version-1 messages still decode, and re-encode in version 1 byte for byte.
+TEST(ControlProtocolTest, ReadsAndWritesVersion1) {
+  for (const ControlMessage& message : {ControlMessage(UdpRequest()),
+                                        ControlMessage(SessionAccept{7479}),
+                                        ControlMessage(SessionError{"no"})}) {
+    const std::string v1 = EncodeControlMessage(message, 1);
+    const std::string v2 = EncodeControlMessage(message);
+    EXPECT_EQ(v1[4], 1);
+    EXPECT_EQ(v2[4], 2);
+    EXPECT_EQ(v1.substr(6), v2.substr(6));  // only the version differs
+    absl::StatusOr<ControlHeader> header = DecodeControlHeader(v1.substr(0, kControlHeaderBytes));
+    ASSERT_TRUE(header.ok()) << header.status();
+    EXPECT_EQ(header->version, 1);
+    absl::StatusOr<ControlMessage> decoded = DecodeControlMessage(v1);
+    ASSERT_TRUE(decoded.ok()) << decoded.status();
+    EXPECT_EQ(EncodeControlMessage(*decoded, header->version), v1);
+  }
+  // An unknown version to encode in is taken as the current one.
+  EXPECT_EQ(EncodeControlMessage(SessionAccept{1}, 7), EncodeControlMessage(SessionAccept{1}));
+}
+
+TEST(ControlProtocolTest, RejectsBadBusyMessages) {
+  std::string bad = EncodeControlMessage(SessionBusy{8, 8});
+  bad[4] = 1;
+  ExpectRejected(bad, "message type 4 does not exist in protocol version 1");
+  ExpectRejected(EncodeControlMessage(SessionBusy{0, 8}), "0 active sessions, limit 8");
+  ExpectRejected(EncodeControlMessage(SessionBusy{8, 0}), "8 active sessions, limit 0");
+  bad = EncodeControlMessage(SessionBusy{8, 8}) + "x";
+  SetU32(bad, 8, 9);
+  ExpectRejected(bad, "a busy payload is 8 bytes, not 9");
 }
 
 TEST(ControlProtocolTest, RejectsOversizeLengthFromTheHeaderAlone) {
@@ -193,7 +253,7 @@ TEST(ControlProtocolTest, SurvivesGarbage) {
   }
   for (const std::string& good :
        {EncodeControlMessage(UdpRequest()), EncodeControlMessage(SessionAccept{7479}),
-        EncodeControlMessage(SessionError{"no"})}) {
+        EncodeControlMessage(SessionError{"no"}), EncodeControlMessage(SessionBusy{8, 8})}) {
     for (size_t at = 0; at < good.size(); ++at) {
       for (int value = 0; value < 256; ++value) {
         std::string bytes = good;

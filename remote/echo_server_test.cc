@@ -1,12 +1,17 @@
 #include "remote/echo_server.h"
 
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 
+#include <filesystem>
+#include <iostream>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "gtest/gtest.h"
 #include "remote/control_channel.h"
@@ -15,6 +20,7 @@
 #include "remote/role_options.h"
 #include "remote/test_server.h"
 #include "transport/echo_peer.h"
+#include "transport/inet_address.h"
 #include "transport/transport_kind.h"
 #include "transport/unique_fd.h"
 
@@ -56,18 +62,40 @@ std::unique_ptr<transport::Transport> Client(const TestServer& server, Transport
   return made.ok() ? std::move(*made) : nullptr;
 }
 
+// One 64-byte round trip of `fill` bytes on a session's endpoint.
+void ExpectRoundTrip(transport::Endpoint& client, char fill) {
+  ASSERT_TRUE(client.SetReceiveTimeout(absl::Seconds(2)).ok());
+  ASSERT_TRUE(transport::SendBlockHeader(client, 64, 1).ok());
+  std::string message(64, fill), echo(64, '\0');
+  ASSERT_TRUE(client.Send(message).ok());
+  ASSERT_TRUE(client.Receive(absl::MakeSpan(echo)).ok());
+  EXPECT_EQ(echo, message);
+}
+
 // One 64-byte round trip through a new session: the server serves.
 void ExpectServes(const TestServer& server) {
   std::unique_ptr<transport::Transport> client = Client(server, TransportKind::kUdp);
   ASSERT_NE(client, nullptr);
   absl::StatusOr<transport::EndpointPair> pair = client->Connect();
   ASSERT_TRUE(pair.ok()) << pair.status();
-  ASSERT_TRUE(pair->client->SetReceiveTimeout(absl::Seconds(2)).ok());
-  ASSERT_TRUE(transport::SendBlockHeader(*pair->client, 64, 1).ok());
-  std::string message(64, 'm'), echo(64, '\0');
-  ASSERT_TRUE(pair->client->Send(message).ok());
-  ASSERT_TRUE(pair->client->Receive(absl::MakeSpan(echo)).ok());
-  EXPECT_EQ(echo, message);
+  ExpectRoundTrip(*pair->client, 'm');
+}
+
+// Entries of a /proc/self directory: open descriptors ("fd") or threads ("task").
+int CountEntries(const char* directory) {
+  int count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(
+           std::filesystem::path("/proc/self") / directory)) {
+    (void)entry;
+    ++count;
+  }
+  return count;
+}
+
+// Whether the peer has answered or closed `fd` (it is readable).
+bool Readable(int fd) {
+  pollfd ready = {fd, POLLIN, 0};
+  return poll(&ready, 1, 0) == 1;
 }
 
 TEST(EchoServerTest, StopsWhenIdle) {
@@ -128,16 +156,45 @@ TEST(EchoServerTest, OversizeLengthIsRefusedAtOnce) {
   ExpectServes(server);
 }
 
-TEST(EchoServerTest, SilentClientTimesOut) {
+// An idle connection is answered and closed at its request deadline, not before.
+TEST(EchoServerTest, SilentClientIsClosedAtTheRequestDeadline) {
   ServerOptions options;
   options.request_timeout = absl::Milliseconds(300);
   TestServer server("127.0.0.1:0", options);
   ASSERT_TRUE(server.ok()) << server.status();
   {
+    const absl::Time start = absl::Now();
     UniqueFd silent = RawConnect(server.address());
     EXPECT_EQ(ErrorAnswer(silent.get()), "no whole request within 300ms");
+    // Then end of file: the server closed its end.
+    ASSERT_TRUE(WaitReady(silent.get(), POLLIN, absl::Now() + absl::Seconds(5)).ok());
+    char byte;
+    EXPECT_EQ(recv(silent.get(), &byte, 1, 0), 0);
+    const absl::Duration took = absl::Now() - start;
+    EXPECT_GE(took, absl::Milliseconds(300));
+    EXPECT_LT(took, absl::Seconds(2));
   }
   ExpectServes(server);
+}
+
+// 100 connections that never send hold up no one: a real client is served at once, and
+// the idle ones are still open (their deadline is far off).
+TEST(EchoServerTest, IdleConnectionsDoNotDelayAClient) {
+  ServerOptions options;
+  options.request_timeout = absl::Seconds(60);
+  TestServer server("127.0.0.1:0", options);
+  ASSERT_TRUE(server.ok()) << server.status();
+  std::vector<UniqueFd> idle;
+  for (int i = 0; i < 100; ++i) idle.push_back(RawConnect(server.address()));
+  absl::SleepFor(absl::Milliseconds(100));  // let the server accept them
+  const absl::Time start = absl::Now();
+  ExpectServes(server);
+  const absl::Duration took = absl::Now() - start;
+  EXPECT_LT(took, absl::Seconds(2));
+  std::cout << "served with 100 idle connections open in " << absl::FormatDuration(took) << "\n";
+  int answered = 0;
+  for (const UniqueFd& fd : idle) answered += Readable(fd.get()) ? 1 : 0;
+  EXPECT_EQ(answered, 0);
 }
 
 TEST(EchoServerTest, RefusesWhatIsNotARequest) {
@@ -159,19 +216,116 @@ TEST(EchoServerTest, RefusesAnIpv6TransportOverAnIpv4Connection) {
   EXPECT_TRUE(absl::StrContains(ErrorAnswer(client.get()), "same IP version"));
 }
 
-TEST(EchoServerTest, OneClientAtATime) {
-  TestServer server;
+// Sessions run side by side up to max_sessions; one more is told "busy" (Unavailable on
+// the client), and served once a session has ended.
+TEST(EchoServerTest, ConcurrentSessionsUpToTheLimitThenBusy) {
+  ServerOptions options;
+  options.max_sessions = 2;
+  TestServer server("127.0.0.1:0", options);
   ASSERT_TRUE(server.ok()) << server.status();
-  std::unique_ptr<transport::Transport> first = Client(server, TransportKind::kTcp);
-  ASSERT_NE(first, nullptr);
-  absl::StatusOr<transport::EndpointPair> session = first->Connect();
-  ASSERT_TRUE(session.ok()) << session.status();
+  absl::StatusOr<transport::EndpointPair> tcp = Client(server, TransportKind::kTcp)->Connect();
+  ASSERT_TRUE(tcp.ok()) << tcp.status();
+  absl::StatusOr<transport::EndpointPair> udp = Client(server, TransportKind::kUdp)->Connect();
+  ASSERT_TRUE(udp.ok()) << udp.status();
+  ExpectRoundTrip(*tcp->client, 't');
+  ExpectRoundTrip(*udp->client, 'u');
+
   absl::StatusOr<transport::EndpointPair> refused = Client(server, TransportKind::kUdp)->Connect();
-  EXPECT_TRUE(absl::IsFailedPrecondition(refused.status())) << refused.status();
-  EXPECT_TRUE(absl::StrContains(refused.status().message(), "busy")) << refused.status();
-  session->client.reset();  // closes both connections: the session is over
+  EXPECT_TRUE(absl::IsUnavailable(refused.status())) << refused.status();
+  EXPECT_TRUE(absl::StrContains(refused.status().message(),
+                                "server busy: 2 sessions active, try again later"))
+      << refused.status();
+  EXPECT_TRUE(server.WaitForLog("refused: server busy: 2 sessions active", absl::Seconds(10)));
+  // The busy server still serves the sessions it has.
+  ExpectRoundTrip(*tcp->client, 'T');
+
+  tcp->client.reset();  // closes both connections: the session is over
   ASSERT_TRUE(server.WaitForLog("session over", absl::Seconds(10)));
   ExpectServes(server);
+  ExpectRoundTrip(*udp->client, 'U');
+}
+
+// A version-1 client cannot read the busy message: it is told the same as an error.
+TEST(EchoServerTest, Version1ClientIsToldBusyAsAnError) {
+  ServerOptions options;
+  options.max_sessions = 1;
+  TestServer server("127.0.0.1:0", options);
+  ASSERT_TRUE(server.ok()) << server.status();
+  absl::StatusOr<transport::EndpointPair> session =
+      Client(server, TransportKind::kTcp)->Connect();
+  ASSERT_TRUE(session.ok()) << session.status();
+  SessionRequest request;
+  request.transport = TransportKind::kTcp;
+  UniqueFd old_client = RawConnect(server.address());
+  SendRaw(old_client.get(), EncodeControlMessage(request, 1));
+  EXPECT_EQ(ErrorAnswer(old_client.get()), "server busy: 1 sessions active, try again later");
+}
+
+// With a fixed data port, concurrent sessions share it: UDP sockets bound together and
+// connected each to its client, TCP listeners one after the other.
+TEST(EchoServerTest, ConcurrentSessionsShareAFixedDataPort) {
+  transport::InetAddress free;
+  {
+    absl::StatusOr<UniqueFd> probe =
+        transport::BoundSocket(SOCK_STREAM, *ParseHostPort("127.0.0.1:0"), &free);
+    ASSERT_TRUE(probe.ok()) << probe.status();
+  }
+  ServerOptions options;
+  options.data_port = free.port();
+  TestServer server("127.0.0.1:0", options);
+  ASSERT_TRUE(server.ok()) << server.status();
+  std::vector<transport::EndpointPair> sessions;
+  for (TransportKind kind :
+       {TransportKind::kTcp, TransportKind::kUdp, TransportKind::kTcp, TransportKind::kUdp}) {
+    absl::StatusOr<transport::EndpointPair> pair = Client(server, kind)->Connect();
+    ASSERT_TRUE(pair.ok()) << pair.status();
+    sessions.push_back(std::move(*pair));
+  }
+  EXPECT_TRUE(server.WaitForLog(absl::StrCat("data port ", free.port()), absl::Seconds(10), 4));
+  for (int round = 0; round < 2; ++round) {
+    for (size_t i = 0; i < sessions.size(); ++i) {
+      ExpectRoundTrip(*sessions[i].client, static_cast<char>('a' + i + 4 * round));
+    }
+  }
+}
+
+// A stop ends every session and waiting connection within a second, and leaves no
+// thread and no descriptor of the server behind.
+TEST(EchoServerTest, StopJoinsEveryThreadAndClosesEveryDescriptor) {
+  const int threads_before = CountEntries("task");
+  const int fds_before = CountEntries("fd");
+  {
+    ServerOptions options;
+    options.request_timeout = absl::Seconds(60);
+    TestServer server("127.0.0.1:0", options);
+    ASSERT_TRUE(server.ok()) << server.status();
+    std::vector<transport::EndpointPair> sessions;
+    for (TransportKind kind : {TransportKind::kTcp, TransportKind::kUdp}) {
+      absl::StatusOr<transport::EndpointPair> pair = Client(server, kind)->Connect();
+      ASSERT_TRUE(pair.ok()) << pair.status();
+      sessions.push_back(std::move(*pair));
+    }
+    std::vector<UniqueFd> idle;
+    for (int i = 0; i < 5; ++i) idle.push_back(RawConnect(server.address()));
+    UniqueFd refused = RawConnect(server.address());  // lingering when the stop comes
+    SendRaw(refused.get(), "GET / HTTP/1.0\r\n\r\n");
+    ASSERT_TRUE(server.WaitForLog("session:", absl::Seconds(10), 2));
+    ASSERT_TRUE(server.WaitForLog("refused: malformed", absl::Seconds(10)));
+
+    const absl::Duration stop = server.Stop();
+    EXPECT_LT(stop, kStopBound);
+    std::cout << "stopped with 2 sessions and 6 connections in " << absl::FormatDuration(stop)
+              << "\n";
+    EXPECT_TRUE(server.serve_status().ok()) << server.serve_status();
+    EXPECT_TRUE(server.WaitForLog("session over: the server is stopping", absl::Seconds(1), 2));
+    // Left: this test's ends (2 per session, 1 per raw connection) and the server's
+    // listener and stop pipe.
+    EXPECT_EQ(CountEntries("fd"), fds_before + 2 * 2 + 6 + 3);
+    EXPECT_EQ(CountEntries("task"), threads_before);
+    // The server closed its ends of the waiting connections.
+    for (const UniqueFd& fd : idle) EXPECT_TRUE(Readable(fd.get()));
+  }
+  EXPECT_EQ(CountEntries("fd"), fds_before);
 }
 
 TEST(EchoServerTest, TcpDataConnectionThatNeverComesEndsTheSession) {
@@ -189,6 +343,13 @@ TEST(EchoServerTest, TcpDataConnectionThatNeverComesEndsTheSession) {
   EXPECT_NE(std::get_if<SessionAccept>(&*answer), nullptr);
   EXPECT_TRUE(server.WaitForLog("no data connection", absl::Seconds(10)));
   ExpectServes(server);
+}
+
+TEST(EchoServerTest, ListenRefusesNoSessions) {
+  ServerOptions options;
+  options.listen = *ParseHostPort("127.0.0.1:0");
+  options.max_sessions = 0;
+  EXPECT_TRUE(absl::IsInvalidArgument(EchoServer::Listen(options).status()));
 }
 
 TEST(EchoServerTest, ListenFailsOnAnAddressThisHostLacks) {

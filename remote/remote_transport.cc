@@ -159,6 +159,10 @@ absl::StatusOr<transport::EndpointPair> RemoteTransport::Connect() {
   }
   absl::StatusOr<ControlMessage> answer = ReadControlMessage(control.get(), deadline);
   if (!answer.ok()) return Prefixed(answer.status(), absl::StrCat("server ", server, ": "));
+  if (const auto* busy = std::get_if<SessionBusy>(&*answer)) {
+    return absl::UnavailableError(absl::StrFormat("%s (%s serves at most %u sessions at once)",
+                                                  BusyText(*busy), server, busy->session_limit));
+  }
   if (const auto* error = std::get_if<SessionError>(&*answer)) {
     return absl::FailedPreconditionError(
         absl::StrCat("server ", server, " refused the session: ", error->message));

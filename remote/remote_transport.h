@@ -13,10 +13,16 @@
 // is over. needs_local_peer() is false: the harness starts no echo peer of its own and
 // sends kQuit to the server's at the end.
 //
-// What is NOT promised: the server may refuse (busy with another client, a limit of its
-// own): Connect() then fails with FailedPrecondition and the server's reason. Each
-// Connect() is a new session; the server serves one at a time, so a second one while the
-// first endpoint lives is refused as busy.
+// Waits. Every wait of Connect() ends by handshake_timeout (DeadlineExceeded), and
+// within ~100 ms of a SIGINT or SIGTERM caught by platform::InstallStopHandlers()'s
+// handlers (Cancelled; see control_channel.h).
+//
+// What is NOT promised: the server may refuse. A server that already serves as many
+// sessions as it will answers "busy": Connect() fails with Unavailable, "server busy: N
+// sessions active, try again later", and trying again later may succeed. Any other
+// refusal (a limit of its own, a request it cannot serve) is FailedPrecondition with the
+// server's reason. Each Connect() is a new session, counted by the server while its
+// endpoint lives.
 #ifndef REMOTE_REMOTE_TRANSPORT_H_
 #define REMOTE_REMOTE_TRANSPORT_H_
 

@@ -1,13 +1,18 @@
 #include "remote/remote_transport.h"
 
+#include <pthread.h>
+#include <signal.h>
 #include <sys/socket.h>
 
+#include <iostream>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/time/clock.h"
 #include "gtest/gtest.h"
+#include "platform/stop_signal.h"
 #include "remote/role_options.h"
 #include "remote/test_server.h"
 #include "transport/echo_peer.h"
@@ -165,6 +170,45 @@ TEST(RemoteTransportCreateTest, SilentServerMeetsTheHandshakeTimeout) {
   EXPECT_TRUE(absl::IsDeadlineExceeded(pair.status())) << pair.status();
   EXPECT_GE(waited, absl::Milliseconds(200));
   EXPECT_LT(waited, absl::Seconds(2));
+}
+
+// A server that takes the connection (the kernel's backlog does) and never answers, and
+// a SIGINT to the waiting thread after ~200 ms: the handshake ends with Cancelled within
+// a second of the signal, not at its 30 s timeout.
+TEST(RemoteTransportCreateTest, SignalEndsTheWaitForASilentServer) {
+  ASSERT_TRUE(platform::InstallStopHandlers().ok());
+  platform::ResetStopForTesting();
+  transport::InetAddress bound;
+  absl::StatusOr<transport::UniqueFd> listener =
+      transport::BoundSocket(SOCK_STREAM, *ParseHostPort("127.0.0.1:0"), &bound);
+  ASSERT_TRUE(listener.ok()) << listener.status();
+  ASSERT_EQ(listen(listener->get(), 1), 0);
+  RemoteTransportOptions options;
+  options.peer = bound;
+  options.sizes = {64};
+  options.handshake_timeout = absl::Seconds(30);
+  absl::StatusOr<std::unique_ptr<RemoteTransport>> remote = RemoteTransport::Create(options);
+  ASSERT_TRUE(remote.ok()) << remote.status();
+
+  const pthread_t waiter = pthread_self();
+  absl::Time raised = absl::InfiniteFuture();
+  std::thread signaller([waiter, &raised] {
+    absl::SleepFor(absl::Milliseconds(200));
+    raised = absl::Now();
+    pthread_kill(waiter, SIGINT);
+  });
+  absl::StatusOr<transport::EndpointPair> pair = (*remote)->Connect();
+  const absl::Time returned = absl::Now();
+  signaller.join();
+  platform::ResetStopForTesting();
+  signal(SIGINT, SIG_DFL);
+  signal(SIGTERM, SIG_DFL);
+
+  EXPECT_TRUE(absl::IsCancelled(pair.status())) << pair.status();
+  EXPECT_NE(pair.status().message().find("signal 2"), absl::string_view::npos) << pair.status();
+  const absl::Duration after_signal = returned - raised;
+  EXPECT_LT(after_signal, absl::Seconds(1));
+  std::cout << "released " << absl::FormatDuration(after_signal) << " after the SIGINT\n";
 }
 
 }  // namespace
