@@ -74,8 +74,9 @@ absl::Status RefuseIfNotRegular(const std::string& target) {
   struct stat st;
   if (lstat(target.c_str(), &st) != 0) return absl::OkStatus();  // absent, or rename will say
   if (const char* what = NotARegularFile(st.st_mode); what != nullptr) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "refusing ", absl::CHexEscape(target), ": it is ", what, "; only a regular file is replaced"));
+    return absl::FailedPreconditionError(absl::StrCat("refusing ", absl::CHexEscape(target),
+                                                      ": it is ", what,
+                                                      "; only a regular file is replaced"));
   }
   return absl::OkStatus();
 }
@@ -155,7 +156,8 @@ absl::Status WriteFileAtomically(absl::string_view path, absl::string_view conte
       const int error_number = n < 0 ? errno : EIO;
       close(fd);
       unlink(temporary.c_str());
-      return platform::ErrnoToStatus(error_number, absl::StrCat("write ", absl::CHexEscape(temporary)));
+      return platform::ErrnoToStatus(error_number,
+                                     absl::StrCat("write ", absl::CHexEscape(temporary)));
     }
     written += static_cast<size_t>(n);
   }
@@ -167,12 +169,14 @@ absl::Status WriteFileAtomically(absl::string_view path, absl::string_view conte
     const int error_number = errno;
     close(fd);
     unlink(temporary.c_str());
-    return platform::ErrnoToStatus(error_number, absl::StrCat("sync ", absl::CHexEscape(temporary)));
+    return platform::ErrnoToStatus(error_number,
+                                   absl::StrCat("sync ", absl::CHexEscape(temporary)));
   }
   if (close(fd) != 0) {
     const int error_number = errno;
     unlink(temporary.c_str());
-    return platform::ErrnoToStatus(error_number, absl::StrCat("close ", absl::CHexEscape(temporary)));
+    return platform::ErrnoToStatus(error_number,
+                                   absl::StrCat("close ", absl::CHexEscape(temporary)));
   }
   // Again, as late as can be: the target may have changed while we wrote.
   if (absl::Status refused = RefuseIfNotRegular(target); !refused.ok()) {
@@ -182,7 +186,8 @@ absl::Status WriteFileAtomically(absl::string_view path, absl::string_view conte
   if (rename(temporary.c_str(), target.c_str()) != 0) {
     const int error_number = errno;
     unlink(temporary.c_str());
-    return platform::ErrnoToStatus(error_number, absl::StrCat("rename to ", absl::CHexEscape(target)));
+    return platform::ErrnoToStatus(error_number,
+                                   absl::StrCat("rename to ", absl::CHexEscape(target)));
   }
   // The rename itself to disk; best effort (some file systems refuse fsync on a directory).
   const int directory_fd = open(DirectoryOf(target).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);

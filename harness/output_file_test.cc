@@ -46,14 +46,13 @@ std::string Slurp(const std::string& path) {
   return text.str();
 }
 
-void WriteText(const std::string& path, const std::string& text) {
-  std::ofstream(path) << text;
-}
+void WriteText(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
 
 // How many times `needle` occurs in `haystack`.
 int Count(const std::string& haystack, const std::string& needle) {
   int count = 0;
-  for (size_t at = haystack.find(needle); at != std::string::npos; at = haystack.find(needle, at + 1)) {
+  for (size_t at = haystack.find(needle); at != std::string::npos;
+       at = haystack.find(needle, at + 1)) {
     ++count;
   }
   return count;
