@@ -2,14 +2,17 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <set>
 #include <utility>
 #include <vector>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 
@@ -20,6 +23,62 @@ constexpr const char* kDefaultValueColumns[] = {"averaged_rtt_ns", "rtt_ns", "va
 
 absl::Status LineError(int line, absl::string_view problem) {
   return absl::InvalidArgumentError(absl::StrFormat("line %d: %s", line, problem));
+}
+
+// A text of the file (or of the caller) as an error message may quote it: control bytes
+// and non-ASCII C-escaped, at most kMaxQuotedBytes of it, then "...".
+std::string Escaped(absl::string_view text) {
+  if (text.size() <= kMaxQuotedBytes) return absl::CHexEscape(text);
+  return absl::StrCat(absl::CHexEscape(text.substr(0, kMaxQuotedBytes)), "...");
+}
+
+std::string Quoted(absl::string_view text) { return absl::StrCat("'", Escaped(text), "'"); }
+
+// The header's columns for a message: each escaped, at most the first 20.
+std::string ColumnList(const std::vector<std::string>& header) {
+  constexpr size_t kMaxListed = 20;
+  std::vector<std::string> names;
+  for (size_t i = 0; i < header.size() && i < kMaxListed; ++i) names.push_back(Escaped(header[i]));
+  std::string list = absl::StrJoin(names, ",");
+  if (header.size() > kMaxListed) absl::StrAppendFormat(&list, ",... (%d columns)", header.size());
+  return list;
+}
+
+// Whether a column name may become the sweep's value_name, which is printed as it is: valid
+// UTF-8 without control characters (C0, DEL, C1), so that no terminal escape comes through.
+bool PrintableName(absl::string_view name) {
+  for (size_t i = 0; i < name.size();) {
+    const unsigned char c = static_cast<unsigned char>(name[i]);
+    if (c < 0x80) {
+      if (c < 0x20 || c == 0x7f) return false;
+      ++i;
+      continue;
+    }
+    size_t length = 0;
+    uint32_t code = 0;
+    if ((c & 0xe0) == 0xc0) {
+      length = 2, code = c & 0x1f;
+    } else if ((c & 0xf0) == 0xe0) {
+      length = 3, code = c & 0x0f;
+    } else if ((c & 0xf8) == 0xf0) {
+      length = 4, code = c & 0x07;
+    } else {
+      return false;
+    }
+    if (length > name.size() - i) return false;
+    for (size_t k = 1; k < length; ++k) {
+      const unsigned char next = static_cast<unsigned char>(name[i + k]);
+      if ((next & 0xc0) != 0x80) return false;
+      code = (code << 6) | (next & 0x3f);
+    }
+    constexpr uint32_t kSmallest[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (code < kSmallest[length] || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) {
+      return false;  // overlong, beyond Unicode, or a surrogate
+    }
+    if (code <= 0x9f) return false;  // C1 controls, CSI among them
+    i += length;
+  }
+  return true;
 }
 
 // Splits one line into trimmed fields; a field may be double-quoted, with "" for a quote.
@@ -62,10 +121,10 @@ absl::StatusOr<double> ParseFinite(absl::string_view field, absl::string_view co
                                    int line_number) {
   double value;
   if (!absl::SimpleAtod(field, &value)) {
-    return LineError(line_number, absl::StrFormat("%s '%s' is not a number", column, field));
+    return LineError(line_number, absl::StrFormat("%s %s is not a number", column, Quoted(field)));
   }
   if (!std::isfinite(value)) {
-    return LineError(line_number, absl::StrFormat("%s '%s' is not finite", column, field));
+    return LineError(line_number, absl::StrFormat("%s %s is not finite", column, Quoted(field)));
   }
   return value;
 }
@@ -101,7 +160,7 @@ absl::StatusOr<Layout> LayoutFromHeader(const std::vector<std::string>& header,
     return LineError(line_number,
                      absl::StrFormat("the header has no size_bytes column and is not two "
                                      "columns of size,value: %s",
-                                     absl::StrJoin(header, ",")));
+                                     ColumnList(header)));
   }
   layout.size = size < 0 ? 0 : size;
   int value = -1;
@@ -109,8 +168,8 @@ absl::StatusOr<Layout> LayoutFromHeader(const std::vector<std::string>& header,
     value = find(options.value_column);
     if (value < 0) {
       return LineError(line_number,
-                       absl::StrFormat("no column named '%s'; columns are %s", options.value_column,
-                                       absl::StrJoin(header, ",")));
+                       absl::StrFormat("no column named %s; columns are %s",
+                                       Quoted(options.value_column), ColumnList(header)));
     }
   } else if (size < 0) {
     value = 1;
@@ -122,11 +181,17 @@ absl::StatusOr<Layout> LayoutFromHeader(const std::vector<std::string>& header,
       return LineError(line_number,
                        absl::StrFormat("no value column (averaged_rtt_ns, rtt_ns or value); "
                                        "columns are %s",
-                                       absl::StrJoin(header, ",")));
+                                       ColumnList(header)));
     }
   }
   if (value == static_cast<int>(layout.size)) {
     return LineError(line_number, "the value column is the size column");
+  }
+  if (!PrintableName(header[value])) {
+    return LineError(line_number,
+                     absl::StrFormat("the value column's name %s has control characters or is "
+                                     "not UTF-8",
+                                     Quoted(header[value])));
   }
   layout.value = value;
   layout.value_name = header[value];
@@ -166,8 +231,8 @@ absl::StatusOr<Sweep> ParseSweepCsv(absl::string_view text, const CsvSweepOption
         continue;
       }
       if (!options.value_column.empty()) {
-        return LineError(line_number, absl::StrFormat("no header, so no column named '%s'",
-                                                      options.value_column));
+        return LineError(line_number, absl::StrFormat("no header, so no column named %s",
+                                                      Quoted(options.value_column)));
       }
     }
     if (fields->size() != layout.fields) {
@@ -196,7 +261,13 @@ absl::StatusOr<Sweep> ParseSweepCsv(absl::string_view text, const CsvSweepOption
                          absl::StrFormat("run %g of size %g appears twice", *run, *size));
       }
     }
-    SweepPoint& point = points[*size];
+    auto [where, added] = points.try_emplace(*size);
+    if (added && points.size() > kMaxCsvSizes) {
+      return LineError(line_number,
+                       absl::StrFormat("more than %d distinct sizes, the most the analysis takes",
+                                       kMaxCsvSizes));
+    }
+    SweepPoint& point = where->second;
     point.size_bytes = *size;
     point.values.push_back(*value);
   }

@@ -20,8 +20,15 @@
 //    or value columns in one file would be merged, so split such files first.
 // Rejected with InvalidArgument naming the 1-based line number and the problem: a field that
 // is not a number, NaN or infinite; a size ≤ 0; a wrong number of fields; an unterminated
-// quote; a missing column; a repeated run; more than kMaxCsvRows data rows; a line longer
-// than kMaxCsvLineBytes; no data rows at all.
+// quote; a missing column; a value column whose name has control characters or is not
+// UTF-8 (the name is printed as it is); a repeated run; more than kMaxCsvRows data rows;
+// more than kMaxCsvSizes distinct sizes; a line longer than kMaxCsvLineBytes; no data rows
+// at all.
+// Messages quote the file's text (a cell, the header's column names) and options.value_column
+// C-escaped (absl::CHexEscape: no control byte reaches a terminal) and cut after
+// kMaxQuotedBytes bytes, marked "...".
+// Time and memory: linear in the text, at most kMaxCsvRows values; the caller bounds the
+// text's size (platform::ReadUserFile's 64 MiB for a file).
 #ifndef ANALYSIS_CSV_SWEEP_READER_H_
 #define ANALYSIS_CSV_SWEEP_READER_H_
 
@@ -30,6 +37,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "analysis/step_detector.h"
 #include "analysis/sweep.h"
 
 namespace tickbench::analysis {
@@ -38,6 +46,11 @@ namespace tickbench::analysis {
 // million rows is 40 sizes × 25000 runs, far beyond any real sweep.
 inline constexpr size_t kMaxCsvRows = 1'000'000;
 inline constexpr size_t kMaxCsvLineBytes = 64 * 1024;  // without the line break
+// The step detector's limit (its time grows with the square of the sizes; runs of one size
+// cost nothing there): a file with more sizes could never be analysed.
+inline constexpr size_t kMaxCsvSizes = kMaxStepDetectorSizes;
+// Of a cell or column name quoted in an error message, before its escaping.
+inline constexpr size_t kMaxQuotedBytes = 40;
 
 struct CsvSweepOptions {
   // The value column of a file with a header; empty picks the default described above.

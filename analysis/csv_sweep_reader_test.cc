@@ -146,5 +146,77 @@ TEST(ParseSweepCsvTest, RowLimit) {
   EXPECT_EQ(Error(text), "line 1000001: more than 1000000 data rows");
 }
 
+TEST(ParseSweepCsvTest, DistinctSizeLimit) {
+  std::string text;
+  for (size_t i = 1; i <= kMaxCsvSizes; ++i) text += std::to_string(i) + ",1\n";
+  text += "1,2\n";  // one more run of a size already seen is not a new size
+  const Sweep sweep = Parse(text);
+  EXPECT_EQ(sweep.points.size(), kMaxCsvSizes);
+  EXPECT_EQ(sweep.points[0].values.size(), 2u);
+  text += "0.5,1\n";
+  EXPECT_EQ(Error(text), "line 10002: more than 10000 distinct sizes, the most the analysis takes");
+  EXPECT_EQ(kMaxCsvSizes, kMaxStepDetectorSizes);
+}
+
+TEST(ParseSweepCsvTest, ErrorsEscapeControlBytesOfCells) {
+  // A terminal escape (clear screen), a carriage return and a NUL in a cell: quoted escaped.
+  EXPECT_EQ(Error(std::string("32,1\n64,\x1b[2J\rboom\n")),
+            "line 2: value '\\x1b[2J\\rboom' is not a number");
+  EXPECT_EQ(Error(std::string("32,1\n64,\0\n", 10)), "line 2: value '\\x00' is not a number");
+  EXPECT_EQ(Error("size,rtt_ns\n\"\x1b]0;title\x07\",1\n"),
+            "line 2: size '\\x1b]0;title\\x07' is not a number");
+  // A newline can only come from the caller: the column asked for.
+  CsvSweepOptions options;
+  options.value_column = "\x1b[2J\nrm";
+  EXPECT_EQ(Error("size_bytes,rtt_ns\n64,1\n", options),
+            "line 1: no column named '\\x1b[2J\\nrm'; columns are size_bytes,rtt_ns");
+  EXPECT_EQ(Error("64,1\n", options), "line 1: no header, so no column named '\\x1b[2J\\nrm'");
+  EXPECT_EQ(Error("a,\x1b[31m,c\n1,2,3\n"),
+            "line 1: the header has no size_bytes column and is not two columns of "
+            "size,value: a,\\x1b[31m,c");
+}
+
+TEST(ParseSweepCsvTest, ErrorsCutLongCellsAndColumnLists) {
+  const std::string cell(1000, 'a');
+  EXPECT_EQ(Error("32,1\n32," + cell + "\n"),
+            "line 2: value '" + std::string(kMaxQuotedBytes, 'a') + "...' is not a number");
+  // Escaping happens after the cut: 40 bytes of ESC become 40 escapes, not 10.
+  std::string escapes;
+  for (size_t i = 0; i < kMaxQuotedBytes; ++i) escapes += "\\x1b";
+  EXPECT_EQ(Error("32,1\n32," + std::string(100, '\x1b') + "\n"),
+            "line 2: value '" + escapes + "...' is not a number");
+  std::string header = "size_bytes";
+  for (int i = 1; i < 30; ++i) header += ",c" + std::to_string(i);
+  EXPECT_EQ(Error(header + "\n1" + std::string(29, ',') + "\n"),
+            "line 1: no value column (averaged_rtt_ns, rtt_ns or value); columns are "
+            "size_bytes,c1,c2,c3,c4,c5,c6,c7,c8,c9,c10,c11,c12,c13,c14,c15,c16,c17,c18,c19,... "
+            "(30 columns)");
+}
+
+TEST(ParseSweepCsvTest, ValueColumnNameMustBePrintable) {
+  // The name becomes the sweep's value_name, which is printed as it is.
+  EXPECT_EQ(Error("size,\x1b[2Jx\n64,1\n"),
+            "line 1: the value column's name '\\x1b[2Jx' has control characters or is not UTF-8");
+  EXPECT_EQ(Error("size,\xc2\x9b" "2J\n64,1\n"),  // U+009B, the one-character CSI
+            "line 1: the value column's name '\\xc2\\x9b\\x32J' has control characters or is not "
+            "UTF-8");
+  EXPECT_EQ(Error("size,\x9b" "2J\n64,1\n"),
+            "line 1: the value column's name '\\x9b\\x32J' has control characters or is not UTF-8");
+  EXPECT_EQ(Error("size,\xc0\x9b\n64,1\n"),  // overlong ESC
+            "line 1: the value column's name '\\xc0\\x9b' has control characters or is not UTF-8");
+  const Sweep sweep = Parse("size,rtt_\xc2\xb5s ok\n64,1\n");  // U+00B5 MICRO SIGN
+  EXPECT_EQ(sweep.value_name, "rtt_\xc2\xb5s ok");
+  // Other columns are never printed but in messages, escaped: they may be anything.
+  EXPECT_EQ(Parse("size_bytes,\x1b[2J,rtt_ns\n64,x,1\n").value_name, "rtt_ns");
+}
+
+TEST(ParseSweepCsvTest, HugeAndTinyNumbers) {
+  EXPECT_EQ(Error("32,1e999\n"), "line 1: value '1e999' is not finite");
+  EXPECT_EQ(Error("1e999,1\n"), "line 1: size '1e999' is not finite");
+  EXPECT_EQ(Parse("1e-300,1e300\n").points[0].values[0], 1e300);
+  EXPECT_EQ(Error("32," + std::string(100, '9') + "e999\n"),
+            "line 1: value '" + std::string(kMaxQuotedBytes, '9') + "...' is not finite");
+}
+
 }  // namespace
 }  // namespace tickbench::analysis

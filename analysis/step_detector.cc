@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <limits>
 
+#include "absl/strings/str_format.h"
+
 namespace tickbench::analysis {
 namespace {
 
@@ -243,6 +245,12 @@ absl::StatusOr<StepDetection> DetectSteps(const Sweep& sweep, const StepDetector
   }
   if (options.max_steps < 0 || !(options.penalty_multiplier > 0)) {
     return absl::InvalidArgumentError("max_steps must be >= 0 and penalty_multiplier > 0");
+  }
+  if (sweep.points.size() > kMaxStepDetectorSizes) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("%d sizes: step detection takes at most %d (its time grows with the "
+                        "square of the sizes)",
+                        sweep.points.size(), kMaxStepDetectorSizes));
   }
   absl::StatusOr<NoiseModel> noise = EstimateNoise(sweep);
   if (!noise.ok()) return noise.status();

@@ -9,7 +9,9 @@
 // total χ² for every m ≤ max_steps + 1 comes from dynamic programming over segment ends (the
 // segment-neighbourhood recursion of Bai & Perron, J. Applied Econometrics 18, 2003; with one
 // penalty per cut it is the optimal partitioning of Jackson et al., IEEE SPL 12(2), 2005) in
-// O(k·n²) time and O(k·n) memory, k = max_steps + 1: 2000 sizes take ~60 ms.
+// O(k·n²) time and O(k·n) memory, k = max_steps + 1, n the number of sizes (a size's runs
+// enter only through their mean and the noise model, so 100 runs cost no more than one
+// beyond reading them): 2000 sizes take ~60 ms, kMaxStepDetectorSizes = 10000 about 1 s.
 //
 // Number of cuts: the Schwarz criterion (BIC), β = penalty_multiplier · 3 · ln(n) per cut
 // (each cut adds an intercept, a slope and a position), in one of two forms:
@@ -40,6 +42,7 @@
 #ifndef ANALYSIS_STEP_DETECTOR_H_
 #define ANALYSIS_STEP_DETECTOR_H_
 
+#include <cstddef>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -47,6 +50,10 @@
 #include "analysis/sweep.h"
 
 namespace tickbench::analysis {
+
+// The most sizes DetectSteps takes (InvalidArgument beyond, naming the limit): the time is
+// quadratic in them. As many as a sweep may have (harness/size_list.h).
+inline constexpr size_t kMaxStepDetectorSizes = 10'000;
 
 struct StepDetectorOptions {
   int min_segment_points = 3;       // ≥ 2; 3 keeps one outlier from forming its own segment

@@ -245,5 +245,119 @@ TEST(DetectStepsTest, TwoThousandSizesInWellUnderASecond) {
   EXPECT_EQ(d.steps[0].size_after, 30016);
 }
 
+TEST(DetectStepsTest, RefusesMoreSizesThanTheLimit) {
+  const Sweep sweep =
+      MakeSweep(EvenSizes(1, kMaxStepDetectorSizes + 1, 1), Line, Relative(0.01, 1), 3);
+  const absl::StatusOr<StepDetection> d = DetectSteps(sweep);
+  EXPECT_EQ(d.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(d.status().message(),
+            "10001 sizes: step detection takes at most 10000 (its time grows with the square of "
+            "the sizes)");
+}
+
+// A segment fitted the long way: every run a row of its own, weighted w_i / m_i (w_i the
+// weight of size i's mean, m_i its runs), with the within-size scatter, which no line can
+// change, taken off. It must equal the fit on the per-size means that the detector does.
+struct RowFit {
+  double chi_square = 0, intercept = 0, slope = 0;
+};
+
+RowFit FitRows(const Sweep& sweep, const std::vector<double>& weights, int first, int last) {
+  double sw = 0, sx = 0, sy = 0;
+  for (int i = first; i <= last; ++i) {
+    const SweepPoint& p = sweep.points[i];
+    for (double v : p.values) {
+      const double w = weights[i] / p.values.size();
+      sw += w, sx += w * p.size_bytes, sy += w * v;
+    }
+  }
+  const double mx = sx / sw, my = sy / sw;
+  double sxx = 0, sxy = 0;
+  for (int i = first; i <= last; ++i) {
+    const SweepPoint& p = sweep.points[i];
+    for (double v : p.values) {
+      const double w = weights[i] / p.values.size();
+      sxx += w * (p.size_bytes - mx) * (p.size_bytes - mx);
+      sxy += w * (p.size_bytes - mx) * (v - my);
+    }
+  }
+  RowFit fit;
+  fit.slope = sxy / sxx;
+  fit.intercept = my - fit.slope * mx;
+  for (int i = first; i <= last; ++i) {
+    const SweepPoint& p = sweep.points[i];
+    double mean = 0;
+    for (double v : p.values) mean += v / p.values.size();
+    for (double v : p.values) {
+      const double w = weights[i] / p.values.size();
+      const double residual = v - fit.intercept - fit.slope * p.size_bytes;
+      fit.chi_square += w * (residual * residual - (v - mean) * (v - mean));
+    }
+  }
+  return fit;
+}
+
+// The least total of FitRows over every cut of points [first, n) into `segments` segments of
+// at least `min_points`, by trying them all; `starts` gets the best one's segment starts.
+double BestByEnumeration(const Sweep& sweep, const std::vector<double>& weights, int first,
+                         int segments, int min_points, std::vector<int>* starts) {
+  const int n = static_cast<int>(sweep.points.size());
+  if (segments == 1) {
+    if (n - first < min_points) return INFINITY;
+    *starts = {first};
+    return FitRows(sweep, weights, first, n - 1).chi_square;
+  }
+  double best = INFINITY;
+  for (int next = first + min_points; next <= n - min_points; ++next) {
+    std::vector<int> rest;
+    const double total = FitRows(sweep, weights, first, next - 1).chi_square +
+                         BestByEnumeration(sweep, weights, next, segments - 1, min_points, &rest);
+    if (total < best) {
+      best = total;
+      *starts = {first};
+      starts->insert(starts->end(), rest.begin(), rest.end());
+    }
+  }
+  return best;
+}
+
+TEST(DetectStepsTest, SegmentsAreTheBestCutOfThePerRowFit) {
+  // Uneven runs per size (1 to 4), a jump and a slope change: the chosen segments and their
+  // χ² must be those of the exhaustive search over per-row fits, to 1e-9.
+  auto truth = [](double n) { return Line(n) + (n > 650 ? 900 : 0) + (n > 1150 ? 8 * n : 0); };
+  int multi_segment = 0;
+  for (int min_points : {2, 3}) {
+    for (uint64_t seed = 40; seed < 50; ++seed) {
+      Sweep sweep = MakeSweep(EvenSizes(100, 1600, 100), truth, Relative(0.01, 4), seed);
+      for (size_t i = 0; i < sweep.points.size(); ++i) sweep.points[i].values.resize(1 + i % 4);
+      StepDetectorOptions options;
+      options.min_segment_points = min_points;
+      options.max_steps = 3;
+      // A tiny penalty keeps the most segments, cut where the noise says: any error in a
+      // segment's cost moves some cut.
+      options.penalty_multiplier = 0.01;
+      const StepDetection d = Detect(sweep, options);
+      ASSERT_FALSE(d.segments.empty());
+      std::vector<double> weights;
+      for (double variance : d.noise.mean_variance) weights.push_back(1 / variance);
+      std::vector<int> starts;
+      const double best =
+          BestByEnumeration(sweep, weights, 0, static_cast<int>(d.segments.size()), min_points,
+                            &starts);
+      SCOPED_TRACE(testing::Message() << "seed " << seed << ", min_points " << min_points);
+      EXPECT_NEAR(d.chi_square, best, 1e-9 * best);
+      ASSERT_EQ(starts.size(), d.segments.size());
+      for (size_t s = 0; s < starts.size(); ++s) {
+        EXPECT_EQ(d.segments[s].first, starts[s]);
+        const RowFit fit = FitRows(sweep, weights, d.segments[s].first, d.segments[s].last);
+        EXPECT_NEAR(d.segments[s].slope, fit.slope, 1e-9 * std::fabs(fit.slope));
+        EXPECT_NEAR(d.segments[s].intercept, fit.intercept, 1e-9 * std::fabs(fit.intercept));
+      }
+      multi_segment += d.segments.size() == 4;
+    }
+  }
+  EXPECT_EQ(multi_segment, 20);  // the dynamic programme's deepest level was exercised
+}
+
 }  // namespace
 }  // namespace tickbench::analysis
