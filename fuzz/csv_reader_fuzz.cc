@@ -9,6 +9,17 @@
 #include "fuzz/fuzz_check.h"
 
 namespace tickbench::fuzz {
+namespace {
+
+bool HasControlOrHighByte(absl::string_view text) {
+  for (const char c : text) {
+    const unsigned char byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte >= 0x7f) return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 void FuzzCsvReader(const uint8_t* data, size_t size) {
   const absl::string_view input(reinterpret_cast<const char*>(data), size);
@@ -21,7 +32,14 @@ void FuzzCsvReader(const uint8_t* data, size_t size) {
   const absl::StatusOr<analysis::Sweep> sweep = analysis::ParseSweepCsv(text, options);
   if (!sweep.ok()) {
     FuzzCheck(absl::IsInvalidArgument(sweep.status()), "a rejected file is InvalidArgument");
+    FuzzCheck(!HasControlOrHighByte(sweep.status().message()),
+              "an error message quotes the file escaped");
+    FuzzCheck(sweep.status().message().size() < 4096, "an error message is short");
     return;
+  }
+  for (const char c : sweep->value_name) {
+    FuzzCheck(static_cast<unsigned char>(c) >= 0x20 && c != 0x7f,
+              "the value column's name, printed as it is, has no control byte");
   }
   FuzzCheck(analysis::ValidateSweep(*sweep).ok(), "an accepted sweep passes ValidateSweep");
   FuzzCheck(!sweep->points.empty(), "an accepted sweep has data");
