@@ -5,7 +5,6 @@
 #include <limits>
 
 #include "absl/strings/str_format.h"
-#include "timing/os_clocks.h"
 #include "transport/echo_peer.h"
 #include "transport/message_pattern.h"
 #include "transport/pipe_transport.h"
@@ -42,16 +41,42 @@ auto VisitEndpointType(AnyEndpoint& endpoint, Visit visit) {
   return visit(EndpointType<transport::Endpoint>{"endpoint"});
 }
 
-// Calls `add` with each interval's reading per round trip, in ns, for one loop's `marks`.
-// Interval j holds `batch` trips, except the last, which holds what remained.
+// Calls `add` with each clean interval's reading per round trip, in ns, for one loop's
+// `marks`. Interval j holds `batch` trips, except the last, which holds what remained of
+// the `closed` trips; intervals flagged in `faulty` are left out.
 template <typename Add>
-void ForEachPerTrip(const timing::Clock& clock, const int64_t* marks, int64_t marks_written,
-                    int64_t completed, int64_t batch, Add add) {
+void ForEachPerTrip(const timing::Clock& clock, const int64_t* marks, const uint8_t* faulty,
+                    int64_t marks_written, int64_t closed, int64_t batch, Add add) {
   const int64_t intervals = marks_written - 1;
   for (int64_t j = 0; j < intervals; ++j) {
-    const int64_t trips = j + 1 < intervals ? batch : completed - (intervals - 1) * batch;
+    if (faulty[j]) continue;
+    const int64_t trips = j + 1 < intervals ? batch : closed - (intervals - 1) * batch;
     add(clock.TicksToNanos(marks[j + 1] - marks[j]) / static_cast<double>(trips));
   }
+}
+
+// Trips in interval j of a loop with `intervals` closed intervals.
+int64_t TripsIn(int64_t j, int64_t intervals, int64_t closed, int64_t batch) {
+  return j + 1 < intervals ? batch : closed - (intervals - 1) * batch;
+}
+
+// Sum over the stretches of clean intervals of (last reading - first reading): the
+// elapsed ticks of the trips no fault touched. Adds the number of stretches to `segments`.
+int64_t CleanElapsed(const int64_t* marks, const uint8_t* faulty, int64_t intervals,
+                     int64_t& segments) {
+  int64_t elapsed = 0;
+  int64_t j = 0;
+  while (j < intervals) {
+    if (faulty[j]) {
+      ++j;
+      continue;
+    }
+    const int64_t start = j;
+    while (j < intervals && !faulty[j]) ++j;
+    elapsed += marks[j] - marks[start];
+    ++segments;
+  }
+  return elapsed;
 }
 
 int64_t IntervalsPerRun(const EngineOptions& options) {
@@ -86,8 +111,51 @@ RoundTripEngine::RoundTripEngine(transport::Endpoint& endpoint, timing::Clock& c
                                     std::max<int64_t>(1, options.max_kept_intervals))),
       chunked_(IntervalsPerRun(options) > intervals_per_chunk_),
       marks_(intervals_per_chunk_ + 1),
-      reference_marks_(reference != nullptr ? marks_.size() : 0) {
+      reference_marks_(reference != nullptr ? marks_.size() : 0),
+      faulty_(intervals_per_chunk_ + 1) {
   transport::FillPattern(absl::MakeSpan(send_buffer_));
+  warmup_rtt_ns_.reserve(std::clamp<int64_t>(options.warmup, 0, options.max_kept_intervals));
+}
+
+absl::Status RoundTripEngine::WarmUp(const LoopBuffers& buffers, RunRecord& record) {
+  // Untimed: the first trips after a size change fault in buffers and wake the peer from
+  // a different state; they say little about the steady round trip.
+  const bool continue_on_loss = options_.continue_on_loss && endpoint_.is_datagram();
+  absl::Status status = endpoint_.SetReceiveTimeout(options_.receive_timeout);
+  warmup_rtt_ns_.clear();
+  IntegrityCounts ignored;  // only the timed trips' faults are reported
+  // The warm-up's trips are read by the finest clock at hand (the reference, else the
+  // measured one), which in a simulation is virtual time: never by a clock of its own.
+  timing::Clock& warmup_clock = reference_ != nullptr ? *reference_ : clock_;
+  for (int64_t i = 0; status.ok() && i < options_.warmup; ++i) {
+    const int64_t start_ticks = warmup_clock.NowTicks();
+    bool faulty = false;
+    status = RoundTrip(endpoint_, buffers, next_sequence_++, ignored, &faulty);
+    if (status.code() == absl::StatusCode::kDeadlineExceeded && continue_on_loss) {
+      ++record.warmup_lost;
+      if (warmup_rtt_ns_.empty() && record.warmup_lost >= kWarmupSilentLimit) {
+        return absl::DeadlineExceededError(absl::StrFormat(
+            "no echo to the first %d warm-up datagrams within %s each: the peer does not "
+            "answer", record.warmup_lost, absl::FormatDuration(options_.receive_timeout)));
+      }
+      status = absl::OkStatus();
+      continue;
+    }
+    if (status.ok() && !faulty && warmup_rtt_ns_.size() < warmup_rtt_ns_.capacity()) {
+      warmup_rtt_ns_.push_back(std::llround(
+          warmup_clock.TicksToNanos(warmup_clock.NowTicks() - start_ticks)));
+    }
+  }
+  if (!status.ok()) return status;
+  absl::Duration timeout = options_.receive_timeout;
+  if (options_.auto_receive_timeout && !warmup_rtt_ns_.empty()) {
+    auto middle = warmup_rtt_ns_.begin() + warmup_rtt_ns_.size() / 2;
+    std::nth_element(warmup_rtt_ns_.begin(), middle, warmup_rtt_ns_.end());
+    timeout = std::clamp(1000 * absl::Nanoseconds(*middle), kMinAutoTimeout, kMaxAutoTimeout);
+    status = endpoint_.SetReceiveTimeout(timeout);
+  }
+  record.receive_timeout_ns = absl::ToInt64Nanoseconds(timeout);
+  return status;
 }
 
 RunRecord RoundTripEngine::MeasureRun(size_t size_bytes, int run) {
@@ -105,30 +173,25 @@ RunRecord RoundTripEngine::MeasureRun(size_t size_bytes, int run) {
   transport::FillPattern(absl::MakeSpan(send_buffer_.data(), size_bytes));
   LoopBuffers buffers{absl::MakeSpan(send_buffer_.data(), size_bytes),
                       absl::MakeSpan(receive_buffer_.data(), size_bytes), absl::MakeSpan(marks_),
-                      absl::MakeSpan(reference_marks_)};
+                      absl::MakeSpan(reference_marks_), absl::MakeSpan(faulty_)};
 
   absl::Status status = transport::SendBlockHeader(
       endpoint_, static_cast<uint32_t>(size_bytes),
       static_cast<uint32_t>(options_.warmup + options_.iterations));
-  // Warm-up: not counted. The first trips after a size change fault in buffers and
-  // wake the peer from a different state; they say little about the steady round trip.
-  const int64_t warmup_start_ns = timing::MonotonicNanos();
-  for (int64_t i = 0; status.ok() && i < options_.warmup; ++i) {
-    status = RoundTrip(endpoint_, buffers, next_sequence_++, record.integrity);
-    if (status.code() == absl::StatusCode::kDeadlineExceeded && options_.continue_on_loss) {
-      status = absl::OkStatus();  // a lost warm-up trip costs nothing but its time
-    }
-  }
-  record.integrity = IntegrityCounts{};  // only the timed trips' faults are reported
-  if (status.ok() && options_.auto_receive_timeout && options_.warmup > 0) {
-    const absl::Duration mean_rtt =
-        absl::Nanoseconds((timing::MonotonicNanos() - warmup_start_ns) / options_.warmup);
-    status = endpoint_.SetReceiveTimeout(std::clamp(1000 * mean_rtt, kMinAutoTimeout, kMaxAutoTimeout));
-  }
+  if (status.ok()) status = WarmUp(buffers, record);
   if (!status.ok()) {
-    record.error = absl::StrFormat("during warm-up: %s", status.ToString());
+    // A silent datagram peer leaves the run without figures (the sweep may retry it);
+    // any other failure is an error.
+    if (record.warmup_lost >= kWarmupSilentLimit &&
+        status.code() == absl::StatusCode::kDeadlineExceeded) {
+      record.invalid_reason = std::string(status.message());
+    } else {
+      record.error = absl::StrFormat("during warm-up: %s", status.ToString());
+    }
+    next_sequence_ += options_.iterations;
     return record;
   }
+  const bool continue_on_loss = options_.continue_on_loss && endpoint_.is_datagram();
 
   // The timed trips, in chunks of at most intervals_per_chunk_ intervals: one chunk unless
   // the run has more intervals than max_kept_intervals. Each chunk is a loop of its own
@@ -148,8 +211,9 @@ RunRecord RoundTripEngine::MeasureRun(size_t size_bytes, int run) {
   LoopOutcome chunk;
   do {
     const int64_t trips = std::min(trips_per_chunk, options_.iterations - record.completed);
+    std::fill(faulty_.begin(), faulty_.end(), 0);
     chunk = loop_(endpoint_, clock_, reference_, buffers, trips, record.batch,
-                  next_sequence_ + record.completed, options_.continue_on_loss, record.integrity);
+                  next_sequence_ + record.completed, continue_on_loss, record.integrity);
     FoldChunk(chunk, record, reference_elapsed_ticks);
   } while (chunk.status.ok() && record.completed < options_.iterations);
   next_sequence_ += options_.iterations;
@@ -165,12 +229,23 @@ void RoundTripEngine::FoldChunk(const LoopOutcome& chunk, RunRecord& record,
                                 int64_t& reference_elapsed_ticks) {
   record.completed += chunk.completed;
   if (chunk.marks < 2) return;
-  const int64_t last = chunk.marks - 1;
-  record.elapsed_ticks += marks_[last] - marks_[0];
-  if (reference_ != nullptr) reference_elapsed_ticks += reference_marks_[last] - reference_marks_[0];
+  const int64_t intervals = chunk.marks - 1;
+  for (int64_t j = 0; j < intervals; ++j) {
+    const int64_t trips = TripsIn(j, intervals, chunk.closed, record.batch);
+    (faulty_[j] ? record.excluded_trips : record.timed_trips) += trips;
+  }
+  int64_t segments = 0;
+  record.elapsed_ticks += CleanElapsed(marks_.data(), faulty_.data(), intervals, segments);
+  record.fault_segments += segments;
+  if (reference_ != nullptr) {
+    int64_t ignored = 0;
+    reference_elapsed_ticks +=
+        CleanElapsed(reference_marks_.data(), faulty_.data(), intervals, ignored);
+  }
 
   const double resolution_ns = absl::ToDoubleNanoseconds(clock_.info().claimed_resolution);
-  for (int64_t j = 0; j < last; ++j) {
+  for (int64_t j = 0; j < intervals; ++j) {
+    if (faulty_[j]) continue;
     const double ticks = clock_.TicksToNanos(marks_[j + 1] - marks_[j]) / resolution_ns;
     const int64_t bucket = std::min<int64_t>(std::llround(std::max(0.0, ticks)),
                                              record.resolution_histogram.size() - 1);
@@ -178,11 +253,12 @@ void RoundTripEngine::FoldChunk(const LoopOutcome& chunk, RunRecord& record,
   }
 
   if (!chunked_) return;  // one chunk: Summarize reads its kept marks exactly
-  ForEachPerTrip(clock_, marks_.data(), chunk.marks, chunk.completed, record.batch,
+  ForEachPerTrip(clock_, marks_.data(), faulty_.data(), chunk.marks, chunk.closed, record.batch,
                  [this](double ns) { clock_summary_.Add(ns); });
   if (reference_ != nullptr) {
-    ForEachPerTrip(*reference_, reference_marks_.data(), chunk.marks, chunk.completed,
-                   record.batch, [this](double ns) { reference_summary_.Add(ns); });
+    ForEachPerTrip(*reference_, reference_marks_.data(), faulty_.data(), chunk.marks,
+                   chunk.closed, record.batch,
+                   [this](double ns) { reference_summary_.Add(ns); });
   }
 }
 
@@ -195,9 +271,9 @@ void RoundTripEngine::Summarize(const LoopOutcome& last_chunk, int64_t reference
                                     reference_marks_.begin() + last_chunk.marks);
     }
   }
-  if (record.completed == 0) return;
+  if (!record.valid()) return;  // no clean interval: no figure, never a made-up one
 
-  const double trips = static_cast<double>(record.completed);
+  const double trips = static_cast<double>(record.timed_trips);
   record.averaged_rtt_ns = clock_.TicksToNanos(record.elapsed_ticks) / trips;
   record.throughput_bytes_per_s =
       record.averaged_rtt_ns > 0 ? 2.0 * record.size_bytes * 1e9 / record.averaged_rtt_ns
@@ -215,8 +291,8 @@ void RoundTripEngine::Summarize(const LoopOutcome& last_chunk, int64_t reference
   auto exact = [&](const timing::Clock& clock, const std::vector<int64_t>& marks) {
     std::vector<double> values;
     values.reserve(last_chunk.marks - 1);
-    ForEachPerTrip(clock, marks.data(), last_chunk.marks, last_chunk.completed, record.batch,
-                   [&values](double ns) { values.push_back(ns); });
+    ForEachPerTrip(clock, marks.data(), faulty_.data(), last_chunk.marks, last_chunk.closed,
+                   record.batch, [&values](double ns) { values.push_back(ns); });
     return timing::Summarize(values);
   };
   record.per_iteration_ns = exact(clock_, marks_);

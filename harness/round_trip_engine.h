@@ -24,10 +24,16 @@ struct EngineOptions {
   int64_t iterations = 1000;  // timed round trips per run
   int64_t warmup = 100;       // untimed round trips before them
   int64_t batch = 1;          // round trips per per-iteration reading (iterations: averaged only)
+  // On a datagram transport, a lost datagram is counted, its interval cut out of the
+  // figures, and the run goes on; false ends the run at the first loss. On a byte stream
+  // a missing echo always ends the run: the stream is out of step after it.
   bool continue_on_loss = true;
-  // Derive each run's receive timeout from its warm-up: 1000 times the warm-up's mean
-  // round trip, within [kMinAutoTimeout, kMaxAutoTimeout]. A lost datagram then costs a
-  // bounded wait proportionate to the round trip, instead of a fixed guess.
+  // The receive timeout of the warm-up, and of the timed trips unless derived.
+  absl::Duration receive_timeout = absl::Seconds(1);
+  // Derive each run's receive timeout from its warm-up: 1000 times the median of the
+  // warm-up's round trips that got their echo, within [kMinAutoTimeout,
+  // kMaxAutoTimeout]. A lost datagram then costs a bounded wait proportionate to the
+  // round trip, and a loss in the warm-up (a median, not a mean) cannot inflate it.
   bool auto_receive_timeout = false;
   // Histogram buckets of readings in units of the clock's resolution; the last bucket
   // holds everything above.
@@ -44,6 +50,9 @@ struct EngineOptions {
 
 inline constexpr absl::Duration kMinAutoTimeout = absl::Milliseconds(250);
 inline constexpr absl::Duration kMaxAutoTimeout = absl::Seconds(10);
+// A warm-up whose first this many datagrams all get no echo gives up: the peer does not
+// answer, and waiting out the rest of the warm-up would only cost time.
+inline constexpr int64_t kWarmupSilentLimit = 3;
 
 class RoundTripEngine {
  public:
@@ -54,7 +63,8 @@ class RoundTripEngine {
 
   // One run of `size_bytes`: tells the peer the block (warm-up + timed trips), runs the
   // warm-up, then the timed loop. A failure ends the run early; what was measured until
-  // then is in the record, with `error` saying what happened.
+  // then is in the record, with `error` saying what happened. Faulty round trips are
+  // cut out of the figures (RunRecord::timed_trips); a run with none left is !valid().
   RunRecord MeasureRun(size_t size_bytes, int run);
 
   // Whether a run is timed in more than one chunk (more intervals than
@@ -64,8 +74,11 @@ class RoundTripEngine {
   using LoopFunction = harness::LoopFunction;  // harness/loop_selection.h
 
  private:
-  // Adds one chunk's trips, elapsed ticks and resolution histogram to the record, and,
-  // when chunked, its per-trip readings to the streaming summaries.
+  // The warm-up: untimed trips, then (with auto_receive_timeout) the timed trips'
+  // receive timeout from their median. Fills record.warmup_lost and receive_timeout_ns.
+  absl::Status WarmUp(const LoopBuffers& buffers, RunRecord& record);
+  // Adds one chunk's clean trips, elapsed ticks and resolution histogram to the record,
+  // and, when chunked, its per-trip readings to the streaming summaries.
   void FoldChunk(const LoopOutcome& chunk, RunRecord& record, int64_t& reference_elapsed_ticks);
   // The run's figures; `last_chunk` holds the marks when the run was one chunk.
   void Summarize(const LoopOutcome& last_chunk, int64_t reference_elapsed_ticks,
@@ -82,6 +95,8 @@ class RoundTripEngine {
   bool chunked_;
   std::vector<int64_t> marks_;            // intervals_per_chunk_ + 1
   std::vector<int64_t> reference_marks_;  // same, or empty without a reference
+  std::vector<uint8_t> faulty_;           // one flag per interval of a chunk
+  std::vector<int64_t> warmup_rtt_ns_;    // the warm-up's round trips that got an echo
   timing::StreamingSummary clock_summary_;
   timing::StreamingSummary reference_summary_;
   uint64_t next_sequence_ = 1;

@@ -100,18 +100,123 @@ TEST(RoundTripEngineTest, BatchesDivideEachReadingByTheirSize) {
   EXPECT_FALSE(r.has_reference);
 }
 
-TEST(RoundTripEngineTest, LostEchoesAreCountedAndTheRunGoesOn) {
+TEST(RoundTripEngineTest, LostEchoesAreCountedAndNeverTimed) {
+  // Every 100th echo is lost, and a loss costs the 50 ms receive timeout in virtual time:
+  // none of that may reach a figure. The 10 lost trips' intervals are cut out.
   transport::SimFaults faults;
   faults.drop_every_kth = 100;
   Simulation sim(FixedRtt(absl::Microseconds(10)), faults);
   EngineOptions options;
   options.iterations = 1000;
   options.warmup = 0;
-  RoundTripEngine engine(*sim.pair.client, sim.time, nullptr, 64, options);
+  options.receive_timeout = absl::Milliseconds(50);
+  RoundTripEngine engine(*sim.pair.client, sim.time, &sim.time, 64, options);
   const RunRecord r = engine.MeasureRun(64, 1);
-  EXPECT_TRUE(r.error.empty());
+  EXPECT_TRUE(r.error.empty()) << r.error;
   EXPECT_EQ(r.integrity.lost, 10);
   EXPECT_EQ(r.completed, 1000);
+  EXPECT_TRUE(r.valid());
+  EXPECT_EQ(r.timed_trips, 990);
+  EXPECT_EQ(r.excluded_trips, 10);
+  EXPECT_EQ(r.fault_segments, 10);  // trips 1-99, 101-199, ..., 901-999
+  EXPECT_DOUBLE_EQ(r.averaged_rtt_ns, 10'000);
+  EXPECT_DOUBLE_EQ(r.reference_averaged_rtt_ns, 10'000);
+  EXPECT_EQ(r.per_iteration_ns.count, 990);
+  EXPECT_DOUBLE_EQ(r.per_iteration_ns.max, 10'000);
+  int64_t histogram_total = 0;
+  for (int64_t count : r.resolution_histogram) histogram_total += count;
+  EXPECT_EQ(histogram_total, 990);
+}
+
+TEST(RoundTripEngineTest, ALossInTheOnlyIntervalLeavesNoFigure) {
+  // --batch equal to --iterations: one interval, the averaged case alone. A loss in it
+  // leaves nothing to time: the run is invalid, and its averaged figure is not made up.
+  transport::SimFaults faults;
+  faults.drop_every_kth = 500;
+  Simulation sim(FixedRtt(absl::Microseconds(10)), faults);
+  EngineOptions options;
+  options.iterations = 1000;
+  options.batch = 1000;
+  options.warmup = 0;
+  RoundTripEngine engine(*sim.pair.client, sim.time, nullptr, 64, options);
+  const RunRecord r = engine.MeasureRun(64, 1);
+  EXPECT_TRUE(r.error.empty()) << r.error;
+  EXPECT_FALSE(r.valid());
+  EXPECT_EQ(r.integrity.lost, 2);
+  EXPECT_EQ(r.timed_trips, 0);
+  EXPECT_EQ(r.excluded_trips, 1000);
+  EXPECT_EQ(r.averaged_rtt_ns, 0);
+  EXPECT_EQ(r.per_iteration_ns.count, 0);
+}
+
+TEST(RoundTripEngineTest, ASilentPeerEndsTheWarmUpAfterThreeLosses) {
+  transport::SimFaults faults;
+  faults.drop_every_kth = 1;  // no echo ever
+  Simulation sim(FixedRtt(absl::Microseconds(10)), faults);
+  EngineOptions options;
+  options.iterations = 1000;
+  options.warmup = 100;
+  RoundTripEngine engine(*sim.pair.client, sim.time, nullptr, 64, options);
+  const RunRecord r = engine.MeasureRun(64, 1);
+  EXPECT_TRUE(r.error.empty()) << r.error;
+  EXPECT_FALSE(r.valid());
+  EXPECT_EQ(r.warmup_lost, kWarmupSilentLimit);
+  EXPECT_EQ(r.completed, 0);
+  EXPECT_NE(r.invalid_reason.find("does not answer"), std::string::npos) << r.invalid_reason;
+}
+
+TEST(RoundTripEngineTest, TheTimeoutComesFromTheWarmUpsMedianNotItsMean) {
+  // 1 ms round trips; two warm-up datagrams lost at the 1 s warm-up timeout. The mean of
+  // the warm-up would be 21 ms (a 10 s timeout after the clamp); the median is 1 ms.
+  transport::SimFaults faults;
+  faults.drop_every_kth = 50;
+  Simulation sim(FixedRtt(absl::Milliseconds(1)), faults);
+  EngineOptions options;
+  options.iterations = 10;
+  options.warmup = 100;
+  options.receive_timeout = absl::Seconds(1);
+  options.auto_receive_timeout = true;
+  RoundTripEngine engine(*sim.pair.client, sim.time, &sim.time, 64, options);
+  const RunRecord r = engine.MeasureRun(64, 1);
+  EXPECT_TRUE(r.valid());
+  EXPECT_EQ(r.warmup_lost, 2);
+  EXPECT_EQ(r.receive_timeout_ns, 1'000'000'000);  // 1000 x 1 ms
+}
+
+// A byte-stream endpoint whose echo stops coming after `answered` trips: the timeout.
+class SilentStreamEndpoint final : public transport::Endpoint {
+ public:
+  explicit SilentStreamEndpoint(int answered) : answered_(answered) {}
+  absl::Status Send(absl::Span<const char> message) override {
+    last_.assign(message.begin(), message.end());
+    return absl::OkStatus();
+  }
+  absl::Status Receive(absl::Span<char> buffer) override {
+    if (received_++ >= answered_) return absl::DeadlineExceededError("receive timeout expired");
+    std::copy(last_.begin(), last_.end(), buffer.begin());
+    return absl::OkStatus();
+  }
+  absl::Status SetReceiveTimeout(absl::Duration) override { return absl::OkStatus(); }
+  bool is_datagram() const override { return false; }
+  size_t max_message_size() const override { return 1 << 20; }
+
+ private:
+  int answered_;
+  int received_ = 0;
+  std::vector<char> last_;
+};
+
+TEST(RoundTripEngineTest, OnAByteStreamAMissingEchoEndsTheRun) {
+  SilentStreamEndpoint endpoint(/*answered=*/10 + 5);  // the warm-up, then 5 timed trips
+  timing::VirtualClock time;
+  EngineOptions options;
+  options.iterations = 100;
+  options.warmup = 10;
+  RoundTripEngine engine(endpoint, time, nullptr, 64, options);
+  const RunRecord r = engine.MeasureRun(64, 1);
+  EXPECT_NE(r.error.find("round trip 6 of 100"), std::string::npos) << r.error;
+  EXPECT_EQ(r.integrity.lost, 0);  // a fault, not a loss
+  EXPECT_EQ(r.completed, 5);
 }
 
 TEST(RoundTripEngineTest, APeerGoneEndsTheRunKeepingWhatWasMeasured) {
@@ -239,7 +344,7 @@ TEST(RoundTripEngineChunkTest, APeerGoneInALaterChunkKeepsWhatWasMeasured) {
   EXPECT_EQ(r.per_iteration_ns.mean, 10'000);
 }
 
-TEST(RoundTripEngineChunkTest, LostEchoesAcrossChunksAreAllCounted) {
+TEST(RoundTripEngineChunkTest, LostEchoesAcrossChunksAreAllCountedAndCutOut) {
   transport::SimFaults faults;
   faults.drop_every_kth = 100;
   EngineOptions options;
@@ -251,6 +356,10 @@ TEST(RoundTripEngineChunkTest, LostEchoesAcrossChunksAreAllCounted) {
   EXPECT_EQ(r.integrity.lost, 100);
   EXPECT_EQ(r.integrity.total(), 100);  // sequence numbers run on across chunks
   EXPECT_EQ(r.completed, 10'000);
+  EXPECT_EQ(r.timed_trips, 9'900);
+  EXPECT_DOUBLE_EQ(r.averaged_rtt_ns, 10'000);
+  EXPECT_EQ(r.per_iteration_ns.count, 9'900);
+  EXPECT_DOUBLE_EQ(r.per_iteration_ns.max, 10'000);
 }
 
 }  // namespace

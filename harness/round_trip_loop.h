@@ -22,6 +22,7 @@
 #include "absl/types/span.h"
 #include "harness/run_record.h"
 #include "platform/compiler.h"
+#include "platform/stop_signal.h"
 #include "transport/message_pattern.h"
 #include "transport/transport.h"
 
@@ -46,10 +47,17 @@ struct LoopBuffers {
   absl::Span<char> receive;  // size n
   absl::Span<int64_t> marks;            // iterations / batch + 2 readings
   absl::Span<int64_t> reference_marks;  // same, or empty without a reference
+  // One flag per interval (iterations / batch + 1), all 0 on entry: the loop sets
+  // faulty[j] = 1 when a round trip of interval j was lost, late, reordered or corrupted,
+  // so that no figure times it. Empty: faults are only counted.
+  absl::Span<uint8_t> faulty = {};
 };
 
 struct LoopOutcome {
-  int64_t completed = 0;  // round trips finished
+  int64_t completed = 0;  // round trips finished (with or without a fault)
+  // Round trips inside the intervals the readings close: `completed`, less a last,
+  // partial batch that an error cut short (its trips have no closing reading).
+  int64_t closed = 0;
   int64_t marks = 0;      // readings written (interval boundaries)
   absl::Status status;    // why the loop stopped early
 };
@@ -60,12 +68,14 @@ inline constexpr int kMaxStaleEchoesPerTrip = 16;
 
 // One round trip: send the stamped message, receive until its own echo comes back.
 // Returns OK, or the transport's error. Integrity faults are counted, not returned,
-// except a lost datagram (DeadlineExceeded) which the caller decides about.
+// except a lost datagram (DeadlineExceeded) which the caller decides about; with
+// `faulty`, a counted fault also sets *faulty.
 // EndpointT is transport::Endpoint (virtual calls) or a `final` endpoint class (direct
 // calls).
 template <typename EndpointT>
 TICKBENCH_ALWAYS_INLINE absl::Status RoundTrip(EndpointT& endpoint, const LoopBuffers& buffers,
-                                               uint64_t sequence, IntegrityCounts& integrity) {
+                                               uint64_t sequence, IntegrityCounts& integrity,
+                                               bool* faulty = nullptr) {
   transport::StampSequence(buffers.send, sequence);
   absl::Status status = endpoint.Send(buffers.send);
   if (!status.ok()) return status;
@@ -74,6 +84,7 @@ TICKBENCH_ALWAYS_INLINE absl::Status RoundTrip(EndpointT& endpoint, const LoopBu
     if (!status.ok()) return status;
     const transport::MessageCheck check = transport::CheckEcho(buffers.receive, sequence, false);
     if (ABSL_PREDICT_TRUE(check.ok())) return absl::OkStatus();
+    if (faulty != nullptr) *faulty = true;
     if (check.result == transport::CheckResult::kCorrupted) {
       ++integrity.corrupted;
       return absl::OkStatus();
@@ -90,7 +101,11 @@ TICKBENCH_ALWAYS_INLINE absl::Status RoundTrip(EndpointT& endpoint, const LoopBu
 
 // Runs `iterations` timed round trips, reading the clocks every `batch` trips (and after
 // the last). Sequence numbers start at `first_sequence`. With `continue_on_loss`, a lost
-// datagram is counted and the loop goes on; otherwise it ends the loop.
+// datagram is counted, its interval flagged in buffers.faulty, and the loop goes on;
+// otherwise it ends the loop. A stop requested by SIGINT or SIGTERM (one relaxed load
+// per trip, platform/stop_signal.h) ends the loop with Cancelled. An error ends the loop
+// without a reading after it: the interval it cut short is not closed, so no figure
+// holds the failed trip's wait.
 template <typename EndpointT, typename ClockT, typename ReferenceT>
 LoopOutcome TimedLoop(EndpointT& endpoint, ClockT& clock, ReferenceT reference,
                       const LoopBuffers& buffers, int64_t iterations, int64_t batch,
@@ -104,16 +119,25 @@ LoopOutcome TimedLoop(EndpointT& endpoint, ClockT& clock, ReferenceT reference,
   if constexpr (ReferenceT::kReads) reference_marks[0] = reference.NowTicks();
   int64_t written = 1;
   int64_t until_mark = batch;
+  uint8_t* faulty = buffers.faulty.empty() ? nullptr : buffers.faulty.data();
   for (int64_t i = 0; i < iterations; ++i) {
-    absl::Status status = RoundTrip(endpoint, buffers, first_sequence + i, integrity);
+    bool trip_faulty = false;
+    absl::Status status =
+        RoundTrip(endpoint, buffers, first_sequence + i, integrity, &trip_faulty);
     if (ABSL_PREDICT_FALSE(!status.ok())) {
       if (status.code() == absl::StatusCode::kDeadlineExceeded && continue_on_loss) {
         ++integrity.lost;
+        trip_faulty = true;
       } else {
         outcome.status = std::move(status);
         break;
       }
     }
+    if (ABSL_PREDICT_FALSE(platform::StopRequested())) {
+      outcome.status = platform::CancelledIfStopRequested("timing round trips");
+      break;
+    }
+    if (ABSL_PREDICT_FALSE(trip_faulty) && faulty != nullptr) faulty[written - 1] = 1;
     ++outcome.completed;
     if (--until_mark == 0) {
       marks[written] = clock.NowTicks();
@@ -122,12 +146,13 @@ LoopOutcome TimedLoop(EndpointT& endpoint, ClockT& clock, ReferenceT reference,
       until_mark = batch;
     }
   }
-  if (until_mark != batch) {  // a last, partial batch (or the trips before an error)
+  if (until_mark != batch && outcome.status.ok()) {  // a last, partial batch
     marks[written] = clock.NowTicks();
     if constexpr (ReferenceT::kReads) reference_marks[written] = reference.NowTicks();
     ++written;
   }
   outcome.marks = written;
+  outcome.closed = outcome.status.ok() ? outcome.completed : (written - 1) * batch;
   return outcome;
 }
 

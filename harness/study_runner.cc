@@ -59,6 +59,8 @@ class StudyPasses {
       status = RoundTrip(endpoint_, buffers_, sequence_++, integrity_);
     }
     if (!status.ok()) return status;
+    // Faults of the warm-up are not in any figure; those of the timed passes end the run.
+    const int64_t faults_before = integrity_.total();
     const RoundTripEngine::LoopFunction loop = SelectLoop(endpoint_, clock, nullptr);
 
     // Averaged: two readings of each clock around the whole loop.
@@ -67,6 +69,7 @@ class StudyPasses {
     int64_t reference_stop = reference_.NowTicks();
     sequence_ += n;
     if (!outcome.status.ok()) return outcome.status;
+    if (absl::Status clean = NoNewFaults(faults_before, "averaged"); !clean.ok()) return clean;
     run.averaged_ns = clock.TicksToNanos(marks_[outcome.marks - 1] - marks_[0]) / n;
     run.truth_ns = reference_.TicksToNanos(reference_stop - reference_start) / n;
 
@@ -84,6 +87,7 @@ class StudyPasses {
       reference_stop = reference_.NowTicks();
       sequence_ += block;
       if (!outcome.status.ok()) return outcome.status;
+      if (absl::Status clean = NoNewFaults(faults_before, "probe"); !clean.ok()) return clean;
       (probed ? run.probed_block_ns : run.plain_block_ns)
           .push_back(reference_.TicksToNanos(reference_stop - reference_start) / block);
     }
@@ -99,13 +103,15 @@ class StudyPasses {
     for (int64_t i = 0; i < n; ++i) {
       const int64_t pause = gap_ns + (options_.dither ? dither(random_) : 0);
       if (pause > 0) pause_(pause);
+      bool faulty = false;
       starts_[recorded] = clock.NowTicks();
       reference_starts_[recorded] = reference_.NowTicks();
-      status = RoundTrip(endpoint_, buffers_, sequence_++, integrity_);
+      status = RoundTrip(endpoint_, buffers_, sequence_++, integrity_, &faulty);
       stops_[recorded] = clock.NowTicks();
       reference_stops_[recorded] = reference_.NowTicks();
       if (!status.ok()) return status;
-      ++recorded;
+      TICKBENCH_RETURN_IF_STOPPED("timing round trips one by one");
+      if (!faulty) ++recorded;  // a faulty echo's reading is overwritten by the next
     }
     run.loop_period_ns = reference_.TicksToNanos(reference_.NowTicks() - loop_start) / n;
     run.readings_ns.resize(recorded);
@@ -126,6 +132,16 @@ class StudyPasses {
   const IntegrityCounts& integrity() const { return integrity_; }
 
  private:
+  // A timed pass whose echoes came back wrong is not a measurement: DataLoss, naming it.
+  absl::Status NoNewFaults(int64_t faults_before, absl::string_view pass) const {
+    if (integrity_.total() == faults_before) return absl::OkStatus();
+    return absl::DataLossError(absl::StrFormat(
+        "%d faulty echoes (late %d, reordered %d, corrupted %d so far) in the %s pass; "
+        "a faulty round trip is never timed",
+        integrity_.total() - faults_before, integrity_.late, integrity_.reordered,
+        integrity_.corrupted, pass));
+  }
+
   transport::Endpoint& endpoint_;
   timing::Clock& reference_;
   const StudyOptions& options_;

@@ -18,7 +18,7 @@ namespace tickbench::harness {
 analysis::Sweep RttSweepFromRecords(const std::vector<RunRecord>& records) {
   std::map<size_t, std::vector<double>> by_size;
   for (const RunRecord& r : records) {
-    if (r.completed > 0 && std::isfinite(r.averaged_rtt_ns)) by_size[r.size_bytes].push_back(r.averaged_rtt_ns);
+    if (r.valid() && std::isfinite(r.averaged_rtt_ns)) by_size[r.size_bytes].push_back(r.averaged_rtt_ns);
   }
   analysis::Sweep sweep;
   sweep.value_name = "averaged_rtt_ns";

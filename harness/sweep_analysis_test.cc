@@ -20,7 +20,7 @@ std::vector<RunRecord> Records(double step_at, double step_ns, uint64_t seed) {
       RunRecord r;
       r.size_bytes = size;
       r.run = run;
-      r.completed = 1000;
+      r.completed = r.timed_trips = 1000;
       r.averaged_rtt_ns = 20'000 + 2.0 * size + (size > step_at ? step_ns : 0) + noise(random);
       records.push_back(r);
     }

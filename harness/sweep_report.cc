@@ -1,11 +1,14 @@
 #include "harness/sweep_report.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/time/time.h"
 #include "harness/json_writer.h"
 #include "timing/statistics.h"
 
@@ -47,6 +50,27 @@ void WriteSummary(JsonWriter& json, const timing::Summary& s) {
   json.Key("intervals"); json.Integer(s.count);
 }
 
+// The receive timeouts in force over `records`, in one line (empty without records).
+std::string ReceiveTimeoutLine(const std::vector<RunRecord>& records) {
+  int64_t low = 0, high = 0;
+  for (const RunRecord& r : records) {
+    if (r.receive_timeout_ns <= 0) continue;
+    low = low == 0 ? r.receive_timeout_ns : std::min(low, r.receive_timeout_ns);
+    high = std::max(high, r.receive_timeout_ns);
+  }
+  if (high == 0) return "";
+  const std::string range =
+      low == high ? absl::FormatDuration(absl::Nanoseconds(low))
+                  : absl::StrCat(absl::FormatDuration(absl::Nanoseconds(low)), " to ",
+                                 absl::FormatDuration(absl::Nanoseconds(high)));
+  return absl::StrCat("Receive timeout in force for the timed round trips: ", range, ".\n");
+}
+
+double LossRate(const RunRecord& r) {
+  return r.completed > 0 ? static_cast<double>(r.integrity.lost) / r.completed
+                         : std::numeric_limits<double>::quiet_NaN();
+}
+
 }  // namespace
 
 const char* const kCsvColumns[] = {
@@ -55,7 +79,8 @@ const char* const kCsvColumns[] = {
     "per_iteration_sd_ns", "per_iteration_min_ns", "per_iteration_p50_ns", "per_iteration_p99_ns",
     "per_iteration_max_ns", "zero_fraction", "reference_averaged_rtt_ns",
     "reference_per_iteration_mean_ns", "reference_per_iteration_sd_ns", "lost", "late",
-    "reordered", "corrupted", "error"};
+    "reordered", "corrupted", "error", "attempt", "valid", "timed_trips", "excluded_trips",
+    "loss_rate", "warmup_lost", "receive_timeout_ns", "invalid_reason"};
 
 std::string FormatTable(const std::vector<RunRecord>& records, TableStyle style) {
   const char* lead = style == TableStyle::kThroughput ? "throughput KB/s"
@@ -64,11 +89,17 @@ std::string FormatTable(const std::vector<RunRecord>& records, TableStyle style)
   std::string text = absl::StrFormat(
       "%8s %4s %16s %10s | %-41s | %-23s | %s\n", "size B", "runs", lead, "(sd runs)",
       "per-iteration, us: mean     sd    p50   p99  zero%", "reference avg, us: RTT  sd",
-      "faults");
+      "lost%  retried  faults");
   for (const auto& [size, runs] : BySize(records)) {
     timing::RunningStats lead_stats, mean, sd, p50, p99, zero, ref_rtt, ref_sd;
-    int64_t faults = 0;
+    int64_t faults = 0, lost = 0, trips = 0, retried = 0, valid = 0;
     for (const RunRecord* r : runs) {
+      faults += r->integrity.total() + r->warmup_lost + (r->error.empty() ? 0 : 1);
+      lost += r->integrity.lost;
+      trips += r->completed;
+      if (r->attempt > 1) ++retried;
+      if (!r->valid()) continue;  // no figure: a faulty trip is never timed
+      ++valid;
       const double figure = style == TableStyle::kThroughput ? r->throughput_bytes_per_s / 1e3
                             : style == TableStyle::kRttMillis ? r->averaged_rtt_ns / 1e6
                                                               : r->averaged_rtt_ns / 1e3;
@@ -82,43 +113,64 @@ std::string FormatTable(const std::vector<RunRecord>& records, TableStyle style)
         ref_rtt.Add(r->reference_averaged_rtt_ns / 1e3);
         ref_sd.Add(r->reference_per_iteration_ns.sd / 1e3);
       }
-      faults += r->integrity.total() + (r->error.empty() ? 0 : 1);
     }
     const int precision = style == TableStyle::kRttMillis ? 4 : style == TableStyle::kThroughput ? 0 : 2;
-    absl::StrAppendFormat(&text, "%8d %4d %16s %10s | %18s %6s %6s %5s %5s | %18s %4s | %d\n", size,
-                          runs.size(), Number(lead_stats.mean(), precision),
-                          runs.size() > 1 ? Number(lead_stats.sd(), precision) : "-",
+    const std::string loss_rate = trips > 0 ? Number(100.0 * lost / trips, 2) : "-";
+    if (valid == 0) {
+      // Never a number for a size with nothing timed: what was lost, in its place.
+      absl::StrAppendFormat(&text, "%8d %4d %16s %10s | %-41s | %-23s | %5s %8d %7d\n", size, 0,
+                            absl::StrCat("lost ", lost), "-", "no valid run", "-", loss_rate,
+                            retried, faults);
+      continue;
+    }
+    absl::StrAppendFormat(&text, "%8d %4d %16s %10s | %18s %6s %6s %5s %5s | %18s %4s | %5s %8d %7d\n", size,
+                          valid, Number(lead_stats.mean(), precision),
+                          valid > 1 ? Number(lead_stats.sd(), precision) : "-",
                           Number(mean.mean(), 2),
                           Number(sd.mean(), 2), Number(p50.mean(), 1), Number(p99.mean(), 1),
                           Number(zero.mean(), 0),
                           ref_rtt.count() ? Number(ref_rtt.mean(), 2) : "-",
-                          ref_sd.count() ? Number(ref_sd.mean(), 2) : "-", faults);
+                          ref_sd.count() ? Number(ref_sd.mean(), 2) : "-", loss_rate, retried,
+                          faults);
   }
   absl::StrAppend(&text,
                   "Averaged figures time the whole loop: (last reading - first) / round trips; "
                   "throughput counts 2n bytes per round trip (1 KB = 1000 bytes). Per-iteration "
                   "figures are the mean over runs of each run's statistic; zero% is the share of "
-                  "readings that were 0.\n");
+                  "readings that were 0. A lost, late, reordered or corrupted round trip is never "
+                  "timed: its interval is cut out of every figure; lost% is the share of timed "
+                  "round trips whose datagram got no echo, retried the runs measured again "
+                  "because faults left them nothing to time, faults every fault counted.\n");
+  absl::StrAppend(&text, ReceiveTimeoutLine(records));
   return text;
 }
 
 std::string FormatCsv(const std::vector<RunRecord>& records) {
   std::string text = absl::StrJoin(std::begin(kCsvColumns), std::end(kCsvColumns), ",") + "\n";
   for (const RunRecord& r : records) {
-    absl::StrAppendFormat(
-        &text, "%s,%s,%s,%d,%d,%d,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.6f,", r.transport,
-        CsvField(r.clock), CsvField(r.reference_clock), r.size_bytes, r.run, r.iterations,
-        r.completed, r.batch, r.averaged_rtt_ns, r.throughput_bytes_per_s, r.per_iteration_ns.mean,
-        r.per_iteration_ns.sd, r.per_iteration_ns.min, r.per_iteration_ns.p50,
-        r.per_iteration_ns.p99, r.per_iteration_ns.max, r.per_iteration_ns.zero_fraction);
-    if (r.has_reference) {
+    absl::StrAppendFormat(&text, "%s,%s,%s,%d,%d,%d,%d,%d,", r.transport, CsvField(r.clock),
+                          CsvField(r.reference_clock), r.size_bytes, r.run, r.iterations,
+                          r.completed, r.batch);
+    if (!r.valid()) {
+      text += std::string(9, ',');  // no figure: empty cells, never a number
+    } else {
+      absl::StrAppendFormat(&text, "%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.6f,",
+                            r.averaged_rtt_ns, r.throughput_bytes_per_s, r.per_iteration_ns.mean,
+                            r.per_iteration_ns.sd, r.per_iteration_ns.min,
+                            r.per_iteration_ns.p50, r.per_iteration_ns.p99,
+                            r.per_iteration_ns.max, r.per_iteration_ns.zero_fraction);
+    }
+    if (r.valid() && r.has_reference) {
       absl::StrAppendFormat(&text, "%.3f,%.3f,%.3f,", r.reference_averaged_rtt_ns,
                             r.reference_per_iteration_ns.mean, r.reference_per_iteration_ns.sd);
     } else {
       text += ",,,";
     }
-    absl::StrAppendFormat(&text, "%d,%d,%d,%d,%s\n", r.integrity.lost, r.integrity.late,
-                          r.integrity.reordered, r.integrity.corrupted, CsvField(r.error));
+    absl::StrAppendFormat(&text, "%d,%d,%d,%d,%s,%d,%d,%d,%d,%s,%d,%d,%s\n", r.integrity.lost,
+                          r.integrity.late, r.integrity.reordered, r.integrity.corrupted,
+                          CsvField(r.error), r.attempt, r.valid() ? 1 : 0, r.timed_trips,
+                          r.excluded_trips, r.completed > 0 ? Number(LossRate(r), 6) : "", r.warmup_lost,
+                          r.receive_timeout_ns, CsvField(r.invalid_reason));
   }
   return text;
 }
@@ -142,11 +194,17 @@ std::string FormatJson(const RunContext& context, const std::vector<RunRecord>& 
     json.Key("iterations"); json.Integer(r.iterations);
     json.Key("completed"); json.Integer(r.completed);
     json.Key("batch"); json.Integer(r.batch);
+    json.Key("attempt"); json.Integer(r.attempt);
+    json.Key("valid"); json.Bool(r.valid());
+    json.Key("timed_trips"); json.Integer(r.timed_trips);
+    json.Key("excluded_trips"); json.Integer(r.excluded_trips);
+    json.Key("receive_timeout_ns"); json.Integer(r.receive_timeout_ns);
+    const double nan = std::numeric_limits<double>::quiet_NaN();  // written as null
     json.Key("averaged");
     json.BeginObject();
-    json.Key("rtt_ns"); json.Number(r.averaged_rtt_ns);
+    json.Key("rtt_ns"); json.Number(r.valid() ? r.averaged_rtt_ns : nan);
     json.Key("elapsed_ticks"); json.Integer(r.elapsed_ticks);
-    json.Key("throughput_bytes_per_s"); json.Number(r.throughput_bytes_per_s);
+    json.Key("throughput_bytes_per_s"); json.Number(r.valid() ? r.throughput_bytes_per_s : nan);
     json.EndObject();
     json.Key("per_iteration");
     json.BeginObject();
@@ -174,7 +232,10 @@ std::string FormatJson(const RunContext& context, const std::vector<RunRecord>& 
     json.Key("late"); json.Integer(r.integrity.late);
     json.Key("reordered"); json.Integer(r.integrity.reordered);
     json.Key("corrupted"); json.Integer(r.integrity.corrupted);
+    json.Key("warmup_lost"); json.Integer(r.warmup_lost);
+    json.Key("loss_rate"); json.Number(LossRate(r));
     json.EndObject();
+    json.Key("invalid_reason"); json.String(r.invalid_reason);
     json.Key("error"); json.String(r.error);
     json.EndObject();
   }

@@ -18,7 +18,7 @@ std::vector<RunRecord> TwoRuns() {
     r.reference_clock = "rdtsc";
     r.size_bytes = 1024;
     r.run = run;
-    r.iterations = r.completed = 1000;
+    r.iterations = r.completed = r.timed_trips = 1000;
     r.averaged_rtt_ns = run == 1 ? 10'000 : 20'000;
     r.throughput_bytes_per_s = 2.0 * 1024 * 1e9 / r.averaged_rtt_ns;
     r.per_iteration_ns.mean = r.averaged_rtt_ns;

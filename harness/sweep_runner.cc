@@ -2,13 +2,41 @@
 
 #include <algorithm>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "platform/cpu_affinity.h"
 #include "platform/stop_signal.h"
 #include "timing/tick_clock.h"
 #include "harness/echo_session.h"
 
 namespace tickbench::harness {
+
+absl::Status CheckEverySizeMeasured(const std::vector<RunRecord>& records,
+                                    const SweepOptions& options) {
+  std::vector<std::string> unmeasured;
+  for (size_t size : options.sizes) {
+    int64_t attempts = 0, lost = 0, faults = 0;
+    bool any_valid = false;
+    std::string reason;
+    for (const RunRecord& r : records) {
+      if (r.size_bytes != size) continue;
+      ++attempts;
+      lost += r.integrity.lost + r.warmup_lost;
+      faults += r.integrity.total() - r.integrity.lost;
+      any_valid = any_valid || r.valid();
+      if (!r.invalid_reason.empty()) reason = r.invalid_reason;
+    }
+    if (any_valid || attempts == 0) continue;
+    unmeasured.push_back(absl::StrFormat(
+        "%d bytes (%d attempts, %d datagrams lost, %d other faulty echoes%s)", size, attempts,
+        lost, faults, reason.empty() ? "" : absl::StrCat("; ", reason)));
+  }
+  if (unmeasured.empty()) return absl::OkStatus();
+  return absl::DataLossError(absl::StrCat(
+      "no valid run (every attempt had a fault in every interval, so nothing could be timed) "
+      "for ", absl::StrJoin(unmeasured, ", ")));
+}
 
 SweepOutcome RunSweep(transport::Transport& transport, timing::Clock& clock,
                       timing::Clock* reference, const SweepOptions& options,
@@ -34,7 +62,9 @@ SweepOutcome RunSweep(transport::Transport& transport, timing::Clock& clock,
   if (auto buffers = client.SocketBufferSizes(); buffers.ok()) outcome.socket_buffers = *buffers;
 
   const size_t largest = *std::max_element(options.sizes.begin(), options.sizes.end());
-  RoundTripEngine engine(client, clock, reference, largest, options.engine);
+  EngineOptions engine_options = options.engine;
+  engine_options.receive_timeout = options.receive_timeout;
+  RoundTripEngine engine(client, clock, reference, largest, engine_options);
   auto* tick = dynamic_cast<timing::TickClock*>(&clock);
   const int total = options.runs * static_cast<int>(options.sizes.size());
   outcome.records.reserve(total);
@@ -44,13 +74,21 @@ SweepOutcome RunSweep(transport::Transport& transport, timing::Clock& clock,
         outcome.status = stop;
         break;
       }
-      if (tick != nullptr && options.rephase_tick_clock) {
-        tick->set_phase_ns(timing::RandomPhaseNanos(
-            tick->period_ns(), options.seed * 1'000'003 + outcome.records.size()));
+      // A run that faults left without a clean interval is measured again, up to
+      // `retries` times; every attempt is kept, so the report can say what was lost.
+      for (int attempt = 1;; ++attempt) {
+        if (tick != nullptr && options.rephase_tick_clock) {
+          tick->set_phase_ns(timing::RandomPhaseNanos(
+              tick->period_ns(), options.seed * 1'000'003 + outcome.records.size()));
+        }
+        RunRecord record = engine.MeasureRun(size, run);
+        record.transport = std::string(transport.name());
+        record.attempt = attempt;
+        outcome.records.push_back(std::move(record));
+        const RunRecord& last = outcome.records.back();
+        if (last.valid() || !last.error.empty() || attempt > options.retries) break;
+        if (platform::StopRequested()) break;
       }
-      RunRecord record = engine.MeasureRun(size, run);
-      record.transport = std::string(transport.name());
-      outcome.records.push_back(std::move(record));
       if (progress) progress(static_cast<int>(outcome.records.size()), total, outcome.records.back());
       if (!outcome.records.back().error.empty()) {
         outcome.status = absl::UnavailableError(absl::StrFormat(
@@ -61,6 +99,7 @@ SweepOutcome RunSweep(transport::Transport& transport, timing::Clock& clock,
   }
   absl::Status closed = session->Close();
   if (outcome.status.ok() && !closed.ok()) outcome.status = closed;
+  if (outcome.status.ok()) outcome.status = CheckEverySizeMeasured(outcome.records, options);
   return outcome;
 }
 

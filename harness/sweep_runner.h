@@ -38,14 +38,22 @@ struct SweepOptions {
 };
 
 struct SweepOutcome {
-  std::vector<RunRecord> records;  // everything measured, also when the sweep failed
-  absl::Status status;             // why the sweep ended early
+  // Everything measured, also when the sweep failed, retried attempts included
+  // (RunRecord::attempt).
+  std::vector<RunRecord> records;
+  // Why the sweep ended early, or DataLoss when it ended but a size got no valid run.
+  absl::Status status;
   // The client socket's buffers as the kernel set them (a system fact for the steps).
   std::optional<transport::Endpoint::BufferSizes> socket_buffers;
 };
 
 // Called after each run, with the runs done and the total (for a progress line).
 using ProgressFunction = std::function<void(int done, int total, const RunRecord& last)>;
+
+// OK when every size of `options` has at least one valid run (RunRecord::valid()) among
+// `records`; else DataLoss naming each size without one, with its attempts and faults.
+absl::Status CheckEverySizeMeasured(const std::vector<RunRecord>& records,
+                                    const SweepOptions& options);
 
 // Runs every size in every run, runs in the outer loop: run 1 over all sizes, then run 2,
 // ... so that a slow drift of the machine shows as spread between runs of one size

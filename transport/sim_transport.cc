@@ -58,7 +58,8 @@ class SimClientEndpoint final : public Endpoint {
     timeout_ns_ = timeout == absl::InfiniteDuration() ? 0 : absl::ToInt64Nanoseconds(timeout);
     return absl::OkStatus();
   }
-  bool is_datagram() const override { return false; }
+  // Whole messages that may be lost (SimFaults), as datagrams are.
+  bool is_datagram() const override { return true; }
   size_t max_message_size() const override { return pending_.size(); }
 
  private:

@@ -33,7 +33,8 @@ class SimTransport final : public Transport {
 
   absl::string_view name() const override { return "sim"; }
   size_t max_message_size() const override { return kMaxMessageBytes; }
-  bool is_datagram() const override { return false; }
+  // Whole messages that may be lost (SimFaults), as datagrams are.
+  bool is_datagram() const override { return true; }
   bool needs_local_peer() const override { return false; }
   absl::StatusOr<EndpointPair> Connect() override;
 
