@@ -16,9 +16,11 @@ namespace tickbench::harness {
 // results, far above any useful sweep (32..65536 step 32 is 2048 sizes).
 inline constexpr size_t kMaxSweepSizes = 10'000;
 
-// Parses the list. InvalidArgument (naming --sizes and the bad item) for: an empty list
-// or item, a size of 0, a non-number, a malformed range (not three parts, step <= 0,
-// start > stop), more than kMaxSweepSizes sizes, or a size over `max_size_bytes`.
+// Parses the list. InvalidArgument (naming --sizes and the bad item, its control bytes
+// escaped) for: an empty list or item, a size of 0, a non-number, a number too large to
+// parse (the message gives `max_size_bytes` as the largest allowed), a malformed range
+// (not three parts, step <= 0, start > stop), more than kMaxSweepSizes sizes, or a size
+// over `max_size_bytes`.
 absl::StatusOr<std::vector<size_t>> ParseSizeList(absl::string_view text, size_t max_size_bytes);
 
 }  // namespace tickbench::harness

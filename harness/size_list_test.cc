@@ -28,5 +28,24 @@ TEST(SizeListTest, RejectsBadInputNamingTheFlag) {
               ::testing::HasSubstr("65507"));
 }
 
+TEST(SizeListTest, ANumberTooLargeToParseIsTooLargeNotANonNumber) {
+  for (const char* huge : {"99999999999999999999", "18446744073709551616k", "1:99999999999999999999:1",
+                           "18014398509481984k", "1099511627777"}) {
+    absl::StatusOr<std::vector<size_t>> sizes = ParseSizeList(huge, 65507);
+    ASSERT_FALSE(sizes.ok()) << huge;
+    const std::string message(sizes.status().message());
+    EXPECT_THAT(message, ::testing::HasSubstr("too large")) << huge;
+    EXPECT_THAT(message, ::testing::HasSubstr("65507")) << huge;
+    EXPECT_THAT(message, ::testing::Not(::testing::HasSubstr("not a whole number"))) << huge;
+  }
+}
+
+TEST(SizeListTest, EscapesControlBytesOfTheItem) {
+  const absl::Status status = ParseSizeList("32,\x1b[2J64", 65507).status();
+  ASSERT_FALSE(status.ok());
+  EXPECT_THAT(std::string(status.message()), ::testing::Not(::testing::HasSubstr("\x1b")));
+  EXPECT_THAT(std::string(status.message()), ::testing::HasSubstr("\\x1b"));
+}
+
 }  // namespace
 }  // namespace tickbench::harness

@@ -8,6 +8,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
 #include "platform/cycle_counter.h"
 #include "timing/cycle_clock.h"
 #include "timing/os_clocks.h"
@@ -37,7 +38,24 @@ class ForwardingClock final : public Clock {
 
 }  // namespace
 
+absl::Status ValidateTickPeriod(absl::Duration period) {
+  if (period < kMinTickPeriod || period > kMaxTickPeriod ||
+      period % absl::Nanoseconds(1) != absl::ZeroDuration()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "tick period must be a whole number of nanoseconds in [", absl::FormatDuration(kMinTickPeriod),
+        ", ", absl::FormatDuration(kMaxTickPeriod), "] (10ms = 100 Hz, 20ms = 50 Hz); got ",
+        absl::FormatDuration(period)));
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<ClockSpec> ParseClockSpec(absl::string_view text) {
+  for (const char c : text) {
+    if (absl::ascii_iscntrl(static_cast<unsigned char>(c))) {
+      return absl::InvalidArgumentError(absl::StrCat("clock '", absl::CHexEscape(text),
+                                                     "' contains a control character"));
+    }
+  }
   const std::vector<absl::string_view> parts =
       absl::StrSplit(absl::StripAsciiWhitespace(text), ':');
   const absl::string_view name = parts[0];
@@ -45,7 +63,8 @@ absl::StatusOr<ClockSpec> ParseClockSpec(absl::string_view text) {
   auto too_many = [&](size_t allowed) -> absl::Status {
     if (parts.size() <= allowed) return absl::OkStatus();
     return absl::InvalidArgumentError(
-        absl::StrCat("clock '", text, "' has too many ':' parts; allowed clocks: ", kAllowedClocks));
+        absl::StrCat("clock '", absl::CHexEscape(text), "' has too many ':' parts; allowed clocks: ",
+                     kAllowedClocks));
   };
   if (name == "gettimeofday") {
     spec.kind = ClockKind::kGettimeofday;
@@ -63,7 +82,7 @@ absl::StatusOr<ClockSpec> ParseClockSpec(absl::string_view text) {
     if (absl::Status s = too_many(1); !s.ok()) return s;
     if (name != "cycles" && name != CycleClockName()) {
       return absl::FailedPreconditionError(absl::StrFormat(
-          "clock '%s' is not this CPU's counter; this CPU's is '%s' (allowed clocks: %s)", name,
+          "clock '%s' is not this CPU's counter; this CPU's is '%s' (allowed clocks: %s)", absl::CHexEscape(name),
           CycleClockName(), kAllowedClocks));
     }
     absl::StatusOr<platform::CycleCounterInfo> counter = platform::GetCycleCounterInfo();
@@ -80,15 +99,13 @@ absl::StatusOr<ClockSpec> ParseClockSpec(absl::string_view text) {
       } else if (i == 1) {
         if (!absl::ParseDuration(parts[i], &spec.tick_period)) {
           return absl::InvalidArgumentError(absl::StrCat(
-              "tick period '", parts[i], "' is not a duration (write e.g. 10ms or 20ms)"));
+              "tick period '", absl::CHexEscape(parts[i]),
+              "' is not a duration with a unit (write e.g. 10ms or 20ms; units ns, us, ms, s, m, h)"));
         }
-        if (spec.tick_period <= absl::ZeroDuration()) {
-          return absl::InvalidArgumentError(absl::StrCat(
-              "tick period must be positive (e.g. 10ms for 100 Hz, 20ms for 50 Hz); got ", parts[i]));
-        }
+        if (absl::Status s = ValidateTickPeriod(spec.tick_period); !s.ok()) return s;
       } else {
         return absl::InvalidArgumentError(
-            absl::StrCat("clock '", text, "': expected 'uniqtime' after the period"));
+            absl::StrCat("clock '", absl::CHexEscape(text), "': expected 'uniqtime' after the period"));
       }
     }
   } else if (name == "virtual") {
@@ -96,7 +113,7 @@ absl::StatusOr<ClockSpec> ParseClockSpec(absl::string_view text) {
     if (absl::Status s = too_many(1); !s.ok()) return s;
   } else {
     return absl::InvalidArgumentError(
-        absl::StrCat("unknown clock '", name, "'; allowed clocks: ", kAllowedClocks));
+        absl::StrCat("unknown clock '", absl::CHexEscape(name), "'; allowed clocks: ", kAllowedClocks));
   }
   return spec;
 }

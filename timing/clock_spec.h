@@ -31,8 +31,20 @@ struct ClockSpec {
   bool uniqtime = false;                                // kTick only
 };
 
-// Parses one spec. InvalidArgument names the allowed values; a cycle counter this CPU
-// lacks is FailedPrecondition.
+// The tick periods a tick clock takes: at least 2 us (a finer "tick" is no coarse tick,
+// and timing/tick_clock.h refuses it), at most 1 h, and a whole number of nanoseconds, so
+// that floor((t + phase) / T) * T stays exact in int64 nanoseconds.
+inline constexpr absl::Duration kMinTickPeriod = absl::Microseconds(2);
+inline constexpr absl::Duration kMaxTickPeriod = absl::Hours(1);
+
+// OK when `period` is a whole number of nanoseconds in [kMinTickPeriod, kMaxTickPeriod];
+// otherwise InvalidArgument "tick period must be ...; got <period>" (no flag named: the
+// caller names the flag or spec).
+absl::Status ValidateTickPeriod(absl::Duration period);
+
+// Parses one spec. InvalidArgument names the allowed values (and a tick period outside
+// ValidateTickPeriod's range); a cycle counter this CPU lacks is FailedPrecondition. The
+// text is quoted in messages with its control bytes escaped.
 absl::StatusOr<ClockSpec> ParseClockSpec(absl::string_view text);
 
 // Parses a comma-separated list of specs.

@@ -1,5 +1,6 @@
 #include "timing/clock_spec.h"
 
+#include "absl/strings/escaping.h"
 #include "gtest/gtest.h"
 #include "timing/cycle_clock.h"
 #include "timing/virtual_clock.h"
@@ -42,6 +43,33 @@ TEST(ClockSpecTest, RejectsBadSpecsNamingAllowedValues) {
   // The other architecture's counter is a clock this CPU lacks.
   const char* other = std::string(CycleClockName()) == "rdtsc" ? "cntvct" : "rdtsc";
   EXPECT_EQ(ParseClockSpec(other).status().code(), absl::StatusCode::kFailedPrecondition);
+}
+
+TEST(ClockSpecTest, RefusesTickPeriodsOutsideTheRange) {
+  // "inf" and "1e300s"-like periods once made a tick clock that never ticked.
+  for (const char* bad : {"tick:inf", "tick:-inf", "tick:1us", "tick:1.5ns", "tick:2h",
+                          "tick:99999999999h"}) {
+    absl::StatusOr<ClockSpec> spec = ParseClockSpec(bad);
+    ASSERT_FALSE(spec.ok()) << bad;
+    EXPECT_EQ(spec.status().code(), absl::StatusCode::kInvalidArgument) << bad;
+  }
+  EXPECT_NE(ParseClockSpec("tick:inf").status().message().find("[2us, 1h]"), absl::string_view::npos)
+      << ParseClockSpec("tick:inf").status();
+  EXPECT_TRUE(ParseClockSpec("tick:2us").ok());
+  EXPECT_TRUE(ParseClockSpec("tick:1h").ok());
+  EXPECT_TRUE(ValidateTickPeriod(absl::Milliseconds(20)).ok());
+  EXPECT_FALSE(ValidateTickPeriod(absl::InfiniteDuration()).ok());
+}
+
+TEST(ClockSpecTest, EscapesControlBytesInMessages) {
+  for (const char* bad : {"sun\x1b[2Jdial", "clock_gettime:\x1b[31m", "tick:1\nms"}) {
+    std::string text;
+    ASSERT_TRUE(absl::CUnescape(bad, &text));
+    const absl::Status status = ParseClockSpec(text).status();
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << bad;
+    EXPECT_EQ(status.message().find('\x1b'), absl::string_view::npos) << bad;
+    EXPECT_EQ(status.message().find('\n'), absl::string_view::npos) << bad;
+  }
 }
 
 TEST(ClockSpecTest, MakesEveryAvailableClock) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "analysis/buffer_models.h"
@@ -25,16 +26,50 @@ absl::Status ParseJitterKind(absl::string_view text, JitterKind* kind) {
 }
 
 absl::Status ValidateSimRttModel(const SimRttModel& m) {
-  if (m.fixed < absl::ZeroDuration() || m.per_byte_ns < 0 || m.per_cluster < absl::ZeroDuration() ||
-      m.per_small < absl::ZeroDuration() || m.jitter_scale < absl::ZeroDuration()) {
-    return absl::InvalidArgumentError("simulated costs must not be negative");
+  auto duration = [](absl::string_view name, absl::Duration value,
+                     absl::Duration max) -> absl::Status {
+    if (value < absl::ZeroDuration() || value > max) {
+      return absl::InvalidArgumentError(absl::StrCat(name, " must be in [0, ", absl::FormatDuration(max),
+                                                     "]; got ", absl::FormatDuration(value)));
+    }
+    return absl::OkStatus();
+  };
+  for (const absl::Status& s :
+       {duration("fixed", m.fixed, kMaxSimFixed), duration("per_cluster", m.per_cluster, kMaxSimPerBuffer),
+        duration("per_small", m.per_small, kMaxSimPerBuffer),
+        duration("jitter_scale", m.jitter_scale, kMaxSimJitterScale)}) {
+    if (!s.ok()) return s;
   }
-  if (m.cluster_bytes < 1 || m.small_bytes < 1 || m.threshold_bytes < 1 ||
-      m.threshold_bytes > m.cluster_bytes) {
-    return absl::InvalidArgumentError(
-        "simulated buffer sizes must be at least 1 byte, and the threshold at most the cluster");
+  if (!(m.per_byte_ns >= 0 && m.per_byte_ns <= kMaxSimPerByteNs)) {  // NaN fails both
+    return absl::InvalidArgumentError(absl::StrCat("per_byte_ns must be a finite number in [0, ",
+                                                   kMaxSimPerByteNs, "]; got ", m.per_byte_ns));
+  }
+  for (const auto& [name, bytes] : {std::pair<absl::string_view, int64_t>{"cluster_bytes", m.cluster_bytes},
+                                    {"small_bytes", m.small_bytes},
+                                    {"threshold_bytes", m.threshold_bytes}}) {
+    if (bytes < 1 || bytes > kMaxSimBufferBytes) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(name, " must be in [1, ", kMaxSimBufferBytes, "]; got ", bytes));
+    }
+  }
+  if (m.threshold_bytes > m.cluster_bytes) {
+    return absl::InvalidArgumentError(absl::StrCat("threshold_bytes (", m.threshold_bytes,
+                                                   ") must be at most cluster_bytes (", m.cluster_bytes,
+                                                   ")"));
   }
   return absl::OkStatus();
+}
+
+double MaxRttNanos(const SimRttModel& m, int64_t size_bytes) {
+  const double scale = absl::ToDoubleNanoseconds(m.jitter_scale);
+  double jitter = 0;
+  switch (m.jitter) {
+    case JitterKind::kNone: break;
+    case JitterKind::kUniform: jitter = 2 * scale; break;
+    case JitterKind::kNormal:
+    case JitterKind::kExponential: jitter = 50 * scale; break;
+  }
+  return static_cast<double>(ModelRttNanos(m, size_bytes)) + jitter;
 }
 
 int64_t ModelRttNanos(const SimRttModel& m, int64_t size_bytes) {

@@ -44,8 +44,23 @@ struct SimRttModel {
   uint64_t seed = 1;
 };
 
-// InvalidArgument for negative costs, buffer sizes < 1, a threshold < 1.
+// The model's ranges, which keep one round trip (and its sum over a run) exact in int64
+// nanoseconds: durations and per_byte_ns finite and not negative, at most these; buffer
+// sizes 1..kMaxSimBufferBytes, the threshold at most the cluster.
+inline constexpr absl::Duration kMaxSimFixed = absl::Hours(1);
+inline constexpr double kMaxSimPerByteNs = 1e6;  // 1 ms per byte
+inline constexpr absl::Duration kMaxSimPerBuffer = absl::Seconds(1);
+inline constexpr absl::Duration kMaxSimJitterScale = absl::Seconds(1);
+inline constexpr int64_t kMaxSimBufferBytes = int64_t{1} << 20;
+
+// InvalidArgument for a value outside the ranges above (NaN and infinities included),
+// naming the model's field.
 absl::Status ValidateSimRttModel(const SimRttModel& model);
+
+// An upper bound on one round trip of `size_bytes` drawn from a valid model, jitter
+// included (normal and exponential jitter are bounded at 50 scales, a draw beyond which
+// has probability below 1e-20), in ns.
+double MaxRttNanos(const SimRttModel& model, int64_t size_bytes);
 
 // The model's RTT for n bytes without jitter, in ns.
 int64_t ModelRttNanos(const SimRttModel& model, int64_t size_bytes);

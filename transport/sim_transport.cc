@@ -16,6 +16,7 @@ class SimClientEndpoint final : public Endpoint {
       : sampler_(model),
         advance_time_(std::move(advance_time)),
         faults_(faults),
+        reply_delay_ns_(absl::ToInt64Nanoseconds(faults.reply_delay)),
         pending_(SimTransport::kMaxMessageBytes) {}
 
   absl::Status Send(absl::Span<const char> message) override {
@@ -46,7 +47,13 @@ class SimClientEndpoint final : public Endpoint {
       return absl::DataLossError(absl::StrFormat("echo of %d bytes, %d expected", pending_size_,
                                                  buffer.size()));
     }
-    advance_time_(sampler_.NextRttNanos(static_cast<int64_t>(pending_size_)));
+    const int64_t rtt_ns = sampler_.NextRttNanos(static_cast<int64_t>(pending_size_)) + reply_delay_ns_;
+    if (timeout_ns_ > 0 && rtt_ns > timeout_ns_) {
+      advance_time_(timeout_ns_);
+      return absl::DeadlineExceededError(
+          "no echo within the receive timeout (simulated: the peer's reply delay)");
+    }
+    advance_time_(rtt_ns);
     if (!buffer.empty()) std::memcpy(buffer.data(), pending_.data(), pending_size_);
     return absl::OkStatus();
   }
@@ -66,6 +73,7 @@ class SimClientEndpoint final : public Endpoint {
   SimRttSampler sampler_;
   std::function<void(int64_t)> advance_time_;
   SimFaults faults_;
+  int64_t reply_delay_ns_;
   std::vector<char> pending_;  // allocated once: the measurement loop allocates nothing
   size_t pending_size_ = 0;
   bool has_pending_ = false;
@@ -81,6 +89,10 @@ SimTransport::SimTransport(const SimRttModel& model, std::function<void(int64_t)
 
 absl::StatusOr<EndpointPair> SimTransport::Connect() {
   if (absl::Status s = ValidateSimRttModel(model_); !s.ok()) return s;
+  if (faults_.reply_delay < absl::ZeroDuration() || faults_.reply_delay > absl::Hours(1)) {
+    return absl::InvalidArgumentError(absl::StrFormat("the reply delay must be in [0, 1h]; got %s",
+                                                      absl::FormatDuration(faults_.reply_delay)));
+  }
   EndpointPair pair;
   pair.client = std::make_unique<SimClientEndpoint>(model_, advance_time_, faults_);
   return pair;

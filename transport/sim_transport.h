@@ -4,7 +4,8 @@
 // and advances simulated time by one round trip drawn from the model. The transport
 // does not know which clock reads that time; it only calls `advance_time` (the harness
 // passes a virtual clock's Advance). Control frames of the echo protocol are accepted
-// and cost nothing. There is no peer process: needs_local_peer() is false.
+// and cost nothing. There is no peer process: needs_local_peer() is false. A lost echo
+// (SimFaults) advances time by the receive timeout set on the endpoint (none set: 0).
 #ifndef TRANSPORT_SIM_TRANSPORT_H_
 #define TRANSPORT_SIM_TRANSPORT_H_
 
@@ -13,14 +14,21 @@
 #include <memory>
 
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
 #include "transport/sim_rtt_model.h"
 #include "transport/transport.h"
 
 namespace tickbench::transport {
 
+// The echo peer's test hooks (transport/echo_peer.h), in virtual time.
 struct SimFaults {
   int64_t drop_every_kth = 0;  // the k-th, 2k-th, ... echo is lost: a receive timeout
   int64_t stop_after = 0;      // after this many echoes the peer is gone
+  // The peer waits this long before each echo: the round trip takes that much longer. An
+  // echo that would come back after the receive timeout is lost, as on a datagram
+  // transport: the receive fails with DeadlineExceeded after the timeout, and the late
+  // echo is never seen. Not negative.
+  absl::Duration reply_delay;
 };
 
 class SimTransport final : public Transport {

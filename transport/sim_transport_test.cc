@@ -52,5 +52,37 @@ TEST(SimTransportTest, FaultsEndOrLoseRoundTrips) {
   EXPECT_GE(now_ns, 5'000'000) << "a lost echo costs the receive timeout";
 }
 
+TEST(SimTransportTest, ReplyDelayLengthensEachEchoAndPastTheTimeoutLosesIt) {
+  int64_t now_ns = 0;
+  SimRttModel model;
+  model.fixed = absl::Microseconds(10);
+  model.per_byte_ns = 0;
+  SimFaults faults;
+  faults.reply_delay = absl::Milliseconds(300);
+  SimTransport transport(model, [&](int64_t ns) { now_ns += ns; }, faults);
+  auto pair = transport.Connect();
+  ASSERT_TRUE(pair.ok());
+  Endpoint& client = *pair->client;
+  std::vector<char> buffer(8);
+  ASSERT_TRUE(client.SetReceiveTimeout(absl::Seconds(1)).ok());
+  ASSERT_TRUE(client.Send(buffer).ok());
+  ASSERT_TRUE(client.Receive(absl::MakeSpan(buffer)).ok());
+  EXPECT_EQ(now_ns, 300'010'000) << "the echo takes the delay longer";
+
+  // Past the receive timeout the echo is lost; the wait is the timeout.
+  ASSERT_TRUE(client.SetReceiveTimeout(absl::Milliseconds(250)).ok());
+  now_ns = 0;
+  ASSERT_TRUE(client.Send(buffer).ok());
+  EXPECT_EQ(client.Receive(absl::MakeSpan(buffer)).code(), absl::StatusCode::kDeadlineExceeded);
+  EXPECT_EQ(now_ns, 250'000'000);
+}
+
+TEST(SimTransportTest, RefusesANegativeReplyDelay) {
+  SimFaults faults;
+  faults.reply_delay = absl::Milliseconds(-1);
+  SimTransport transport(SimRttModel{}, [](int64_t) {}, faults);
+  EXPECT_EQ(transport.Connect().status().code(), absl::StatusCode::kInvalidArgument);
+}
+
 }  // namespace
 }  // namespace tickbench::transport
