@@ -9,17 +9,27 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "harness/presets.h"
 #include "harness/study_runner.h"
 #include "harness/sweep_runner.h"
+#include "timing/clock_spec.h"
 #include "transport/sim_rtt_model.h"
 #include "transport/sim_transport.h"
-#include "timing/clock_spec.h"
 
 namespace tickbench::harness {
 
 enum class OutputFormat { kTable, kCsv, kJson };
+
+// The value of a duration flag. Parsed as absl::ParseDuration does ("250ms", "1.5s",
+// "inf"), but a value without a unit is refused with a message that names the units
+// (Abseil's own absl::Duration flag says only "Illegal value"). Ranges are MakePlan's.
+struct DurationFlag {
+  absl::Duration value;
+};
+bool AbslParseFlag(absl::string_view text, DurationFlag* flag, std::string* error);
+std::string AbslUnparseFlag(const DurationFlag& flag);
 
 // The flags as given (harness/main.cc copies them here), and which were given at all:
 // a preset's values yield to flags the user set.
@@ -64,8 +74,31 @@ struct CommandLine {
   absl::Duration sim_per_small = absl::Microseconds(1);
   std::string sim_jitter = "none";
   absl::Duration sim_jitter_scale = absl::Microseconds(1);
+  int64_t retries = 3;
+  // Roles and the modes that measure nothing.
+  std::string role = "local";
+  std::string listen;
+  std::string peer;
+  bool list_clocks = false;
+  std::string clock_info;
+  std::string analyze;
+  std::string analyze_column;
+  bool explain = false;
+  std::string plot;
   std::set<std::string> specified;  // names of the flags given on the command line
 };
+
+// What one invocation does. The mode flags, in this order of precedence: --list_clocks,
+// --clock_info, --analyze, --role=server; without any of them, a measurement.
+enum class Mode { kMeasure, kListClocks, kClockInfo, kAnalyze, kServer };
+
+// The mode the flags ask for. InvalidArgument, naming the flag, the mode and what the
+// flag applies to, for a flag given that does nothing in that mode (--sizes with
+// --analyze, --listen without --role=server, --peer without --role=client, a second mode
+// flag, ...), an empty --analyze or --clock_info, and for control bytes in any flag that
+// is not a path (shown escaped). Within a measurement MakePlan refuses more (--sim_*
+// without --transport=sim, ...). Abseil's own flags (--flagfile, ...) go anywhere.
+absl::StatusOr<Mode> ChooseMode(const CommandLine& command_line);
 
 struct Plan {
   Preset preset;
@@ -76,7 +109,10 @@ struct Plan {
   timing::ClockEnvironment environment;
   SweepOptions sweep;
   OutputFormat format = OutputFormat::kTable;
-  std::string output_path;  // resolved; "" for none
+  // Resolved, and checked with CheckOutputTarget; "" for none and for --output=-
+  // (standard output, where the results go anyway).
+  std::string output_path;
+  std::string plot_path;  // resolved and checked, with its data file; "" for none
   // --transport=sim: everything runs in virtual time with this model.
   bool simulate = false;
   transport::SimRttModel sim_model;
@@ -95,8 +131,36 @@ std::vector<timing::ClockSpec> DefaultStudyClocks(bool simulate);
 // week-long run.
 inline constexpr int64_t kMaxIterations = 1'000'000'000;
 inline constexpr int64_t kMaxRuns = 10'000;
+inline constexpr int64_t kMaxRetries = 100;
+inline constexpr absl::Duration kMinReceiveTimeout = absl::Microseconds(1);
+inline constexpr absl::Duration kMaxReceiveTimeout = absl::Hours(1);
+inline constexpr absl::Duration kMaxPeerReplyDelay = absl::Seconds(10);
+inline constexpr absl::Duration kMaxGap = absl::Seconds(1);
+// The most memory a plan's results and buffers may take (EstimatePlanBytes).
+inline constexpr double kMaxPlanBytes = 8.0 * (int64_t{1} << 30);
+// The most virtual time a simulation may span: int64 nanoseconds hold 292 years; a plan
+// whose worst case passes 2^62 ns (146 years) is refused.
+inline constexpr double kMaxSimulatedNanos = static_cast<double>(int64_t{1} << 62);
 
+// The plan of a measurement (Mode::kMeasure; `command_line.role` says whether against a
+// server). Every flag is checked: numbers against their ranges (durations finite),
+// strings against their allowed values, flags that do nothing in this measurement
+// refused, the output targets (--output, --plot and its data file) with
+// CheckOutputTarget, the memory of the results against kMaxPlanBytes and a simulation's
+// virtual time against kMaxSimulatedNanos. Each error is InvalidArgument naming the flag
+// once and what it allows. Makes (and drops) a transport to learn its largest message.
 absl::StatusOr<Plan> MakePlan(const CommandLine& command_line);
+
+// An upper bound on the memory, in bytes, that `plan`'s results and buffers take: the
+// sweep keeps every run's record (retried attempts too) with up to
+// min(intervals, EngineOptions::max_kept_intervals) + 1 readings per clock, 8 bytes each;
+// the study keeps each cell's readings, 10 values per round trip per run, and its buffers.
+double EstimatePlanBytes(const Plan& plan);
+
+// --plot's target, resolved, after CheckOutputTarget on it and its data file (PlotDataPath):
+// the path to draw to. InvalidArgument naming --plot otherwise ("-" included: a plot is a
+// file).
+absl::StatusOr<std::string> CheckPlotTarget(absl::string_view plot);
 
 // The clock spec the --clock, --clock_id, --tick_period and --uniqtime flags name.
 absl::StatusOr<timing::ClockSpec> ClockFromFlags(const CommandLine& command_line);

@@ -16,39 +16,45 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
+#include "absl/flags/internal/parse.h"
+#include "absl/flags/internal/usage.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/reflection.h"
 #include "absl/flags/usage.h"
 #include "absl/flags/usage_config.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/strip.h"
-#include "harness/cli_options.h"
-#include "platform/stop_signal.h"
-#include "platform/system_info.h"
-#include "analysis/model_fit.h"
 #include "analysis/csv_sweep_reader.h"
-#include "harness/plot.h"
-#include "harness/sweep_analysis.h"
-#include "transport/sim_transport.h"
-#include "timing/virtual_clock.h"
-#include "timing/os_clocks.h"
-#include "platform/cpu_affinity.h"
-#include "harness/study_runner.h"
-#include "harness/study_report.h"
-#include "harness/echo_session.h"
+#include "analysis/model_fit.h"
+#include "harness/cli_options.h"
 #include "harness/clock_report.h"
+#include "harness/echo_session.h"
 #include "harness/output_file.h"
+#include "harness/plot.h"
 #include "harness/run_context.h"
+#include "harness/study_report.h"
+#include "harness/study_runner.h"
+#include "harness/sweep_analysis.h"
 #include "harness/sweep_report.h"
 #include "harness/sweep_runner.h"
+#include "platform/cpu_affinity.h"
+#include "platform/stop_signal.h"
+#include "platform/system_info.h"
 #include "remote/echo_server.h"
 #include "remote/remote_transport.h"
 #include "remote/role_options.h"
 #include "remote/termination_signals.h"
 #include "timing/clock_spec.h"
+#include "timing/os_clocks.h"
+#include "timing/virtual_clock.h"
+#include "transport/sim_transport.h"
 #include "transport/transport_factory.h"
+
+// Duration flags take a unit (5s, 250ms, 100us); a bare number is refused naming them.
+using tickbench::harness::DurationFlag;
 
 ABSL_FLAG(std::string, experiment, "unix_throughput",
           "What to run: unix_throughput (classic 1: UNIX stream socket, throughput against "
@@ -66,9 +72,9 @@ ABSL_FLAG(std::string, clock, "clock_gettime",
 ABSL_FLAG(std::string, clock_id, "monotonic",
           "clock_gettime clock id: monotonic, monotonic_raw, realtime, boottime, "
           "monotonic_coarse, realtime_coarse.");
-ABSL_FLAG(absl::Duration, tick_period, absl::Milliseconds(10),
+ABSL_FLAG(DurationFlag, tick_period, DurationFlag{absl::Milliseconds(10)},
           "Period of --clock=tick, a duration: 10ms = 100 Hz, 20ms = 50 Hz (a 100 Hz clock "
-          "with every other interrupt lost, as on the Sun-3).");
+          "with every other interrupt lost, as on the Sun-3); 2us..1h.");
 ABSL_FLAG(std::string, tick_phase, "random",
           "Where the tick edges fall: 'random' (a new seeded phase per run and size) or a "
           "fixed duration in [0, tick_period), e.g. 0ms.");
@@ -92,14 +98,15 @@ ABSL_FLAG(int64_t, batch, 1,
 ABSL_FLAG(std::string, format, "table", "Output format: table, csv or json.");
 ABSL_FLAG(std::string, output, "",
           "Also write the results, in --format, to this file (written whole or not at all; a "
-          "relative path is relative to where you ran bazel run).");
+          "relative path is relative to where you ran bazel run). Only a new or regular file "
+          "is written; - is standard output, where the results go anyway.");
 ABSL_FLAG(std::string, pin, "",
           "Pin to CPUs: CLIENT or CLIENT,PEER (CPU numbers), e.g. 0,1. Default: not pinned.");
 ABSL_FLAG(uint64_t, seed, 1, "Seed for everything random (tick phases).");
-ABSL_FLAG(absl::Duration, receive_timeout, absl::Seconds(1),
+ABSL_FLAG(DurationFlag, receive_timeout, DurationFlag{absl::Seconds(1)},
           "Longest wait for one echo: a lost datagram is counted after this long; a silent "
           "stream peer ends the run. Default: 1s during warm-up, then 1000 times the warm-up's "
-          "mean round trip, within [250ms, 10s].");
+          "mean round trip, within [250ms, 10s]. Given: 1us..1h.");
 ABSL_FLAG(bool, busy_poll, false,
           "Receive by busy polling: client and echo peer spin on non-blocking receives "
           "instead of sleeping in the kernel until the echo arrives, which takes the wake-up "
@@ -107,13 +114,17 @@ ABSL_FLAG(bool, busy_poll, false,
           "a CPU of its own with --pin=CLIENT,PEER. Not for --transport=sim.");
 ABSL_FLAG(bool, stop_on_loss, false,
           "End the run at the first lost datagram instead of counting it and going on.");
+ABSL_FLAG(int64_t, retries, 3,
+          "Runs of a size that lost a round trip are measured again, up to this many times "
+          "more (a lost round trip is never timed); 0..100.");
 ABSL_FLAG(int64_t, peer_drop_every, 0,
           "Test hook: the echo peer does not answer every k-th datagram (datagram transports "
           "and sim). 0 = off.");
 ABSL_FLAG(int64_t, peer_stop_after, 0,
           "Test hook: the echo peer stops (as if it died) after this many echoes. 0 = off.");
-ABSL_FLAG(absl::Duration, peer_reply_delay, absl::ZeroDuration(),
-          "Test hook: the echo peer waits this long before each echo.");
+ABSL_FLAG(DurationFlag, peer_reply_delay, DurationFlag{absl::ZeroDuration()},
+          "Test hook: the echo peer waits this long before each echo (0..10s); an echo later "
+          "than the receive timeout is a lost one.");
 ABSL_FLAG(bool, allow_variable_cycle_counter, false,
           "Use the cycle counter even where it is not invariant (its rate then follows the "
           "CPU's frequency: results may be wrong).");
@@ -125,28 +136,34 @@ ABSL_FLAG(bool, dither, false,
           "--experiment=study: pause a seeded random time in [0, T) before each per-iteration "
           "round trip, so that its start falls at a random phase of the tick (costs N x T/2 of "
           "waiting on real hardware).");
-ABSL_FLAG(absl::Duration, gap, absl::ZeroDuration(),
+ABSL_FLAG(DurationFlag, gap, DurationFlag{absl::ZeroDuration()},
           "--experiment=study: unmeasured time between per-iteration round trips (work the "
           "client does between them); a gap that makes the loop period a multiple of the tick "
-          "locks the phase.");
-ABSL_FLAG(absl::Duration, sim_fixed, absl::Microseconds(20),
-          "--transport=sim: fixed cost of a round trip.");
-ABSL_FLAG(double, sim_per_byte_ns, 0.05, "--transport=sim: cost per message byte, ns per round trip.");
+          "locks the phase; 0..1s.");
+ABSL_FLAG(DurationFlag, sim_fixed, DurationFlag{absl::Microseconds(20)},
+          "--transport=sim: fixed cost of a round trip; 0..1h.");
+ABSL_FLAG(double, sim_per_byte_ns, 0.05,
+          "--transport=sim: cost per message byte, ns per round trip; 0..1e6.");
 ABSL_FLAG(bool, sim_bsd, false,
           "--transport=sim: add the classic BSD socket buffer costs: a remainder of at least "
           "--sim_threshold bytes takes a --sim_cluster-byte cluster, a smaller one "
           "--sim_small-byte small buffers; each buffer costs --sim_per_cluster or "
           "--sim_per_small, twice per round trip.");
-ABSL_FLAG(int64_t, sim_cluster, 1024, "--sim_bsd: cluster size, bytes (4.3BSD: 1024).");
+ABSL_FLAG(int64_t, sim_cluster, 1024, "--sim_bsd: cluster size, bytes (4.3BSD: 1024); 1..1048576.");
 ABSL_FLAG(int64_t, sim_threshold, 512,
-          "--sim_bsd: smallest remainder that takes a cluster, bytes (4.3BSD: 512; older: 1024).");
-ABSL_FLAG(int64_t, sim_small, 112, "--sim_bsd: small buffer size, bytes (4.3BSD MLEN: 112).");
-ABSL_FLAG(absl::Duration, sim_per_cluster, absl::Microseconds(2), "--sim_bsd: cost per cluster.");
-ABSL_FLAG(absl::Duration, sim_per_small, absl::Microseconds(1), "--sim_bsd: cost per small buffer.");
+          "--sim_bsd: smallest remainder that takes a cluster, bytes (4.3BSD: 512; older: 1024); "
+          "1..--sim_cluster.");
+ABSL_FLAG(int64_t, sim_small, 112,
+          "--sim_bsd: small buffer size, bytes (4.3BSD MLEN: 112); 1..1048576.");
+ABSL_FLAG(DurationFlag, sim_per_cluster, DurationFlag{absl::Microseconds(2)},
+          "--sim_bsd: cost per cluster; 0..1s.");
+ABSL_FLAG(DurationFlag, sim_per_small, DurationFlag{absl::Microseconds(1)},
+          "--sim_bsd: cost per small buffer; 0..1s.");
 ABSL_FLAG(std::string, sim_jitter, "none",
           "--transport=sim: jitter added to each round trip: none, uniform (U[0, 2 scale)), "
           "normal (N(0, scale)) or exponential (mean scale).");
-ABSL_FLAG(absl::Duration, sim_jitter_scale, absl::Microseconds(1), "--transport=sim: jitter scale.");
+ABSL_FLAG(DurationFlag, sim_jitter_scale, DurationFlag{absl::Microseconds(1)},
+          "--transport=sim: jitter scale (with --sim_jitter); 0..1s.");
 ABSL_FLAG(std::string, role, "local",
           "local: the echo peer runs on this host; server: echo for tickbench clients on other "
           "hosts (see --listen) until SIGINT or SIGTERM, then exit 0; client: measure against "
@@ -183,26 +200,16 @@ constexpr int kExitOk = 0;
 constexpr int kExitFault = 1;
 constexpr int kExitUsage = 2;
 
-// Abseil's flag parser exits with status 1 on an unknown flag or a bad value, and also
-// after --help. tickbench promises 2 for bad input and 0 for help, so an exit during
-// parsing is rewritten by this handler.
+// Abseil's flag parser exits with status 1 on an unknown flag or a bad value. tickbench
+// promises 2 for bad input, so an exit during parsing is rewritten by this handler. The
+// help flags are handled here, after the parse: a bad flag beside --help is still an
+// error (2); --help alone is 0.
 int g_exit_code_during_parse = -1;
 void RewriteParseExit() {
   if (g_exit_code_during_parse < 0) return;
   std::cout.flush();  // _exit() skips the flush that exit() would have done
   std::fflush(nullptr);
   _exit(g_exit_code_during_parse);
-}
-
-bool AsksForHelp(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i) {
-    const absl::string_view arg = argv[i];
-    for (const char* help : {"--help", "-help", "--helpfull", "--helpshort", "--helppackage",
-                             "--version", "--only_check_args"}) {
-      if (arg == help || absl::StartsWith(arg, absl::StrCat(help, "="))) return true;
-    }
-  }
-  return false;
 }
 
 std::vector<std::string> ParseFlags(int argc, char** argv) {
@@ -220,9 +227,18 @@ std::vector<std::string> ParseFlags(int argc, char** argv) {
       "  bazel run //harness -- --clock=tick --tick_period=20ms   ... timed by a 50 Hz tick\n"
       "  bazel run //harness -- --list_clocks | --clock_info=all\n\n"
       "Exit codes: 0 done, 1 a fault during measurement, 2 bad input, 130/143 signal.");
-  g_exit_code_during_parse = AsksForHelp(argc, argv) ? kExitOk : kExitUsage;
+  g_exit_code_during_parse = kExitUsage;
   std::atexit(RewriteParseExit);
-  std::vector<char*> rest = absl::ParseCommandLine(argc, argv);
+  // Abseil 20220623 offers no public parse that leaves the help flags to the caller.
+  std::vector<char*> rest = absl::flags_internal::ParseCommandLineImpl(
+      argc, argv, absl::flags_internal::ArgvListAction::kRemoveParsedArgs,
+      absl::flags_internal::UsageFlagsAction::kIgnoreUsage,
+      absl::flags_internal::OnUndefinedFlag::kAbortIfUndefined);
+  // Every flag parsed: now --help, --helpfull, --version, --only_check_args, ...
+  if (absl::flags_internal::HandleUsageFlags(std::cout, absl::ProgramUsageMessage()) != -1) {
+    g_exit_code_during_parse = kExitOk;
+    std::exit(kExitOk);
+  }
   g_exit_code_during_parse = -1;
   return std::vector<std::string>(rest.begin() + 1, rest.end());
 }
@@ -248,7 +264,7 @@ CommandLine ReadFlags(int argc, char** argv) {
   c.transport = absl::GetFlag(FLAGS_transport);
   c.clock = absl::GetFlag(FLAGS_clock);
   c.clock_id = absl::GetFlag(FLAGS_clock_id);
-  c.tick_period = absl::GetFlag(FLAGS_tick_period);
+  c.tick_period = absl::GetFlag(FLAGS_tick_period).value;
   c.tick_phase = absl::GetFlag(FLAGS_tick_phase);
   c.uniqtime = absl::GetFlag(FLAGS_uniqtime);
   c.reference_clock = absl::GetFlag(FLAGS_reference_clock);
@@ -261,26 +277,36 @@ CommandLine ReadFlags(int argc, char** argv) {
   c.output = absl::GetFlag(FLAGS_output);
   c.pin = absl::GetFlag(FLAGS_pin);
   c.seed = absl::GetFlag(FLAGS_seed);
-  c.receive_timeout = absl::GetFlag(FLAGS_receive_timeout);
+  c.receive_timeout = absl::GetFlag(FLAGS_receive_timeout).value;
   c.allow_variable_cycle_counter = absl::GetFlag(FLAGS_allow_variable_cycle_counter);
   c.stop_on_loss = absl::GetFlag(FLAGS_stop_on_loss);
   c.busy_poll = absl::GetFlag(FLAGS_busy_poll);
   c.peer_drop_every = absl::GetFlag(FLAGS_peer_drop_every);
   c.peer_stop_after = absl::GetFlag(FLAGS_peer_stop_after);
-  c.peer_reply_delay = absl::GetFlag(FLAGS_peer_reply_delay);
+  c.peer_reply_delay = absl::GetFlag(FLAGS_peer_reply_delay).value;
   c.clocks = absl::GetFlag(FLAGS_clocks);
   c.dither = absl::GetFlag(FLAGS_dither);
-  c.gap = absl::GetFlag(FLAGS_gap);
-  c.sim_fixed = absl::GetFlag(FLAGS_sim_fixed);
+  c.gap = absl::GetFlag(FLAGS_gap).value;
+  c.sim_fixed = absl::GetFlag(FLAGS_sim_fixed).value;
   c.sim_per_byte_ns = absl::GetFlag(FLAGS_sim_per_byte_ns);
   c.sim_bsd = absl::GetFlag(FLAGS_sim_bsd);
   c.sim_cluster = absl::GetFlag(FLAGS_sim_cluster);
   c.sim_threshold = absl::GetFlag(FLAGS_sim_threshold);
   c.sim_small = absl::GetFlag(FLAGS_sim_small);
-  c.sim_per_cluster = absl::GetFlag(FLAGS_sim_per_cluster);
-  c.sim_per_small = absl::GetFlag(FLAGS_sim_per_small);
+  c.sim_per_cluster = absl::GetFlag(FLAGS_sim_per_cluster).value;
+  c.sim_per_small = absl::GetFlag(FLAGS_sim_per_small).value;
   c.sim_jitter = absl::GetFlag(FLAGS_sim_jitter);
-  c.sim_jitter_scale = absl::GetFlag(FLAGS_sim_jitter_scale);
+  c.sim_jitter_scale = absl::GetFlag(FLAGS_sim_jitter_scale).value;
+  c.retries = absl::GetFlag(FLAGS_retries);
+  c.role = absl::GetFlag(FLAGS_role);
+  c.listen = absl::GetFlag(FLAGS_listen);
+  c.peer = absl::GetFlag(FLAGS_peer);
+  c.list_clocks = absl::GetFlag(FLAGS_list_clocks);
+  c.clock_info = absl::GetFlag(FLAGS_clock_info);
+  c.analyze = absl::GetFlag(FLAGS_analyze);
+  c.analyze_column = absl::GetFlag(FLAGS_analyze_column);
+  c.explain = absl::GetFlag(FLAGS_explain);
+  c.plot = absl::GetFlag(FLAGS_plot);
   for (const std::string& name : FlagsOnCommandLine(argc, argv)) {
     if (absl::FindCommandLineFlag(name) != nullptr) c.specified.insert(name);
   }
@@ -300,6 +326,23 @@ int Usage(const absl::Status& status) {
   return kExitUsage;
 }
 
+// "--flag: message", unless the message already starts by naming the flag.
+absl::Status WithFlag(absl::string_view flag, const absl::Status& status) {
+  const std::string prefix = absl::StrCat("--", flag);
+  if (absl::StartsWith(status.message(), absl::StrCat(prefix, ":")) ||
+      absl::StartsWith(status.message(), absl::StrCat(prefix, " "))) {
+    return status;
+  }
+  return absl::Status(status.code(), absl::StrCat(prefix, ": ", status.message()));
+}
+
+// 128 + the signal when SIGINT or SIGTERM asked to stop, after saying so; else -1.
+int ExitIfStopped(absl::string_view what) {
+  if (!platform::StopRequested()) return -1;
+  absl::FPrintF(stderr, "tickbench: stopped by signal %d %s\n", platform::StopSignal(), what);
+  return 128 + platform::StopSignal();
+}
+
 int ListClocks() {
   timing::ClockEnvironment environment;
   environment.allow_variable_cycle_counter = true;
@@ -313,59 +356,73 @@ int ClockInfo(const std::string& which, bool allow_variable) {
     specs = timing::AvailableClockSpecs();
   } else {
     absl::StatusOr<std::vector<timing::ClockSpec>> parsed = timing::ParseClockSpecList(which);
-    if (!parsed.ok()) return Usage(absl::InvalidArgumentError(absl::StrCat("--clock_info: ", parsed.status().message(), " (or all)")));
+    if (!parsed.ok()) {
+      return Usage(absl::InvalidArgumentError(
+          absl::StrCat("--clock_info: ", parsed.status().message(), " (or all)")));
+    }
     specs = *parsed;
   }
   timing::ClockEnvironment environment;
   environment.allow_variable_cycle_counter = allow_variable;
   std::vector<ClockDescription> described;
   for (const timing::ClockSpec& spec : specs) {
+    if (int stopped = ExitIfStopped("while probing the clocks"); stopped >= 0) return stopped;
     absl::StatusOr<std::unique_ptr<timing::Clock>> clock = timing::MakeClock(spec, environment);
     if (!clock.ok()) {
       if (which == "all") continue;  // listed by --list_clocks as unavailable
-      return Usage(absl::InvalidArgumentError(absl::StrCat("--clock_info: ", clock.status().message())));
+      return Usage(WithFlag("clock_info", clock.status()));
     }
     described.push_back(ClockDescription{"", (*clock)->info(), timing::ProbeClock(**clock)});
   }
+  if (int stopped = ExitIfStopped("while probing the clocks"); stopped >= 0) return stopped;
   absl::PrintF("%s", FormatClockInfo(described));
   return kExitOk;
 }
-
 
 // --analyze: the steps (and with --explain the buffer layout) of a sweep in a CSV file.
 int AnalyzeFile(const std::string& path, const std::string& column, bool explain,
                 const std::string& plot) {
   const std::string resolved = ResolveUserPath(path);
+  const std::string shown = absl::CHexEscape(resolved);
+  std::string plot_path;
+  if (!plot.empty()) {  // checked before the work, as a measurement's targets are
+    absl::StatusOr<std::string> checked = CheckPlotTarget(plot);
+    if (!checked.ok()) return Usage(checked.status());
+    plot_path = *checked;
+  }
   absl::StatusOr<std::string> text = platform::ReadSmallTextFile(resolved);
   if (!text.ok()) {
-    return Usage(absl::InvalidArgumentError(absl::StrCat("--analyze: cannot read ", resolved, ": ",
-                                                         text.status().message())));
+    return Usage(absl::InvalidArgumentError(
+        absl::StrCat("--analyze: cannot read ", shown, ": ", text.status().message())));
   }
   analysis::CsvSweepOptions options;
   options.value_column = column;
   absl::StatusOr<analysis::Sweep> sweep = analysis::ParseSweepCsv(*text, options);
   if (!sweep.ok()) {
-    return Usage(absl::InvalidArgumentError(absl::StrCat("--analyze: ", resolved, ": ", sweep.status().message())));
+    return Usage(absl::InvalidArgumentError(
+        absl::StrCat("--analyze: ", shown, ": ", sweep.status().message())));
   }
   if (absl::StrContains(sweep->value_name, "throughput") || sweep->unit == "B/s") {
     absl::StatusOr<analysis::Sweep> rtt = analysis::RttFromThroughput(*sweep);
-    if (!rtt.ok()) return Usage(absl::InvalidArgumentError(absl::StrCat("--analyze: ", rtt.status().message())));
+    if (!rtt.ok()) return Usage(WithFlag("analyze", rtt.status()));
     absl::PrintF("(throughput column %s read as the round-trip time it implies, 2n / throughput)\n",
-                 sweep->value_name);
+                 absl::CHexEscape(sweep->value_name));
     sweep = std::move(rtt);
   }
-  absl::PrintF("%s: %d sizes, %s\n", resolved, sweep->points.size(), sweep->value_name);
+  absl::PrintF("%s: %d sizes, %s\n", shown, sweep->points.size(),
+               absl::CHexEscape(sweep->value_name));
   const analysis::SizeFacts facts = CollectSizeFacts("", std::nullopt, "");
   const SweepAnalysis analyzed = AnalyzeSweep(*sweep, facts, explain);
   absl::PrintF("%s", FormatSweepAnalysis(*sweep, facts, analyzed));
-  if (!plot.empty()) {
-    if (absl::Status s = PlotSweep(ResolveUserPath(plot), *sweep,
-                                   analyzed.steps.ok() ? analyzed.steps->steps : std::vector<analysis::Step>{},
-                                   resolved);
+  if (!plot_path.empty()) {
+    if (absl::Status s = PlotSweep(
+            plot_path, *sweep,
+            analyzed.steps.ok() ? analyzed.steps->steps : std::vector<analysis::Step>{}, resolved);
         !s.ok()) {
-      absl::FPrintF(stderr, "tickbench: --plot: %s\n", s.message());
+      absl::FPrintF(stderr, "tickbench: %s\n", WithFlag("plot", s).message());
     }
   }
+  if (int stopped = ExitIfStopped("during --analyze"); stopped >= 0) return stopped;
   return kExitOk;
 }
 
@@ -378,7 +435,7 @@ int Finish(const Plan& plan, const std::string& formatted, const absl::Status& s
   int exit_code = kExitOk;
   if (!plan.output_path.empty()) {
     if (absl::Status s = WriteFileAtomically(plan.output_path, formatted); !s.ok()) {
-      absl::FPrintF(stderr, "tickbench: could not write --output: %s\n", s.message());
+      absl::FPrintF(stderr, "tickbench: could not write %s\n", WithFlag("output", s).message());
       exit_code = kExitFault;
     }
   }
@@ -415,7 +472,7 @@ int RunServer(const remote::RoleOptions& role) {
   options.data_port = role.data_port;
   options.log = [](absl::string_view line) { absl::FPrintF(stderr, "tickbench server: %s\n", line); };
   absl::StatusOr<std::unique_ptr<remote::EchoServer>> server = remote::EchoServer::Listen(options);
-  if (!server.ok()) return Usage(absl::InvalidArgumentError(absl::StrCat("--listen: ", server.status().message())));
+  if (!server.ok()) return Usage(WithFlag("listen", server.status()));
   absl::FPrintF(stderr, "tickbench server: listening on %s, data port %s; SIGINT or SIGTERM stops\n",
                 (*server)->address().ToString(),
                 role.data_port == 0 ? "chosen per session" : absl::StrCat(role.data_port));
@@ -446,6 +503,7 @@ struct Experiment {
   std::vector<std::unique_ptr<timing::Clock>> clocks;  // the sweep's one, or the study's
   std::vector<ClockDescription> described;             // `clocks`, probed
   RunContext context;
+  bool explain = false;  // --explain
 };
 
 // Makes the transport and the clocks of `e.plan` and probes them; an error is bad input.
@@ -465,7 +523,7 @@ absl::Status PrepareExperiment(const CommandLine& command_line, const remote::Ro
     absl::StatusOr<std::unique_ptr<timing::Clock>> made =
         timing::MakeClock(e.plan.reference, e.plan.environment);
     if (!made.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat("--reference_clock: ", made.status().message()));
+      return WithFlag("reference_clock", made.status());
     }
     e.reference = std::move(*made);
   }
@@ -474,8 +532,7 @@ absl::Status PrepareExperiment(const CommandLine& command_line, const remote::Ro
   for (const timing::ClockSpec& spec : specs) {
     absl::StatusOr<std::unique_ptr<timing::Clock>> made = timing::MakeClock(spec, e.plan.environment);
     if (!made.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(e.plan.study ? "--clocks: " : "--clock: ", made.status().message()));
+      return WithFlag(e.plan.study ? "clocks" : "clock", made.status());
     }
     e.described.push_back(DescribeClock(**made, "clock", e.plan.simulate));
     e.clocks.push_back(std::move(*made));
@@ -498,6 +555,11 @@ absl::Status PrepareExperiment(const CommandLine& command_line, const remote::Ro
 
 // --experiment=study: every clock in turn over one echo session.
 int RunStudyExperiment(Experiment& e) {
+  if (e.reference == nullptr) {  // MakePlan refuses it; never dereference a missing one
+    return Usage(absl::InvalidArgumentError(
+        "--reference_clock: the study compares every clock with the reference; "
+        "--reference_clock=none is not allowed with --experiment=study"));
+  }
   if (e.plan.sweep.pin_client_cpu >= 0) {
     if (absl::Status s = platform::PinCurrentThreadToCpu(e.plan.sweep.pin_client_cpu); !s.ok()) {
       return Usage(absl::InvalidArgumentError(absl::StrCat("--pin: ", s.message())));
@@ -526,9 +588,9 @@ int RunStudyExperiment(Experiment& e) {
     case OutputFormat::kCsv: formatted = FormatStudyCsv(outcome.cells); break;
     case OutputFormat::kJson: formatted = FormatStudyJson(e.context, outcome.cells); break;
   }
-  if (!absl::GetFlag(FLAGS_plot).empty()) {
-    if (absl::Status s = PlotStudyHistograms(ResolveUserPath(absl::GetFlag(FLAGS_plot)), outcome.cells); !s.ok()) {
-      absl::FPrintF(stderr, "tickbench: --plot: %s\n", s.message());
+  if (!e.plan.plot_path.empty()) {
+    if (absl::Status s = PlotStudyHistograms(e.plan.plot_path, outcome.cells); !s.ok()) {
+      absl::FPrintF(stderr, "tickbench: %s\n", WithFlag("plot", s).message());
     }
   }
   return Finish(e.plan, formatted, outcome.status, outcome.cells.size());
@@ -564,33 +626,40 @@ int RunSweepExperiment(Experiment& e, const remote::RoleOptions& role) {
                                                       : "127.0.0.1";
   }
   const analysis::SizeFacts facts = CollectSizeFacts(std::string(name), outcome.socket_buffers, peer_address);
-  const SweepAnalysis analyzed = AnalyzeSweep(sweep, facts, absl::GetFlag(FLAGS_explain));
+  const SweepAnalysis analyzed = AnalyzeSweep(sweep, facts, e.explain);
   const std::string analysis_text = FormatSweepAnalysis(sweep, facts, analyzed);
   if (e.plan.format == OutputFormat::kTable) {
     formatted += analysis_text;
   } else {
     absl::FPrintF(stderr, "%s", analysis_text);
   }
-  if (!absl::GetFlag(FLAGS_plot).empty()) {
+  if (!e.plan.plot_path.empty()) {
     const std::string title = absl::StrFormat("%s over %s, %s", e.plan.preset.name, e.transport->name(),
                                               e.clocks[0]->info().name);
-    if (absl::Status s = PlotSweep(ResolveUserPath(absl::GetFlag(FLAGS_plot)), sweep,
-                                   analyzed.steps.ok() ? analyzed.steps->steps : std::vector<analysis::Step>{},
-                                   title);
+    if (absl::Status s = PlotSweep(
+            e.plan.plot_path, sweep,
+            analyzed.steps.ok() ? analyzed.steps->steps : std::vector<analysis::Step>{}, title);
         !s.ok()) {
-      absl::FPrintF(stderr, "tickbench: --plot: %s\n", s.message());
+      absl::FPrintF(stderr, "tickbench: %s\n", WithFlag("plot", s).message());
     }
   }
   return Finish(e.plan, formatted, outcome.status, outcome.records.size());
 }
 
+// A measurement. The stop handlers are installed by the caller, before anything here
+// (the transport, the clock probes) can take long.
 int RunExperiment(const CommandLine& command_line, const remote::RoleOptions& role) {
   absl::StatusOr<Plan> plan = MakePlan(command_line);
   if (!plan.ok()) return Usage(plan.status());
   Experiment e;
   e.plan = *std::move(plan);
+  e.explain = command_line.explain;
   if (absl::Status prepared = PrepareExperiment(command_line, role, e); !prepared.ok()) {
+    if (int stopped = ExitIfStopped("while preparing"); stopped >= 0) return stopped;
     return Usage(prepared);
+  }
+  if (int stopped = ExitIfStopped("while preparing; nothing was measured"); stopped >= 0) {
+    return stopped;
   }
   // The context goes first, to stderr when stdout carries CSV or JSON for a parser.
   std::FILE* context_stream = e.plan.format == OutputFormat::kTable ? stdout : stderr;
@@ -600,11 +669,6 @@ int RunExperiment(const CommandLine& command_line, const remote::RoleOptions& ro
                 e.plan.sweep.peer.busy_poll ? " (busy-poll receives)" : "", e.plan.sweep.sizes.size(),
                 e.plan.sweep.runs, e.plan.sweep.engine.iterations);
   std::fflush(context_stream);
-
-  if (absl::Status installed = platform::InstallStopHandlers(); !installed.ok()) {
-    absl::FPrintF(stderr, "tickbench: %s\n", installed.message());
-    return kExitFault;
-  }
   return e.plan.study ? RunStudyExperiment(e) : RunSweepExperiment(e, role);
 }
 
@@ -619,20 +683,32 @@ int main(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);
   const std::vector<std::string> positional = ParseFlags(argc, argv);
   if (!positional.empty()) {
-    return Usage(absl::InvalidArgumentError(absl::StrCat(
-        "unexpected argument '", positional[0], "'; flags take the form --name=value (see --help)")));
+    return Usage(absl::InvalidArgumentError(
+        absl::StrCat("unexpected argument '", absl::CHexEscape(positional[0]),
+                     "'; flags take the form --name=value (see --help)")));
   }
-  if (absl::GetFlag(FLAGS_list_clocks)) return ListClocks();
-  if (!absl::GetFlag(FLAGS_analyze).empty()) {
-    return AnalyzeFile(absl::GetFlag(FLAGS_analyze), absl::GetFlag(FLAGS_analyze_column),
-                       absl::GetFlag(FLAGS_explain), absl::GetFlag(FLAGS_plot));
+  const CommandLine command_line = ReadFlags(argc, argv);
+  absl::StatusOr<Mode> mode = ChooseMode(command_line);
+  if (!mode.ok()) return Usage(mode.status());
+  if (*mode == Mode::kListClocks) return ListClocks();
+  // The server polls SIGINT and SIGTERM as a signalfd; every other mode records them
+  // with the stop handlers, installed before anything that may take long.
+  if (*mode != Mode::kServer) {
+    if (absl::Status installed = tickbench::platform::InstallStopHandlers(); !installed.ok()) {
+      absl::FPrintF(stderr, "tickbench: %s\n", installed.message());
+      return 1;
+    }
   }
-  if (!absl::GetFlag(FLAGS_clock_info).empty()) {
-    return ClockInfo(absl::GetFlag(FLAGS_clock_info), absl::GetFlag(FLAGS_allow_variable_cycle_counter));
+  if (*mode == Mode::kAnalyze) {
+    return AnalyzeFile(command_line.analyze, command_line.analyze_column, command_line.explain,
+                       command_line.plot);
+  }
+  if (*mode == Mode::kClockInfo) {
+    return ClockInfo(command_line.clock_info, command_line.allow_variable_cycle_counter);
   }
   absl::StatusOr<tickbench::remote::RoleOptions> role = tickbench::remote::ParseRoleOptions(
-      absl::GetFlag(FLAGS_role), absl::GetFlag(FLAGS_listen), absl::GetFlag(FLAGS_peer));
+      command_line.role, command_line.listen, command_line.peer);
   if (!role.ok()) return Usage(role.status());
   if (role->role == tickbench::remote::Role::kServer) return RunServer(*role);
-  return RunExperiment(ReadFlags(argc, argv), *role);
+  return RunExperiment(command_line, *role);
 }

@@ -29,8 +29,8 @@ TEST(SizeListTest, RejectsBadInputNamingTheFlag) {
 }
 
 TEST(SizeListTest, ANumberTooLargeToParseIsTooLargeNotANonNumber) {
-  for (const char* huge : {"99999999999999999999", "18446744073709551616k", "1:99999999999999999999:1",
-                           "18014398509481984k", "1099511627777"}) {
+  for (const char* huge : {"99999999999999999999", "18446744073709551616k",
+                           "1:99999999999999999999:1", "18014398509481984k", "1099511627777"}) {
     absl::StatusOr<std::vector<size_t>> sizes = ParseSizeList(huge, 65507);
     ASSERT_FALSE(sizes.ok()) << huge;
     const std::string message(sizes.status().message());

@@ -140,6 +140,147 @@ TEST(HarnessBinaryTest, HelpExplainsEveryFlagAndExitsZero) {
   }
 }
 
+TEST(HarnessBinaryTest, HelpBesideABadFlagIsStillAnError) {
+  const HarnessResult r = RunHarness("--help --bogus");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("bogus"));
+  EXPECT_EQ(RunHarness("--help").exit_code, 0);
+  EXPECT_EQ(RunHarness("--receive_timeout=5 --help").exit_code, 2);
+}
+
+TEST(HarnessBinaryTest, StudyWithoutAReferenceIsRefusedNotACrash) {
+  const HarnessResult r =
+      RunHarness("--experiment=study --reference_clock=none --sizes=32 --iterations=10 --runs=1");
+  EXPECT_EQ(r.exit_code, 2) << "139 is the old segmentation fault\n" << r.err;
+  EXPECT_THAT(r.err, HasSubstr("--reference_clock=none is not allowed with --experiment=study"));
+}
+
+TEST(HarnessBinaryTest, ADurationWithoutAUnitNamesTheUnits) {
+  for (const char* flag :
+       {"--receive_timeout=5", "--clock=tick --tick_period=20", "--transport=sim --sim_fixed=20"}) {
+    const HarnessResult r = RunHarness(flag);
+    EXPECT_EQ(r.exit_code, 2) << flag;
+    EXPECT_THAT(r.err, HasSubstr("250ms")) << flag;
+    EXPECT_THAT(r.err, HasSubstr("units: ns, us, ms, s")) << flag;
+  }
+}
+
+TEST(HarnessBinaryTest, NonFiniteAndHugeNumbersExitTwoNamingFlagAndRange) {
+  const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
+      {"--clock=tick --tick_period=inf", {"--tick_period", "[2us, 1h]"}},
+      {"--clock=tick:inf", {"--clock", "[2us, 1h]"}},
+      {"--transport=sim --sim_per_byte_ns=nan", {"--sim_per_byte_ns", "[0, 1e+06]"}},
+      {"--transport=sim --sim_per_byte_ns=inf", {"--sim_per_byte_ns", "[0, 1e+06]"}},
+      {"--transport=sim --sim_per_byte_ns=1e300", {"--sim_per_byte_ns", "[0, 1e+06]"}},
+      {"--transport=sim --sim_fixed=inf", {"--sim_fixed", "[0, 1h]"}},
+      {"--receive_timeout=inf", {"--receive_timeout", "1h"}},
+      {"--retries=1000", {"--retries", "0..100"}},
+      {"--sizes=99999999999999999999", {"--sizes", "too large", "largest size allowed"}},
+      {"--transport=sim --sizes=1:10000:1 --iterations=1000000 --runs=1",
+       {"--sizes, --runs, --iterations", "GiB"}},
+  };
+  for (const auto& [args, expected] : cases) {
+    const HarnessResult r = RunHarness(args, "", 30);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.err;
+    for (const std::string& part : expected) EXPECT_THAT(r.err, HasSubstr(part)) << args;
+    EXPECT_THAT(r.err, ::testing::Not(HasSubstr("not a whole number"))) << args;
+  }
+}
+
+TEST(HarnessBinaryTest, FlagsThatDoNothingInTheModeAreRefused) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"--transport=udp --sim_fixed=1ms", "--transport=sim"},
+      {"--tick_phase=0ms", "tick clock"},
+      {"--clock=clock_gettime:monotonic --uniqtime", "--uniqtime"},
+      {"--clock=clock_gettime --uniqtime", "--uniqtime"},
+      {"--analyze_column=rtt_ns", "--analyze"},
+      {"--clocks=tick:10ms", "--experiment=study"},
+      {"--dither", "--experiment=study"},
+      {"--gap=1ms", "--experiment=study"},
+      {"--listen=127.0.0.1:7478", "--role=server"},
+      {"--peer=127.0.0.1:7478", "--role=client"},
+      {"--experiment=study --explain", "--explain"},
+      {"--list_clocks --sizes=32", "--list_clocks"},
+  };
+  for (const auto& [args, expected] : cases) {
+    const HarnessResult r = RunHarness(args, "", 30);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.err;
+    EXPECT_THAT(r.err, HasSubstr(expected)) << args;
+  }
+}
+
+TEST(HarnessBinaryTest, SimulatedPeerReplyDelayLengthensEveryRoundTrip) {
+  const HarnessResult r = RunHarness(
+      "--experiment=sweep --transport=sim --sizes=64 --iterations=10 --runs=1 --warmup=0 "
+      "--sim_fixed=20us --sim_per_byte_ns=0 --peer_reply_delay=300ms --format=json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<double> averaged = Numbers(r.out, "averaged_rtt_ns");
+  ASSERT_FALSE(averaged.empty()) << r.out;
+  EXPECT_DOUBLE_EQ(averaged[0], 300'020'000) << "ignored, the delay left 20 us";
+}
+
+// A FIFO, a symbolic link and a directory at --output or --plot are refused before
+// anything is measured: nothing is printed on stdout, and the FIFO is never opened (the
+// old code would have blocked in it, then been killed by the timeout).
+TEST(HarnessBinaryTest, BadOutputTargetsAreRefusedBeforeMeasuring) {
+  const std::string dir = ::testing::TempDir() + "/bad_targets";
+  mkdir(dir.c_str(), 0700);
+  const std::string fifo = dir + "/fifo.csv";
+  unlink(fifo.c_str());
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  const std::string link = dir + "/link.csv";
+  const std::string target = dir + "/target.csv";
+  unlink(link.c_str());
+  ASSERT_EQ(symlink(target.c_str(), link.c_str()), 0);
+  const std::string sweep =
+      "--experiment=sweep --transport=sim --sizes=64 --iterations=10 --runs=1 --warmup=0 ";
+  for (const std::string& flag : {"--output=", "--plot="}) {
+    for (const std::string& path : {fifo, link, dir}) {
+      const HarnessResult r = RunHarness(sweep + flag + path, "", 20);
+      EXPECT_EQ(r.exit_code, 2) << flag << path << "\n" << r.err;
+      EXPECT_THAT(r.out, ::testing::Not(HasSubstr("# experiment")))
+          << "measured first: " << flag << path;
+      const std::string name = flag.substr(0, flag.size() - 1);
+      EXPECT_THAT(r.err, HasSubstr(name + ": ")) << r.err;
+      EXPECT_EQ(r.err.find(name + ":"), r.err.rfind(name + ":")) << "prefix repeated: " << r.err;
+    }
+  }
+  EXPECT_NE(access(target.c_str(), F_OK), 0) << "written through the symbolic link";
+  // The study too.
+  const HarnessResult study = RunHarness(
+      "--experiment=study --transport=sim --sizes=64 --iterations=10 --runs=1 --output=" + fifo, "",
+      20);
+  EXPECT_EQ(study.exit_code, 2) << study.err;
+  // And --analyze's plot, before the file is read.
+  const HarnessResult analyze =
+      RunHarness("--analyze=" + dir + "/missing.csv --plot=" + fifo, "", 20);
+  EXPECT_EQ(analyze.exit_code, 2);
+  EXPECT_THAT(analyze.err, HasSubstr("--plot: "));
+}
+
+TEST(HarnessBinaryTest, OutputDashIsStandardOutputWrittenOnce) {
+  const std::string dir = ::testing::TempDir() + "/dash_dir";
+  mkdir(dir.c_str(), 0700);
+  const HarnessResult r = RunHarness(
+      "--experiment=sweep --transport=sim --sizes=64 --iterations=10 --runs=1 --format=csv "
+      "--output=-",
+      "BUILD_WORKING_DIRECTORY=" + dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  size_t rows = 0;
+  for (size_t at = r.out.find("\nsim,"); at != std::string::npos; at = r.out.find("\nsim,", at + 1))
+    ++rows;
+  EXPECT_EQ(rows, 1u) << r.out;
+  struct stat st;
+  EXPECT_NE(stat((dir + "/-").c_str(), &st), 0) << "a file named '-' was written";
+}
+
+TEST(HarnessBinaryTest, ControlBytesOfUserStringsAreEscaped) {
+  const HarnessResult r = RunHarness("--experiment=\"$(printf 'x\\033[2Jy')\"");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err.find('\x1b'), std::string::npos) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("\\x1b"));
+}
+
 TEST(HarnessBinaryTest, ClocksDescribeThemselves) {
   const HarnessResult list = RunHarness("--list_clocks");
   ASSERT_EQ(list.exit_code, 0);

@@ -2,13 +2,13 @@
 
 #include <utility>
 
+#include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "absl/strings/ascii.h"
-#include "absl/strings/escaping.h"
 #include "platform/cycle_counter.h"
 #include "timing/cycle_clock.h"
 #include "timing/os_clocks.h"
@@ -42,9 +42,9 @@ absl::Status ValidateTickPeriod(absl::Duration period) {
   if (period < kMinTickPeriod || period > kMaxTickPeriod ||
       period % absl::Nanoseconds(1) != absl::ZeroDuration()) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "tick period must be a whole number of nanoseconds in [", absl::FormatDuration(kMinTickPeriod),
-        ", ", absl::FormatDuration(kMaxTickPeriod), "] (10ms = 100 Hz, 20ms = 50 Hz); got ",
-        absl::FormatDuration(period)));
+        "tick period must be a whole number of nanoseconds in [",
+        absl::FormatDuration(kMinTickPeriod), ", ", absl::FormatDuration(kMaxTickPeriod),
+        "] (10ms = 100 Hz, 20ms = 50 Hz); got ", absl::FormatDuration(period)));
   }
   return absl::OkStatus();
 }
@@ -52,8 +52,8 @@ absl::Status ValidateTickPeriod(absl::Duration period) {
 absl::StatusOr<ClockSpec> ParseClockSpec(absl::string_view text) {
   for (const char c : text) {
     if (absl::ascii_iscntrl(static_cast<unsigned char>(c))) {
-      return absl::InvalidArgumentError(absl::StrCat("clock '", absl::CHexEscape(text),
-                                                     "' contains a control character"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("clock '", absl::CHexEscape(text), "' contains a control character"));
     }
   }
   const std::vector<absl::string_view> parts =
@@ -63,8 +63,8 @@ absl::StatusOr<ClockSpec> ParseClockSpec(absl::string_view text) {
   auto too_many = [&](size_t allowed) -> absl::Status {
     if (parts.size() <= allowed) return absl::OkStatus();
     return absl::InvalidArgumentError(
-        absl::StrCat("clock '", absl::CHexEscape(text), "' has too many ':' parts; allowed clocks: ",
-                     kAllowedClocks));
+        absl::StrCat("clock '", absl::CHexEscape(text),
+                     "' has too many ':' parts; allowed clocks: ", kAllowedClocks));
   };
   if (name == "gettimeofday") {
     spec.kind = ClockKind::kGettimeofday;
@@ -82,8 +82,8 @@ absl::StatusOr<ClockSpec> ParseClockSpec(absl::string_view text) {
     if (absl::Status s = too_many(1); !s.ok()) return s;
     if (name != "cycles" && name != CycleClockName()) {
       return absl::FailedPreconditionError(absl::StrFormat(
-          "clock '%s' is not this CPU's counter; this CPU's is '%s' (allowed clocks: %s)", absl::CHexEscape(name),
-          CycleClockName(), kAllowedClocks));
+          "clock '%s' is not this CPU's counter; this CPU's is '%s' (allowed clocks: %s)",
+          absl::CHexEscape(name), CycleClockName(), kAllowedClocks));
     }
     absl::StatusOr<platform::CycleCounterInfo> counter = platform::GetCycleCounterInfo();
     if (!counter.ok()) {
@@ -98,22 +98,23 @@ absl::StatusOr<ClockSpec> ParseClockSpec(absl::string_view text) {
         spec.uniqtime = true;
       } else if (i == 1) {
         if (!absl::ParseDuration(parts[i], &spec.tick_period)) {
-          return absl::InvalidArgumentError(absl::StrCat(
-              "tick period '", absl::CHexEscape(parts[i]),
-              "' is not a duration with a unit (write e.g. 10ms or 20ms; units ns, us, ms, s, m, h)"));
+          return absl::InvalidArgumentError(
+              absl::StrCat("tick period '", absl::CHexEscape(parts[i]),
+                           "' is not a duration with a unit (write e.g. 10ms or 20ms; units ns, "
+                           "us, ms, s, m, h)"));
         }
         if (absl::Status s = ValidateTickPeriod(spec.tick_period); !s.ok()) return s;
       } else {
-        return absl::InvalidArgumentError(
-            absl::StrCat("clock '", absl::CHexEscape(text), "': expected 'uniqtime' after the period"));
+        return absl::InvalidArgumentError(absl::StrCat("clock '", absl::CHexEscape(text),
+                                                       "': expected 'uniqtime' after the period"));
       }
     }
   } else if (name == "virtual") {
     spec.kind = ClockKind::kVirtual;
     if (absl::Status s = too_many(1); !s.ok()) return s;
   } else {
-    return absl::InvalidArgumentError(
-        absl::StrCat("unknown clock '", absl::CHexEscape(name), "'; allowed clocks: ", kAllowedClocks));
+    return absl::InvalidArgumentError(absl::StrCat("unknown clock '", absl::CHexEscape(name),
+                                                   "'; allowed clocks: ", kAllowedClocks));
   }
   return spec;
 }

@@ -47,13 +47,14 @@ TEST(ClockSpecTest, RejectsBadSpecsNamingAllowedValues) {
 
 TEST(ClockSpecTest, RefusesTickPeriodsOutsideTheRange) {
   // "inf" and "1e300s"-like periods once made a tick clock that never ticked.
-  for (const char* bad : {"tick:inf", "tick:-inf", "tick:1us", "tick:1.5ns", "tick:2h",
-                          "tick:99999999999h"}) {
+  for (const char* bad :
+       {"tick:inf", "tick:-inf", "tick:1us", "tick:1.5ns", "tick:2h", "tick:99999999999h"}) {
     absl::StatusOr<ClockSpec> spec = ParseClockSpec(bad);
     ASSERT_FALSE(spec.ok()) << bad;
     EXPECT_EQ(spec.status().code(), absl::StatusCode::kInvalidArgument) << bad;
   }
-  EXPECT_NE(ParseClockSpec("tick:inf").status().message().find("[2us, 1h]"), absl::string_view::npos)
+  EXPECT_NE(ParseClockSpec("tick:inf").status().message().find("[2us, 1h]"),
+            absl::string_view::npos)
       << ParseClockSpec("tick:inf").status();
   EXPECT_TRUE(ParseClockSpec("tick:2us").ok());
   EXPECT_TRUE(ParseClockSpec("tick:1h").ok());

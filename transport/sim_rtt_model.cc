@@ -29,24 +29,26 @@ absl::Status ValidateSimRttModel(const SimRttModel& m) {
   auto duration = [](absl::string_view name, absl::Duration value,
                      absl::Duration max) -> absl::Status {
     if (value < absl::ZeroDuration() || value > max) {
-      return absl::InvalidArgumentError(absl::StrCat(name, " must be in [0, ", absl::FormatDuration(max),
-                                                     "]; got ", absl::FormatDuration(value)));
+      return absl::InvalidArgumentError(absl::StrCat(name, " must be in [0, ",
+                                                     absl::FormatDuration(max), "]; got ",
+                                                     absl::FormatDuration(value)));
     }
     return absl::OkStatus();
   };
-  for (const absl::Status& s :
-       {duration("fixed", m.fixed, kMaxSimFixed), duration("per_cluster", m.per_cluster, kMaxSimPerBuffer),
-        duration("per_small", m.per_small, kMaxSimPerBuffer),
-        duration("jitter_scale", m.jitter_scale, kMaxSimJitterScale)}) {
+  for (const absl::Status& s : {duration("fixed", m.fixed, kMaxSimFixed),
+                                duration("per_cluster", m.per_cluster, kMaxSimPerBuffer),
+                                duration("per_small", m.per_small, kMaxSimPerBuffer),
+                                duration("jitter_scale", m.jitter_scale, kMaxSimJitterScale)}) {
     if (!s.ok()) return s;
   }
   if (!(m.per_byte_ns >= 0 && m.per_byte_ns <= kMaxSimPerByteNs)) {  // NaN fails both
     return absl::InvalidArgumentError(absl::StrCat("per_byte_ns must be a finite number in [0, ",
                                                    kMaxSimPerByteNs, "]; got ", m.per_byte_ns));
   }
-  for (const auto& [name, bytes] : {std::pair<absl::string_view, int64_t>{"cluster_bytes", m.cluster_bytes},
-                                    {"small_bytes", m.small_bytes},
-                                    {"threshold_bytes", m.threshold_bytes}}) {
+  for (const auto& [name, bytes] :
+       {std::pair<absl::string_view, int64_t>{"cluster_bytes", m.cluster_bytes},
+        {"small_bytes", m.small_bytes},
+        {"threshold_bytes", m.threshold_bytes}}) {
     if (bytes < 1 || bytes > kMaxSimBufferBytes) {
       return absl::InvalidArgumentError(
           absl::StrCat(name, " must be in [1, ", kMaxSimBufferBytes, "]; got ", bytes));
@@ -54,8 +56,8 @@ absl::Status ValidateSimRttModel(const SimRttModel& m) {
   }
   if (m.threshold_bytes > m.cluster_bytes) {
     return absl::InvalidArgumentError(absl::StrCat("threshold_bytes (", m.threshold_bytes,
-                                                   ") must be at most cluster_bytes (", m.cluster_bytes,
-                                                   ")"));
+                                                   ") must be at most cluster_bytes (",
+                                                   m.cluster_bytes, ")"));
   }
   return absl::OkStatus();
 }
@@ -64,10 +66,15 @@ double MaxRttNanos(const SimRttModel& m, int64_t size_bytes) {
   const double scale = absl::ToDoubleNanoseconds(m.jitter_scale);
   double jitter = 0;
   switch (m.jitter) {
-    case JitterKind::kNone: break;
-    case JitterKind::kUniform: jitter = 2 * scale; break;
+    case JitterKind::kNone:
+      break;
+    case JitterKind::kUniform:
+      jitter = 2 * scale;
+      break;
     case JitterKind::kNormal:
-    case JitterKind::kExponential: jitter = 50 * scale; break;
+    case JitterKind::kExponential:
+      jitter = 50 * scale;
+      break;
   }
   return static_cast<double>(ModelRttNanos(m, size_bytes)) + jitter;
 }

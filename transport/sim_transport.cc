@@ -47,7 +47,8 @@ class SimClientEndpoint final : public Endpoint {
       return absl::DataLossError(absl::StrFormat("echo of %d bytes, %d expected", pending_size_,
                                                  buffer.size()));
     }
-    const int64_t rtt_ns = sampler_.NextRttNanos(static_cast<int64_t>(pending_size_)) + reply_delay_ns_;
+    const int64_t rtt_ns =
+        sampler_.NextRttNanos(static_cast<int64_t>(pending_size_)) + reply_delay_ns_;
     if (timeout_ns_ > 0 && rtt_ns > timeout_ns_) {
       advance_time_(timeout_ns_);
       return absl::DeadlineExceededError(

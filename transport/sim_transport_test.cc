@@ -59,7 +59,8 @@ TEST(SimTransportTest, ReplyDelayLengthensEachEchoAndPastTheTimeoutLosesIt) {
   model.per_byte_ns = 0;
   SimFaults faults;
   faults.reply_delay = absl::Milliseconds(300);
-  SimTransport transport(model, [&](int64_t ns) { now_ns += ns; }, faults);
+  SimTransport transport(
+      model, [&](int64_t ns) { now_ns += ns; }, faults);
   auto pair = transport.Connect();
   ASSERT_TRUE(pair.ok());
   Endpoint& client = *pair->client;
@@ -80,7 +81,8 @@ TEST(SimTransportTest, ReplyDelayLengthensEachEchoAndPastTheTimeoutLosesIt) {
 TEST(SimTransportTest, RefusesANegativeReplyDelay) {
   SimFaults faults;
   faults.reply_delay = absl::Milliseconds(-1);
-  SimTransport transport(SimRttModel{}, [](int64_t) {}, faults);
+  SimTransport transport(
+      SimRttModel{}, [](int64_t) {}, faults);
   EXPECT_EQ(transport.Connect().status().code(), absl::StatusCode::kInvalidArgument);
 }
 
