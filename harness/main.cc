@@ -390,8 +390,9 @@ int AnalyzeFile(const std::string& path, const std::string& column, bool explain
     if (!checked.ok()) return Usage(checked.status());
     plot_path = *checked;
   }
-  absl::StatusOr<std::string> text = platform::ReadSmallTextFile(resolved);
+  absl::StatusOr<std::string> text = platform::ReadUserFile(resolved);
   if (!text.ok()) {
+    if (int stopped = ExitIfStopped("while reading --analyze's file"); stopped >= 0) return stopped;
     return Usage(absl::InvalidArgumentError(
         absl::StrCat("--analyze: cannot read ", shown, ": ", text.status().message())));
   }

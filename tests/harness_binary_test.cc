@@ -256,6 +256,10 @@ TEST(HarnessBinaryTest, BadOutputTargetsAreRefusedBeforeMeasuring) {
       RunHarness("--analyze=" + dir + "/missing.csv --plot=" + fifo, "", 20);
   EXPECT_EQ(analyze.exit_code, 2);
   EXPECT_THAT(analyze.err, HasSubstr("--plot: "));
+  // A FIFO to read is refused too, without waiting for a writer.
+  const HarnessResult read_fifo = RunHarness("--analyze=" + fifo, "", 20);
+  EXPECT_EQ(read_fifo.exit_code, 2) << read_fifo.err;
+  EXPECT_THAT(read_fifo.err, HasSubstr("FIFO"));
 }
 
 TEST(HarnessBinaryTest, OutputDashIsStandardOutputWrittenOnce) {
