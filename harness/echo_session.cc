@@ -1,5 +1,9 @@
 #include "harness/echo_session.h"
 
+#include <algorithm>
+
+#include "platform/stop_signal.h"
+
 namespace tickbench::harness {
 
 absl::StatusOr<EchoSession> EchoSession::Open(transport::Transport& transport,
@@ -24,6 +28,10 @@ absl::StatusOr<EchoSession> EchoSession::Open(transport::Transport& transport,
 absl::Status EchoSession::Close(absl::Duration grace) {
   if (closed_) return absl::OkStatus();
   closed_ = true;
+  // After SIGINT or SIGTERM the peer may be mid-block, reading the quit frame as part of
+  // a message: it gets a short grace, then is killed, so that the stop is answered
+  // within a second.
+  if (platform::StopRequested()) grace = std::min(grace, kGraceAfterStop);
   if (peer_) return peer_->Stop(grace);
   if (direct_client_) transport::SendQuit(*direct_client_).IgnoreError();  // may be gone
   return absl::OkStatus();

@@ -14,6 +14,8 @@
 
 namespace tickbench::harness {
 
+inline constexpr absl::Duration kGraceAfterStop = absl::Milliseconds(100);
+
 class EchoSession {
  public:
   // Connects, starts the peer (pinned to `pin_peer_cpu` unless -1) and sets the client's
@@ -29,7 +31,8 @@ class EchoSession {
 
   transport::Endpoint& client() { return peer_ ? peer_->client() : *direct_client_; }
 
-  // Tells the peer to quit and reaps it (within `grace`); its status when it failed.
+  // Tells the peer to quit and reaps it (within `grace`, or kGraceAfterStop once SIGINT
+  // or SIGTERM asked to stop); its status when it failed.
   absl::Status Close(absl::Duration grace = absl::Seconds(2));
 
  private:
