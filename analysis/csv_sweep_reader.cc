@@ -145,6 +145,9 @@ struct Layout {
   size_t value = 1;
   int run = -1;  // no run column
   std::string value_name = "value";
+  // tickbench's own CSV: the `valid` column (0 for a run that faults left with nothing
+  // to time, whose figures are empty cells); -1 when absent.
+  int valid = -1;
 };
 
 absl::StatusOr<Layout> LayoutFromHeader(const std::vector<std::string>& header,
@@ -196,6 +199,7 @@ absl::StatusOr<Layout> LayoutFromHeader(const std::vector<std::string>& header,
   layout.value = value;
   layout.value_name = header[value];
   if (size >= 0) layout.run = find("run");
+  if (size >= 0) layout.valid = find("valid");
   return layout;
 }
 
@@ -242,6 +246,8 @@ absl::StatusOr<Sweep> ParseSweepCsv(absl::string_view text, const CsvSweepOption
     if (++rows > kMaxCsvRows) {
       return LineError(line_number, absl::StrFormat("more than %d data rows", kMaxCsvRows));
     }
+    // A run without a figure (retried, or a size that got none) is no data point.
+    if (layout.valid >= 0 && (*fields)[layout.valid] == "0") continue;
     absl::StatusOr<double> size = ParseFinite((*fields)[layout.size], "size", line_number);
     if (!size.ok()) return size.status();
     if (*size <= 0) {

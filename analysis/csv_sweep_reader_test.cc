@@ -58,6 +58,19 @@ TEST(ParseSweepCsvTest, TickbenchResultsWithRuns) {
   EXPECT_EQ(sweep.points[1].values, (std::vector<double>{10.0, 10.5}));
 }
 
+TEST(ParseSweepCsvTest, RunsWithoutAFigureAreNoDataPoints) {
+  // A retried attempt (valid 0, empty figure) and its retry with the same run number.
+  const Sweep sweep = Parse(
+      "size_bytes,run,averaged_rtt_ns,attempt,valid\n"
+      "64,1,,1,0\n"
+      "64,1,10.0,2,1\n"
+      "32,1,9.0,1,1\n");
+  ASSERT_EQ(sweep.points.size(), 2u);
+  EXPECT_EQ(sweep.points[1].values, (std::vector<double>{10.0}));
+  // Without a valid column, an empty figure is an error as before.
+  EXPECT_FALSE(ParseSweepCsv("size_bytes,run,averaged_rtt_ns\n64,1,\n", {}).ok());
+}
+
 TEST(ParseSweepCsvTest, DefaultAndChosenValueColumns) {
   const char* text = "size_bytes,value,rtt_ns,throughput_bytes_per_second\n64,1,2,3\n";
   EXPECT_EQ(Parse(text).value_name, "rtt_ns");  // preferred over "value"

@@ -1,6 +1,7 @@
 #include "harness/sweep_report.h"
 
 #include "absl/strings/str_split.h"
+#include "analysis/csv_sweep_reader.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -57,6 +58,53 @@ TEST(SweepReportTest, JsonCarriesContextAndResults) {
   EXPECT_THAT(json, HasSubstr(R"("averaged":{"rtt_ns":10000,)"));
   EXPECT_THAT(json, HasSubstr(R"("reference":{"averaged_rtt_ns":15000,)"));
   EXPECT_THAT(json, HasSubstr(R"("zero_fraction":0.5)"));
+}
+
+TEST(SweepReportTest, ARunWithoutAFigureShowsWhatWasLostNeverANumber) {
+  std::vector<RunRecord> records = TwoRuns();
+  for (RunRecord& r : records) {  // both runs of 1024 B had nothing left to time
+    r.timed_trips = 0;
+    r.completed = 1000;
+    r.integrity.lost = 1000;
+  }
+  records[1].attempt = 2;
+  RunRecord other = TwoRuns()[0];
+  other.size_bytes = 64;
+  records.push_back(other);
+  const std::string table = FormatTable(records, TableStyle::kRttMicros);
+  const size_t row = table.find("\n    1024");
+  ASSERT_NE(row, std::string::npos) << table;
+  const std::string line = table.substr(row + 1, table.find('\n', row + 1) - row - 1);
+  EXPECT_THAT(line, HasSubstr("lost 2000"));
+  EXPECT_THAT(line, HasSubstr("no valid run"));
+  for (const char* figure : {"10.00", "20.00", "15.00"}) {  // the invalid runs' figures
+    EXPECT_THAT(line, ::testing::Not(HasSubstr(figure)));
+  }
+  const std::string json = FormatJson(RunContext{}, records, "sweep");
+  EXPECT_THAT(json, HasSubstr(R"("valid":false)"));
+  EXPECT_THAT(json, HasSubstr(R"("averaged":{"rtt_ns":null,)"));
+  EXPECT_THAT(json, HasSubstr(R"("loss_rate":1)"));
+  // The CSV reads back as the valid runs only: the invalid ones' figures are empty.
+  const std::string csv = FormatCsv(records);
+  absl::StatusOr<analysis::Sweep> sweep = analysis::ParseSweepCsv(csv, {});
+  ASSERT_TRUE(sweep.ok()) << sweep.status();
+  ASSERT_EQ(sweep->points.size(), 1u);
+  EXPECT_EQ(sweep->points[0].size_bytes, 64);
+  std::vector<std::string> lines = absl::StrSplit(csv, '\n', absl::SkipEmpty());
+  const size_t columns = std::vector<std::string>(absl::StrSplit(lines[0], ',')).size();
+  for (const std::string& line : lines) {
+    EXPECT_EQ(std::vector<std::string>(absl::StrSplit(line, ',')).size(), columns) << line;
+  }
+}
+
+TEST(SweepReportTest, TableStatesTheLossRateAndTheTimeoutInForce) {
+  std::vector<RunRecord> records = TwoRuns();
+  records[0].integrity.lost = 10;
+  records[0].receive_timeout_ns = 250'000'000;
+  records[1].receive_timeout_ns = 300'000'000;
+  const std::string table = FormatTable(records, TableStyle::kRttMicros);
+  EXPECT_THAT(table, HasSubstr("0.50"));  // 10 lost of 2000 round trips: 0.50%
+  EXPECT_THAT(table, HasSubstr("Receive timeout in force for the timed round trips: 250ms to 300ms"));
 }
 
 }  // namespace
