@@ -446,7 +446,10 @@ int Finish(const Plan& plan, const std::string& formatted, const absl::Status& s
     return 128 + platform::StopSignal();
   }
   if (!status.ok()) {
-    absl::FPrintF(stderr, "tickbench: the measurement ended early: %s\n", status.message());
+    // DataLoss: the sweep ran to its end, but some size got no figure (RunSweep).
+    absl::FPrintF(stderr, "tickbench: %s%s\n",
+                  absl::IsDataLoss(status) ? "" : "the measurement ended early: ",
+                  status.message());
     return kExitFault;
   }
   return exit_code;
