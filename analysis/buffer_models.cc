@@ -1,38 +1,16 @@
 #include "analysis/buffer_models.h"
 
-#include <algorithm>
 #include <cmath>
 
 #include "absl/strings/str_format.h"
 
 namespace tickbench::analysis {
 
-BsdBuffers BsdSocketBuffers(int64_t n, int64_t cluster_bytes, int64_t threshold_bytes,
-                            int64_t small_bytes) {
-  BsdBuffers buffers;
-  if (n <= 0) return buffers;
-  // Every full cluster is taken while the remainder is ≥ C ≥ t; what is left decides alone.
-  buffers.clusters = n / cluster_bytes;
-  const int64_t remainder = n % cluster_bytes;
-  if (remainder >= threshold_bytes) {
-    ++buffers.clusters;
-  } else if (remainder > 0) {
-    buffers.small_buffers = (remainder + small_bytes - 1) / small_bytes;
-  }
-  return buffers;
-}
-
-int64_t FixedChunks(int64_t n, int64_t chunk_bytes) {
-  return n <= 0 ? 0 : (n + chunk_bytes - 1) / chunk_bytes;
-}
-
-int64_t Ipv4UdpPackets(int64_t n, int64_t mtu_bytes) {
-  const int64_t ip_payload = std::max<int64_t>(n, 0) + kUdpHeaderBytes;
-  const int64_t room = mtu_bytes - kIpv4HeaderBytes;
-  if (ip_payload <= room) return 1;
-  const int64_t per_fragment = room & ~int64_t{7};
-  return (ip_payload + per_fragment - 1) / per_fragment;
-}
+// The layout rules themselves live in model/ (a parameter below is named `model`).
+using ::tickbench::model::BsdBuffers;
+using ::tickbench::model::BsdSocketBuffers;
+using ::tickbench::model::FixedChunks;
+using ::tickbench::model::Ipv4UdpPackets;
 
 int DiscreteParameterCount(ModelFamily family) {
   switch (family) {

@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "analysis/buffer_models.h"
+#include "model/buffer_layout.h"
 
 namespace tickbench::transport {
 
@@ -82,8 +82,8 @@ double MaxRttNanos(const SimRttModel& m, int64_t size_bytes) {
 int64_t ModelRttNanos(const SimRttModel& m, int64_t size_bytes) {
   double rtt = absl::ToDoubleNanoseconds(m.fixed) + m.per_byte_ns * static_cast<double>(size_bytes);
   if (m.bsd_buffers) {
-    const analysis::BsdBuffers layout =
-        analysis::BsdSocketBuffers(size_bytes, m.cluster_bytes, m.threshold_bytes, m.small_bytes);
+    const model::BsdBuffers layout =
+        model::BsdSocketBuffers(size_bytes, m.cluster_bytes, m.threshold_bytes, m.small_bytes);
     rtt += 2 * (absl::ToDoubleNanoseconds(m.per_cluster) * layout.clusters +
                 absl::ToDoubleNanoseconds(m.per_small) * layout.small_buffers);
   }

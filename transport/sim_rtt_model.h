@@ -9,8 +9,8 @@
 // min(cluster_bytes, remainder) bytes, otherwise small buffers of `small_bytes` take the
 // rest. 4.3BSD: cluster 1024, threshold 512, small 112 (MLEN); the older rule used
 // threshold = cluster. A round trip lays the message out twice (the send and the echo).
-// The layout is analysis::BsdSocketBuffers, the same rule the fitter searches, so that a
-// simulated sweep can be fitted back to its own parameters.
+// The layout is model::BsdSocketBuffers (model/buffer_layout.h), the same rule the fitter
+// searches, so that a simulated sweep can be fitted back to its own parameters.
 #ifndef TRANSPORT_SIM_RTT_MODEL_H_
 #define TRANSPORT_SIM_RTT_MODEL_H_
 
