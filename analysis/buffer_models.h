@@ -18,9 +18,10 @@
 //    MSS or a page.
 //  * kIpv4Fragments (mtu_bytes M): model::Ipv4UdpPackets, the IPv4 packets of one UDP
 //    datagram with n payload bytes: 1 up to n = M − 28 (1472 B for M = 1500), else
-//    ceil((n + 8) / F) with F = (M − 20) rounded down to a multiple of 8 (1480 for M = 1500:
-//    1473..2952 bytes take 2 packets, not the ceil(n / 1472) that a fixed 28-byte header per
-//    packet would give, which already says 3 at 2945).
+//    1 + ceil((n − (M − 28)) / F) with F = (M − 20) rounded down to a multiple of 8, the
+//    last fragment holding up to M − 20. For M = 1500, F = 1480 and that is ceil((n + 8) /
+//    1480): 1473..2952 bytes take 2 packets, not the ceil(n / 1472) that a fixed 28-byte
+//    header per packet would give, which already says 3 at 2945.
 //
 // Sizes are counted in whole bytes (rounded to nearest).
 #ifndef ANALYSIS_BUFFER_MODELS_H_

@@ -28,12 +28,12 @@ int64_t FixedChunks(int64_t n, int64_t chunk_bytes) {
 }
 
 int64_t Ipv4UdpPackets(int64_t n, int64_t mtu_bytes) {
-  if (n <= MaxUnfragmentedUdpPayload(mtu_bytes)) return 1;
-  // IP payload n + 8, counted as ceil((n + 8) / F) without forming n + 8.
-  const int64_t per_fragment = Ipv4FragmentPayloadBytes(mtu_bytes);
-  const int64_t whole = n / per_fragment;
-  const int64_t rest = n % per_fragment + kUdpHeaderBytes;  // < 2·F: at most one more fragment
-  return whole + CeilDiv(rest, per_fragment);
+  const int64_t beyond_first = n - MaxUnfragmentedUdpPayload(mtu_bytes);
+  if (beyond_first <= 0) return 1;
+  // k packets carry at most (k − 1)·F + (M − 20) bytes of IP payload: every fragment but the
+  // last holds F, the last up to a whole M − 20. The IP payload n + 8 exceeds M − 20 by
+  // beyond_first (formed without n + 8: no overflow).
+  return 1 + CeilDiv(beyond_first, Ipv4FragmentPayloadBytes(mtu_bytes));
 }
 
 }  // namespace tickbench::model

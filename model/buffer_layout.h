@@ -61,10 +61,12 @@ constexpr int64_t Ipv4FragmentPayloadBytes(int64_t mtu_bytes) {
   return (mtu_bytes - kIpv4HeaderBytes) / kIpv4FragmentUnitBytes * kIpv4FragmentUnitBytes;
 }
 
-// IPv4 packets carrying one UDP datagram of n payload bytes over a link of mtu_bytes: 1 when
-// n <= MaxUnfragmentedUdpPayload(mtu_bytes), else ceil((n + 8) / Ipv4FragmentPayloadBytes)
-// (the UDP header travels in the first fragment). At least 1, also for n <= 0. Requires
-// mtu_bytes >= kMinIpv4MtuBytes. Not capped at UDP's 65507-byte limit.
+// IPv4 packets carrying one UDP datagram of n payload bytes over a link of mtu_bytes M, as
+// RFC 791 fragments it: the IP payload n + 8 (the UDP header travels in the first fragment)
+// is cut into fragments of F = Ipv4FragmentPayloadBytes(M) bytes, the last of which may hold
+// up to M − 20. So 1 packet when n <= M − 28, else 1 + ceil((n − (M − 28)) / F); where
+// M − 20 is a multiple of 8 (M = 1500: F = 1480) that is ceil((n + 8) / F). At least 1, also
+// for n <= 0. Requires M >= kMinIpv4MtuBytes. Not capped at UDP's 65507-byte limit.
 int64_t Ipv4UdpPackets(int64_t n, int64_t mtu_bytes);
 
 }  // namespace tickbench::model

@@ -128,17 +128,22 @@ TEST(Ipv4UdpPacketsTest, FragmentPayloadIsAMultipleOfEight) {
   EXPECT_EQ(Ipv4UdpPackets(548, 576), 1);
   EXPECT_EQ(Ipv4UdpPackets(549, 576), 2);
   EXPECT_EQ(Ipv4UdpPackets(1096, 576), 2);  // 1104 = 2 × 552
-  EXPECT_EQ(Ipv4UdpPackets(1097, 576), 3);
+  // The last fragment need not be a multiple of 8: 552 + 556 = 1108 bytes of IP payload
+  // (n = 1100) still fit two packets; ceil((n + 8) / 552) would say 3 from n = 1097.
+  EXPECT_EQ(Ipv4UdpPackets(1097, 576), 2);
+  EXPECT_EQ(Ipv4UdpPackets(1100, 576), 2);
+  EXPECT_EQ(Ipv4UdpPackets(1101, 576), 3);
   // MTU 9000: 8980 of room, 8976 per fragment.
   EXPECT_EQ(Ipv4UdpPackets(8972, 9000), 1);
   EXPECT_EQ(Ipv4UdpPackets(8973, 9000), 2);
-  EXPECT_EQ(Ipv4UdpPackets(17944, 9000), 2);
-  EXPECT_EQ(Ipv4UdpPackets(17945, 9000), 3);
+  EXPECT_EQ(Ipv4UdpPackets(17944, 9000), 2);  // 17952 = 2 × 8976
+  EXPECT_EQ(Ipv4UdpPackets(17948, 9000), 2);  // 17956 = 8976 + 8980
+  EXPECT_EQ(Ipv4UdpPackets(17949, 9000), 3);
 }
 
 TEST(Ipv4UdpPacketsTest, ClosedFormIsTheFragmentLoop) {
-  // MTUs from the smallest accepted (one 8-byte unit per fragment) to past Ethernet's.
-  for (int64_t mtu = kMinIpv4MtuBytes; mtu <= 1600; mtu += 8) {  // MTU − 20 a multiple of 8
+  // Every MTU from the smallest accepted (one 8-byte unit per fragment) to past Ethernet's.
+  for (int64_t mtu = kMinIpv4MtuBytes; mtu <= 1600; ++mtu) {
     for (int64_t n = 0; n <= 3100; n += 3) {
       ASSERT_EQ(Ipv4UdpPackets(n, mtu), FragmentLoop(n, mtu)) << "n=" << n << " mtu=" << mtu;
     }
