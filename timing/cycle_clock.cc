@@ -6,15 +6,12 @@
 #include <memory>
 
 #include "absl/strings/str_format.h"
+#include "platform/monotonic.h"
 
 namespace tickbench::timing {
 namespace {
 
-int64_t RawNanos() {
-  timespec now;
-  clock_gettime(CLOCK_MONOTONIC_RAW, &now);
-  return static_cast<int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
-}
+int64_t RawNanos() { return platform::ClockNanos(CLOCK_MONOTONIC_RAW); }
 
 struct Pair {
   double raw_ns;       // the middle of the bracket

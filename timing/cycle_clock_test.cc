@@ -6,15 +6,12 @@
 
 #include "gtest/gtest.h"
 #include "platform/cycle_counter.h"
+#include "platform/monotonic.h"
 
 namespace tickbench::timing {
 namespace {
 
-int64_t RawNanos() {
-  timespec now;
-  clock_gettime(CLOCK_MONOTONIC_RAW, &now);
-  return static_cast<int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
-}
+int64_t RawNanos() { return platform::ClockNanos(CLOCK_MONOTONIC_RAW); }
 
 TEST(CycleClockTest, CalibratedRateAgreesWithMonotonicRawOver100ms) {
   absl::StatusOr<std::unique_ptr<CycleClock>> clock = CycleClock::Create(/*allow_variable=*/true);

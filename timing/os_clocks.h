@@ -12,6 +12,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "platform/compiler.h"
+#include "platform/monotonic.h"
 #include "timing/clock.h"
 
 namespace tickbench::timing {
@@ -47,11 +48,7 @@ absl::StatusOr<ClockIdName> ParseClockId(absl::string_view flag_name);
 class ClockGettimeClock final : public Clock {
  public:
   explicit ClockGettimeClock(const ClockIdName& id);
-  TICKBENCH_ALWAYS_INLINE int64_t NowTicks() override {
-    timespec now;
-    clock_gettime(id_, &now);
-    return static_cast<int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
-  }
+  TICKBENCH_ALWAYS_INLINE int64_t NowTicks() override { return platform::ClockNanos(id_); }
   clockid_t id() const { return id_; }
 
  private:
@@ -59,12 +56,8 @@ class ClockGettimeClock final : public Clock {
 };
 
 // The monotonic nanosecond time that the simulated tick clock and the probes use as
-// their fine base, without a Clock object.
-TICKBENCH_ALWAYS_INLINE int64_t MonotonicNanos() {
-  timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return static_cast<int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
-}
+// their fine base, without a Clock object: platform::MonotonicNanos (inline).
+using platform::MonotonicNanos;
 
 }  // namespace tickbench::timing
 

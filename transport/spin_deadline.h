@@ -11,12 +11,11 @@
 #ifndef TRANSPORT_SPIN_DEADLINE_H_
 #define TRANSPORT_SPIN_DEADLINE_H_
 
-#include <time.h>
-
 #include <cstdint>
 #include <limits>
 
 #include "absl/time/time.h"
+#include "platform/monotonic.h"
 
 namespace tickbench::transport {
 
@@ -34,7 +33,7 @@ class SpinDeadline {
   bool Expired() {
     if (++empty_attempts_ % kAttemptsPerCheck != 0) return false;
     if (timeout_ns_ == std::numeric_limits<int64_t>::max()) return false;
-    const int64_t now = NowNanos();
+    const int64_t now = platform::MonotonicNanos();
     if (deadline_ns_ == 0) {
       deadline_ns_ = now + timeout_ns_;
       return false;
@@ -43,12 +42,6 @@ class SpinDeadline {
   }
 
  private:
-  static int64_t NowNanos() {
-    timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return static_cast<int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
-  }
-
   int64_t timeout_ns_;
   int64_t deadline_ns_ = 0;  // 0 until the first check
   int64_t empty_attempts_ = 0;
