@@ -1,10 +1,17 @@
 // The Clock contract (timing/clock.h), checked on every clock this machine offers.
+#include <time.h>
+
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <memory>
+#include <random>
 #include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "timing/clock_spec.h"
+#include "timing/virtual_clock.h"
 
 namespace tickbench::timing {
 namespace {
@@ -21,15 +28,78 @@ class ClockConformanceTest : public ::testing::TestWithParam<ClockSpec> {
   std::unique_ptr<Clock> clock_;
 };
 
-// Verified here: readings never go backwards across many back-to-back reads. (Wall
-// clocks may step with NTP; over a few milliseconds of reads that does not happen.)
-TEST_P(ClockConformanceTest, NeverGoesBackwards) {
-  int64_t previous = clock_->NowTicks();
-  for (int i = 0; i < 200'000; ++i) {
-    const int64_t now = clock_->NowTicks();
-    ASSERT_GE(now, previous) << clock_->info().name << " went back at read " << i;
-    previous = now;
+bool IsWallClock(const ClockSpec& spec) {
+  return spec.kind == ClockKind::kGettimeofday ||
+         (spec.kind == ClockKind::kClockGettime &&
+          (spec.clock_id == "realtime" || spec.clock_id == "realtime_coarse"));
+}
+
+// Verified here: the clocks that say they may step back (ClockInfo::monotonic false, as
+// timing/clock.h allows) are exactly the wall clocks: nothing else escapes the check below.
+TEST_P(ClockConformanceTest, OnlyWallClocksMayStepBack) {
+  EXPECT_EQ(clock_->info().monotonic, !IsWallClock(GetParam())) << clock_->info().name;
+}
+
+// Verified here: a monotonic clock never reads less than it did before. Wall clocks
+// (gettimeofday, CLOCK_REALTIME, CLOCK_REALTIME_COARSE) are exempt: timing/clock.h lets them
+// step back with NTP or settimeofday, and the report counts their steps instead.
+//
+// Clocks that follow real time (ticks included) are read back to back for at least two
+// claimed resolutions (5 ms at least), so that even a 20 ms tick or a 4 ms coarse clock steps
+// forward during the check; the test asserts it did. Simulated clocks are also read over a
+// virtual time that is advanced between the reads by varied steps (none, less than a tick,
+// several ticks), so that the virtual clock moves too, and ticks cross many edges.
+TEST_P(ClockConformanceTest, MonotonicClocksNeverGoBackwards) {
+  if (!clock_->info().monotonic) {
+    GTEST_SKIP() << clock_->info().name
+                 << " is a wall clock: it may step back (timing/clock.h), so it is exempt";
   }
+  if (clock_->info().simulated) {
+    std::vector<ClockSpec> specs = {GetParam()};
+    if (GetParam().kind == ClockKind::kTick) {
+      specs.push_back(GetParam());
+      specs.back().uniqtime = true;
+    }
+    for (const ClockSpec& spec : specs) {
+      VirtualClock time;
+      ClockEnvironment environment;
+      environment.simulated_time = &time;
+      absl::StatusOr<std::unique_ptr<Clock>> clock = MakeClock(spec, environment);
+      ASSERT_TRUE(clock.ok()) << clock.status();
+      const int64_t period_ns = absl::ToInt64Nanoseconds(spec.tick_period);
+      std::mt19937_64 random(7);
+      const int64_t first = (*clock)->NowTicks();
+      int64_t previous = first;
+      for (int i = 0; i < 200'000; ++i) {
+        // A quarter of the reads see no advance (uniqtime's repeated reads in one tick).
+        const int64_t step = random() % 4 == 0 ? 0 : random() % (3 * period_ns);
+        time.AdvanceNanos(step);
+        const int64_t now = (*clock)->NowTicks();
+        ASSERT_GE(now, previous) << (*clock)->info().name << " went back at read " << i;
+        if (spec.kind == ClockKind::kVirtual) ASSERT_EQ(now, time.now_ns());
+        previous = now;
+      }
+      // Hundreds of thousands of periods went by: the clock must have followed them.
+      EXPECT_GT(previous - first, 10'000 * period_ns) << (*clock)->info().name;
+    }
+    // A tick over the real CLOCK_MONOTONIC is read below as well.
+    if (GetParam().kind == ClockKind::kVirtual) return;
+  }
+  const std::chrono::nanoseconds span = std::max<std::chrono::nanoseconds>(
+      std::chrono::milliseconds(5),
+      std::chrono::nanoseconds(absl::ToInt64Nanoseconds(2 * clock_->info().claimed_resolution)));
+  const auto end = std::chrono::steady_clock::now() + std::min<std::chrono::nanoseconds>(
+                                                          span, std::chrono::seconds(1));
+  const int64_t first = clock_->NowTicks();
+  int64_t previous = first;
+  int64_t reads = 0;
+  while (reads < 200'000 || std::chrono::steady_clock::now() < end) {
+    const int64_t now = clock_->NowTicks();
+    ASSERT_GE(now, previous) << clock_->info().name << " went back at read " << reads;
+    previous = now;
+    ++reads;
+  }
+  EXPECT_GT(previous, first) << clock_->info().name << " did not move in " << reads << " reads";
 }
 
 // Verified here: the clock describes itself with a rate, a name, a spec that parses back
