@@ -1,0 +1,118 @@
+// Confidence intervals for the figures of a measurement, and the digits they support.
+//
+// Every interval here is two-sided at a stated confidence (95% unless told otherwise) and
+// names its method:
+//   * across runs: Student t over independent repetitions (each run has its own tick
+//     phase, so the run-to-run spread already holds the clock's quantization);
+//   * batch means: for a series of back-to-back readings, the t interval over the means
+//     of B contiguous batches. Contiguous batches keep the correlation of neighbouring
+//     readings inside a batch: readings that tile time have anti-correlated errors (one
+//     reading's lost tick is the next one's gained tick), which makes a naive SD/sqrt(N)
+//     wrong, and batch means over such readings are conservative, never too narrow;
+//   * order statistics: a distribution-free interval for a quantile (median, p99) from
+//     the binomial distribution of the number of values below it; it assumes independent
+//     values and, on a coarse clock, lands on the tick grid like the quantile itself.
+// A quantized figure whose repetitions all read the same quantum has a sample SD of 0;
+// QuantizedSdFloor gives the SD such readings are still compatible with, so that an
+// interval never collapses to a point because a clock is coarse.
+#ifndef TIMING_CONFIDENCE_H_
+#define TIMING_CONFIDENCE_H_
+
+#include <cstdint>
+#include <string>
+
+#include "absl/types/span.h"
+
+namespace tickbench::timing {
+
+inline constexpr double kConfidence95 = 0.95;
+
+struct ConfidenceInterval {
+  double estimate = 0;
+  double low = 0;
+  double high = 0;
+  double standard_error = 0;     // 0 for intervals not built from one (order statistics)
+  double degrees_of_freedom = 0; // of the t quantile; infinity for a normal one
+  bool floored = false;          // the SD floor, not the sample SD, set the width
+  bool valid = false;            // false when there was nothing to estimate from
+  double half_width() const { return (high - low) / 2; }
+  bool Contains(double value) const { return valid && low <= value && value <= high; }
+  // True when the interval is valid and lies entirely on one side of `value`.
+  bool Excludes(double value) const { return valid && (value < low || value > high); }
+};
+
+// Regularized incomplete beta I_x(a, b) for a, b > 0 and x in [0, 1] (continued fraction,
+// modified Lentz; relative error about 1e-14).
+double RegularizedIncompleteBeta(double a, double b, double x);
+
+// The standard normal quantile Phi^-1(p) for p in (0, 1), to about 1e-15 relative error;
+// -inf/+inf at 0/1, NaN outside.
+double NormalQuantile(double p);
+
+// P(T <= t) for Student's t with df > 0 degrees of freedom; df = infinity is the normal.
+double StudentTCdf(double t, double df);
+
+// The p-quantile of Student's t with df > 0 degrees of freedom (p in (0, 1)), to about
+// 1e-10 relative error; the normal quantile for infinite df. NaN for p outside (0, 1) or
+// df <= 0.
+double StudentTQuantile(double p, double df);
+
+// The interval mean +- t_{(1+c)/2, count-1} * max(sd, sd_floor) / sqrt(count). Needs
+// count >= 2 (otherwise invalid unless sd_floor > 0, in which case a normal quantile is
+// used: one value and a known SD).
+ConfidenceInterval TInterval(double mean, double sd, int64_t count, double sd_floor = 0,
+                             double confidence = kConfidence95);
+
+// Student t across independent repetitions (one value per run).
+ConfidenceInterval AcrossRunsInterval(absl::Span<const double> values, double sd_floor = 0,
+                                      double confidence = kConfidence95);
+
+// Batch means over a series in time order: `batches` contiguous batches of (nearly) equal
+// size, at most one batch per value; the estimate is the plain mean of all values, its
+// standard error the SD of the batch means over sqrt(batches), with batches - 1 degrees of
+// freedom. `sd_floor` is a floor on the SD of one value (the standard error is at least
+// sd_floor / sqrt(values)). Invalid for fewer than 2 values.
+inline constexpr int kDefaultBatches = 20;
+ConfidenceInterval BatchMeansInterval(absl::Span<const double> series, double sd_floor = 0,
+                                      int batches = kDefaultBatches,
+                                      double confidence = kConfidence95);
+
+// The smallest SD of a reading on a grid of `quantum` that is compatible, at `confidence`
+// (one-sided), with `count` independent readings all landing on the same grid point:
+// quantum * sqrt(f (1 - f)) with f = 1 - (1 - confidence)^(1 / count), the largest share
+// of readings on a neighbouring grid point that could go unseen that often (the exact
+// Clopper-Pearson bound for 0 of count), capped at f = 1/2. 0 for quantum <= 0 or
+// count <= 0.
+double QuantizedSdFloor(double quantum, int64_t count, double confidence = kConfidence95);
+
+// The q-quantile (type 7, as timing::QuantileOfSorted) of `values` with a distribution-free
+// interval from order statistics: the ranks l, u such that P(l <= B < u) >= confidence for
+// B ~ Binomial(n, q), as even on both tails as the integers allow. For n too small to
+// reach the confidence the interval runs to the smallest/largest value. Assumes
+// independent values.
+ConfidenceInterval QuantileInterval(absl::Span<const double> values, double q,
+                                    double confidence = kConfidence95);
+
+// The interval of a - b for independent estimates with standard errors and degrees of
+// freedom (Welch-Satterthwaite). Invalid if either is.
+ConfidenceInterval DifferenceInterval(const ConfidenceInterval& a, const ConfidenceInterval& b,
+                                      double confidence = kConfidence95);
+
+// Number of decimals that show two significant digits of `half_width` (negative: round to
+// tens, hundreds, ...). 6 significant digits' worth when the half-width is 0 or not finite.
+int DecimalsForHalfWidth(double half_width, double value = 0);
+
+// `value` rounded to what an interval of `half_width` supports: two significant digits of
+// the half-width.
+double RoundToInterval(double value, double half_width);
+
+// "1234.5" style text of `value` at DecimalsForHalfWidth; "12000" for a half-width of
+// 1234 (no exponent below 1e15).
+std::string FormatRounded(double value, double half_width);
+
+// "value ± half-width", both at the half-width's two significant digits: "20000 ± 4400".
+std::string FormatWithHalfWidth(double value, double half_width);
+
+}  // namespace tickbench::timing
+
+#endif  // TIMING_CONFIDENCE_H_
