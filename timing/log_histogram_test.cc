@@ -46,32 +46,38 @@ TEST(LogHistogramTest, ZeroStaysExactlyZero) {
 }
 
 TEST(LogHistogramTest, EverySingleValueIsWithinPrecision) {
-  // One value per histogram: its percentile is its bucket's midpoint clamped to [min, max]
-  // = the value itself; two values in the same bucket show the midpoint's error instead.
+  // The median of {v/2, v, 2v} is v's bucket midpoint: min and max (ranks 0 and 2) are far
+  // enough away that the clamp to [min, max] does not hide the midpoint's error.
   std::mt19937_64 random(7);
   std::uniform_real_distribution<double> exponent(-19.5, 43.5);
+  int inexact = 0;
   for (int i = 0; i < 10'000; ++i) {
     const double v = std::exp2(exponent(random));
     LogHistogram h;
-    h.Add(v);
-    h.Add(std::nextafter(v, 0.0));
-    h.Add(v);
+    for (double x : {v / 2, v, 2 * v}) h.Add(x);
     const double p = h.Percentile(0.5);
     EXPECT_LE(std::abs(p - v), kPrecision * v) << v;
+    inexact += p != v;
   }
+  // A random value is almost never its bucket's midpoint: the check above saw real errors.
+  EXPECT_GT(inexact, 9'900);
 }
 
 TEST(LogHistogramTest, BucketEdgesAndPowersOfTwo) {
-  // 2^k opens a bucket; 2^k (1 + 127.5/128) is the last bucket's midpoint below 2^(k+1).
-  for (double v : {1.0, 2.0, 1024.0, std::ldexp(1.0, -20), std::ldexp(1.0, 43),
-                   std::nextafter(2.0, 0.0)}) {
+  // 2^k opens a bucket of width 2^k / 128, midpoint 2^k (1 + 0.5/128): the largest error,
+  // exactly the precision. 2^k (1 + 127.5/128) is the last bucket's midpoint below 2^(k+1).
+  // The median of {v/2, v, v, 2v} is v's bucket midpoint, not clamped.
+  for (int k : {0, 1, 10, -20, 43}) {
+    const double v = std::ldexp(1.0, k);
     LogHistogram h;
-    h.Add(v);
-    h.Add(v);
-    h.Add(std::nextafter(v, 0.0));
-    h.Add(std::nextafter(v, 1e300));
-    EXPECT_LE(std::abs(h.Percentile(0.5) - v), kPrecision * v) << v;
+    for (double x : {v / 2, v, v, 2 * v}) h.Add(x);
+    EXPECT_DOUBLE_EQ(h.Percentile(0.5), v * (1 + 0.5 / 128)) << v;
+    EXPECT_LE(std::abs(h.Percentile(0.5) - v), kPrecision * v * (1 + 1e-12)) << v;
   }
+  const double below_two = std::nextafter(2.0, 0.0);
+  LogHistogram h;
+  for (double x : {1.0, below_two, below_two, 4.0}) h.Add(x);
+  EXPECT_DOUBLE_EQ(h.Percentile(0.5), 1 + 127.5 / 128);
 }
 
 TEST(LogHistogramTest, NegativeValuesSortBelowZero) {
