@@ -4,7 +4,8 @@
 // (CLOCK_MONOTONIC, or a VirtualClock in simulation): every reading is an exact multiple
 // of the period T, so an interval is read as a whole number of ticks, n or n+1 for a true
 // length of (n + f) * T. The phase places the tick edges: random (seeded) by default, so
-// that readings are unbiased on average, or fixed, to show phase locking.
+// that readings are unbiased on average, or fixed, to show phase locking. See docs/theory.md
+// for the statistics of such readings.
 //
 // 100 Hz gives T = 10 ms. The Sun-3 clock ran at 100 Hz with every other interrupt
 // dismissed, 20 ms in effect: T = 20 ms.

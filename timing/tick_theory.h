@@ -6,7 +6,7 @@
 // reading is unbiased (mean d) with SD T sqrt(f (1 - f)), at most T/2. When the true
 // lengths d_i vary (jitter), each interval has its own n_i and f_i; the prediction is the
 // mixture over the intervals, which this file computes from the d_i a fine reference
-// clock saw at the same instants.
+// clock saw at the same instants. See docs/theory.md ("Reading an interval with a tick").
 #ifndef TIMING_TICK_THEORY_H_
 #define TIMING_TICK_THEORY_H_
 
