@@ -49,7 +49,10 @@ TEST(SimTransportTest, FaultsEndOrLoseRoundTrips) {
                                                   absl::StatusCode::kDeadlineExceeded,
                                                   absl::StatusCode::kOk,
                                                   absl::StatusCode::kUnavailable}));
-  EXPECT_GE(now_ns, 5'000'000) << "a lost echo costs the receive timeout";
+  // Two echoes of the default model (20 us for 8 bytes) and one lost echo, which costs the
+  // receive timeout; the ended transport costs nothing.
+  EXPECT_EQ(now_ns, 2 * ModelRttNanos(SimRttModel{}, 8) + 5'000'000)
+      << "a lost echo costs the receive timeout";
 }
 
 TEST(SimTransportTest, ReplyDelayLengthensEachEchoAndPastTheTimeoutLosesIt) {
