@@ -4,29 +4,15 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "transport/endpoint_checks.h"
-#include "transport/udp_transport.h"
 
 namespace tickbench::remote {
 namespace {
 
-using transport::TransportKind;
+using transport::TransportInfo;
 
 constexpr size_t kRequestPayloadBytes = 20;
 constexpr size_t kAcceptPayloadBytes = 4;
 constexpr size_t kBusyPayloadBytes = 8;
-
-// The wire codes of the transports; never renumber, a peer of another build reads them.
-struct WireTransport {
-  uint8_t code;
-  TransportKind kind;
-};
-constexpr WireTransport kWireTransports[] = {
-    {1, TransportKind::kUdp},
-    {2, TransportKind::kUdp6},
-    {3, TransportKind::kTcp},
-    {4, TransportKind::kTcp6},
-};
 
 void PutU16(std::string& to, uint16_t value) {
   for (int i = 0; i < 2; ++i) to.push_back(static_cast<char>(value >> (8 * i)));
@@ -73,21 +59,16 @@ absl::StatusOr<SessionRequest> DecodeRequest(absl::Span<const char> payload) {
   }
   SessionRequest request;
   const uint8_t code = static_cast<uint8_t>(payload[0]);
-  bool known = false;
-  for (const WireTransport& wire : kWireTransports) {
-    if (wire.code == code) {
-      request.transport = wire.kind;
-      known = true;
-    }
+  request.transport = transport::FindTransportByRemoteCode(code);
+  if (request.transport == nullptr) {
+    return Malformed(absl::StrFormat("unknown transport code %u", code));
   }
-  if (!known) return Malformed(absl::StrFormat("unknown transport code %u", code));
   request.client_data_port = GetU16(payload, 4);
   request.size_count = GetU32(payload, 8);
   request.min_message_bytes = GetU32(payload, 12);
   request.max_message_bytes = GetU32(payload, 16);
 
-  const bool datagram =
-      request.transport == TransportKind::kUdp || request.transport == TransportKind::kUdp6;
+  const bool datagram = request.transport->datagram;
   if (datagram && request.client_data_port == 0) {
     return Malformed("a UDP request must name the client's data port");
   }
@@ -98,12 +79,12 @@ absl::StatusOr<SessionRequest> DecodeRequest(absl::Span<const char> payload) {
     return Malformed(absl::StrFormat("%u message sizes; allowed 1..%u", request.size_count,
                                      kMaxRequestSizeCount));
   }
-  const size_t limit = RemoteMaxMessageBytes(request.transport);
+  const size_t limit = RemoteMaxMessageBytes(*request.transport);
   if (request.min_message_bytes == 0 || request.min_message_bytes > request.max_message_bytes ||
       request.max_message_bytes > limit) {
     return Malformed(absl::StrFormat("message sizes %u..%u bytes; %s allows 1..%u",
                                      request.min_message_bytes, request.max_message_bytes,
-                                     transport::TransportKindName(request.transport), limit));
+                                     request.transport->name, limit));
   }
   return request;
 }
@@ -157,25 +138,15 @@ std::string BusyText(const SessionBusy& busy) {
   return absl::StrFormat("server busy: %u sessions active, try again later", busy.active_sessions);
 }
 
-bool IsRemoteTransport(TransportKind kind) {
-  for (const WireTransport& wire : kWireTransports) {
-    if (wire.kind == kind) return true;
-  }
-  return false;
+bool IsRemoteTransport(const TransportInfo& row) { return row.remote_code != 0; }
+
+std::string RemoteTransportNames() {
+  return transport::TransportNamesWhere(
+      [](const TransportInfo& row) { return IsRemoteTransport(row); }, " or ");
 }
 
-size_t RemoteMaxMessageBytes(TransportKind kind) {
-  switch (kind) {
-    case TransportKind::kUdp:
-      return transport::kUdpIpv4MaxPayloadBytes;
-    case TransportKind::kUdp6:
-      return transport::kUdpIpv6MaxPayloadBytes;
-    case TransportKind::kTcp:
-    case TransportKind::kTcp6:
-      return transport::kMaxStreamMessageBytes;
-    default:
-      return 0;
-  }
+size_t RemoteMaxMessageBytes(const TransportInfo& row) {
+  return IsRemoteTransport(row) ? row.max_message_bytes : 0;
 }
 
 std::string EncodeControlMessage(const ControlMessage& message, uint16_t version) {
@@ -188,10 +159,7 @@ std::string EncodeControlMessage(const ControlMessage& message, uint16_t version
     PutU32(payload, busy->active_sessions);
     PutU32(payload, busy->session_limit);
   } else if (const auto* request = std::get_if<SessionRequest>(&message)) {
-    uint8_t code = 0;
-    for (const WireTransport& wire : kWireTransports) {
-      if (wire.kind == request->transport) code = wire.code;
-    }
+    const uint8_t code = request->transport != nullptr ? request->transport->remote_code : 0;
     payload.push_back(static_cast<char>(code));
     payload.append(3, '\0');
     PutU16(payload, request->client_data_port);

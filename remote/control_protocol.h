@@ -9,7 +9,8 @@
 //   bytes 8..11   payload_length   at most kMaxControlPayloadBytes
 // Payloads:
 //   request, 20 bytes (client -> server)
-//     0       transport           1 udp, 2 udp6, 3 tcp, 4 tcp6
+//     0       transport           the row's remote_code (transport/transport_registry.cc):
+//                                 1 udp, 2 udp6, 3 tcp, 4 tcp6
 //     1..3    zero
 //     4..5    client_data_port    UDP: the port of the client's data socket (not 0);
 //                                 TCP: 0 (the client connects to the server)
@@ -45,7 +46,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "transport/transport_kind.h"
+#include "transport/transport_registry.h"
 
 namespace tickbench::remote {
 
@@ -74,7 +75,9 @@ struct ControlHeader {
 };
 
 struct SessionRequest {
-  transport::TransportKind transport = transport::TransportKind::kUdp;
+  // A registry row with a remote code (IsRemoteTransport); null encodes as code 0,
+  // which no decoder accepts.
+  const transport::TransportInfo* transport = nullptr;
   uint16_t client_data_port = 0;
   uint32_t size_count = 1;
   uint32_t min_message_bytes = 1;
@@ -100,12 +103,16 @@ using ControlMessage = std::variant<SessionRequest, SessionAccept, SessionError,
 // "server busy: N sessions active, try again later".
 std::string BusyText(const SessionBusy& busy);
 
-// The transports a session can use: udp, udp6, tcp, tcp6.
-bool IsRemoteTransport(transport::TransportKind kind);
+// The transports a session can use: the registry's rows with a remote code (udp, udp6,
+// tcp, tcp6).
+bool IsRemoteTransport(const transport::TransportInfo& row);
 
-// Largest message of a remote transport: 65,507 bytes for udp, 65,527 for udp6 (see
-// transport/udp_transport.h), 16 MiB for tcp and tcp6 (transport/endpoint_checks.h).
-size_t RemoteMaxMessageBytes(transport::TransportKind kind);
+// "udp, udp6, tcp or tcp6": the names of the transports a session can use.
+std::string RemoteTransportNames();
+
+// Largest message of a remote transport, its row's: 65,507 bytes for udp, 65,527 for
+// udp6, 16 MiB for tcp and tcp6; 0 for a transport that is not remote.
+size_t RemoteMaxMessageBytes(const transport::TransportInfo& row);
 
 // The bytes of `message` in `version` (kMinControlVersion..kControlVersion; any other
 // value is taken as kControlVersion). An error message is cut to kMaxControlPayloadBytes,

@@ -10,11 +10,13 @@
 namespace tickbench::remote {
 namespace {
 
-using transport::TransportKind;
+using TransportRow = const transport::TransportInfo*;
+
+TransportRow Row(absl::string_view name) { return *transport::FindTransport(name); }
 
 SessionRequest UdpRequest() {
   SessionRequest request;
-  request.transport = TransportKind::kUdp;
+  request.transport = Row("udp");
   request.client_data_port = 40000;
   request.size_count = 21;
   request.min_message_bytes = 1400;
@@ -36,11 +38,11 @@ void ExpectRejected(const std::string& bytes, const std::string& words) {
 }
 
 TEST(ControlProtocolTest, RequestRoundTrips) {
-  for (TransportKind kind :
-       {TransportKind::kUdp, TransportKind::kUdp6, TransportKind::kTcp, TransportKind::kTcp6}) {
+  for (TransportRow kind :
+       {Row("udp"), Row("udp6"), Row("tcp"), Row("tcp6")}) {
     SessionRequest request = UdpRequest();
     request.transport = kind;
-    const bool udp = kind == TransportKind::kUdp || kind == TransportKind::kUdp6;
+    const bool udp = kind == Row("udp") || kind == Row("udp6");
     if (!udp) request.client_data_port = 0;
     const std::string bytes = EncodeControlMessage(request);
     EXPECT_EQ(bytes.size(), kControlHeaderBytes + 20);
@@ -190,7 +192,7 @@ TEST(ControlProtocolTest, RejectsBadRequests) {
   };
   ExpectRejected(with([](SessionRequest& r) { r.client_data_port = 0; }),
                  "must name the client's data port");
-  ExpectRejected(with([](SessionRequest& r) { r.transport = TransportKind::kTcp; }),
+  ExpectRejected(with([](SessionRequest& r) { r.transport = Row("tcp"); }),
                  "must not name a client data port");
   ExpectRejected(with([](SessionRequest& r) { r.size_count = 0; }), "0 message sizes");
   ExpectRejected(with([](SessionRequest& r) { r.size_count = kMaxRequestSizeCount + 1; }),
@@ -201,11 +203,11 @@ TEST(ControlProtocolTest, RejectsBadRequests) {
                  "udp allows 1..65507");
   // 65,527 bytes is the IPv6 UDP limit, 16 MiB the TCP one.
   SessionRequest udp6 = UdpRequest();
-  udp6.transport = TransportKind::kUdp6;
+  udp6.transport = Row("udp6");
   udp6.max_message_bytes = 65527;
   EXPECT_TRUE(DecodeControlMessage(EncodeControlMessage(udp6)).ok());
   SessionRequest tcp = UdpRequest();
-  tcp.transport = TransportKind::kTcp;
+  tcp.transport = Row("tcp");
   tcp.client_data_port = 0;
   tcp.max_message_bytes = 16 << 20;
   EXPECT_TRUE(DecodeControlMessage(EncodeControlMessage(tcp)).ok());
@@ -268,13 +270,13 @@ TEST(ControlProtocolTest, SurvivesGarbage) {
 }
 
 TEST(ControlProtocolTest, KnowsTheRemoteTransportsAndTheirLimits) {
-  EXPECT_TRUE(IsRemoteTransport(TransportKind::kUdp));
-  EXPECT_TRUE(IsRemoteTransport(TransportKind::kTcp6));
-  EXPECT_FALSE(IsRemoteTransport(TransportKind::kPipe));
-  EXPECT_FALSE(IsRemoteTransport(TransportKind::kUnixStream));
-  EXPECT_EQ(RemoteMaxMessageBytes(TransportKind::kUdp), 65507u);
-  EXPECT_EQ(RemoteMaxMessageBytes(TransportKind::kUdp6), 65527u);
-  EXPECT_EQ(RemoteMaxMessageBytes(TransportKind::kTcp), size_t{16} << 20);
+  EXPECT_TRUE(IsRemoteTransport(*Row("udp")));
+  EXPECT_TRUE(IsRemoteTransport(*Row("tcp6")));
+  EXPECT_FALSE(IsRemoteTransport(*Row("pipe")));
+  EXPECT_FALSE(IsRemoteTransport(*Row("unix_stream")));
+  EXPECT_EQ(RemoteMaxMessageBytes(*Row("udp")), 65507u);
+  EXPECT_EQ(RemoteMaxMessageBytes(*Row("udp6")), 65527u);
+  EXPECT_EQ(RemoteMaxMessageBytes(*Row("tcp")), size_t{16} << 20);
 }
 
 }  // namespace

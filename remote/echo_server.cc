@@ -139,17 +139,9 @@ void LingeringClose(UniqueFd fd, int cancel_fd) {
   }
 }
 
-bool IsIpv6(transport::TransportKind kind) {
-  return kind == transport::TransportKind::kUdp6 || kind == transport::TransportKind::kTcp6;
-}
-
-bool IsUdp(transport::TransportKind kind) {
-  return kind == transport::TransportKind::kUdp || kind == transport::TransportKind::kUdp6;
-}
-
 std::string Describe(const SessionRequest& request) {
   return absl::StrFormat("%s, %u sizes of %u..%u bytes",
-                         transport::TransportKindName(request.transport), request.size_count,
+                         request.transport->name, request.size_count,
                          request.min_message_bytes, request.max_message_bytes);
 }
 
@@ -195,7 +187,7 @@ absl::StatusOr<UniqueFd> OpenDataSocket(int control, const InetAddress& client,
     return platform::ErrnoToStatus(errno, "getsockname");
   }
   local = WithPort(local, data_port);
-  if (!IsUdp(request.transport)) return ListeningSocket(local, 1, bound);
+  if (!request.transport->is_udp()) return ListeningSocket(local, 1, bound);
   absl::StatusOr<UniqueFd> fd = UdpDataSocket(local, bound);
   if (!fd.ok()) return fd.status();
   absl::StatusOr<transport::SocketBufferSizes> sizes =
@@ -341,10 +333,10 @@ absl::Status EchoServer::Serve(int stop_fd) {
       return refuse_with_error(connection, version, "expected a session request");
     }
     const bool ipv6_client = connection.peer.storage.ss_family == AF_INET6;
-    if (IsIpv6(request->transport) != ipv6_client) {
+    if (request->transport->is_ipv6() != ipv6_client) {
       return refuse_with_error(
           connection, version,
-          absl::StrCat(transport::TransportKindName(request->transport),
+          absl::StrCat(request->transport->name,
                        " needs a control connection of the same IP version; this one is ",
                        ipv6_client ? "IPv6" : "IPv4"));
     }
@@ -541,7 +533,7 @@ void EchoServer::RunSession(UniqueFd control, const InetAddress& client,
   const std::string who = client.ToString();
   // A fixed TCP data port takes one listener at a time: held from the answer to the
   // data connection.
-  const bool holds_data_port = !IsUdp(request.transport) && options_.data_port != 0;
+  const bool holds_data_port = !request.transport->is_udp() && options_.data_port != 0;
   if (holds_data_port && !AcquireTcpDataPort(absl::Now() + options_.data_accept_timeout)) {
     Refuse(std::move(control), who,
            absl::StrFormat("the TCP data port %d is busy with other sessions' handshakes; try "
@@ -573,9 +565,9 @@ void EchoServer::RunSession(UniqueFd control, const InetAddress& client,
     return;
   }
   std::unique_ptr<transport::Endpoint> endpoint;
-  const std::string name(transport::TransportKindName(request.transport));
-  const size_t limit = RemoteMaxMessageBytes(request.transport);
-  if (IsUdp(request.transport)) {
+  const std::string name(request.transport->name);
+  const size_t limit = RemoteMaxMessageBytes(*request.transport);
+  if (request.transport->is_udp()) {
     endpoint = std::make_unique<transport::DatagramSocketEndpoint>(std::move(*data), name, limit);
   } else {
     absl::StatusOr<UniqueFd> connection = AcceptDataConnection(
@@ -593,7 +585,7 @@ void EchoServer::RunSession(UniqueFd control, const InetAddress& client,
     endpoint =
         std::make_unique<transport::StreamSocketEndpoint>(std::move(*connection), name, limit);
   }
-  const int data_fd = IsUdp(request.transport)
+  const int data_fd = request.transport->is_udp()
                           ? static_cast<transport::DatagramSocketEndpoint&>(*endpoint).fd()
                           : static_cast<transport::StreamSocketEndpoint&>(*endpoint).fd();
   Log(absl::StrFormat("%s: session: %s; data port %d", who, Describe(request), bound.port()));

@@ -21,13 +21,15 @@
 #include "remote/test_server.h"
 #include "transport/echo_peer.h"
 #include "transport/inet_address.h"
-#include "transport/transport_kind.h"
+#include "transport/transport_registry.h"
 #include "transport/unique_fd.h"
 
 namespace tickbench::remote {
 namespace {
 
-using transport::TransportKind;
+using TransportRow = const transport::TransportInfo*;
+
+TransportRow Row(absl::string_view name) { return *transport::FindTransport(name); }
 using transport::UniqueFd;
 
 // A stop must be seen within milliseconds; 1 s leaves room for a loaded test machine.
@@ -52,7 +54,7 @@ std::string ErrorAnswer(int fd) {
   return error == nullptr ? "not an error" : error->message;
 }
 
-std::unique_ptr<transport::Transport> Client(const TestServer& server, TransportKind kind) {
+std::unique_ptr<transport::Transport> Client(const TestServer& server, TransportRow kind) {
   RemoteTransportOptions options;
   options.peer = server.address();
   options.data = kind;
@@ -74,7 +76,7 @@ void ExpectRoundTrip(transport::Endpoint& client, char fill) {
 
 // One 64-byte round trip through a new session: the server serves.
 void ExpectServes(const TestServer& server) {
-  std::unique_ptr<transport::Transport> client = Client(server, TransportKind::kUdp);
+  std::unique_ptr<transport::Transport> client = Client(server, Row("udp"));
   ASSERT_NE(client, nullptr);
   absl::StatusOr<transport::EndpointPair> pair = client->Connect();
   ASSERT_TRUE(pair.ok()) << pair.status();
@@ -115,7 +117,7 @@ TEST(EchoServerTest, StopsWhileWaitingForARequest) {
 }
 
 TEST(EchoServerTest, StopsDuringASession) {
-  for (TransportKind kind : {TransportKind::kUdp, TransportKind::kTcp}) {
+  for (TransportRow kind : {Row("udp"), Row("tcp")}) {
     TestServer server;
     ASSERT_TRUE(server.ok()) << server.status();
     std::unique_ptr<transport::Transport> client = Client(server, kind);
@@ -209,7 +211,7 @@ TEST(EchoServerTest, RefusesAnIpv6TransportOverAnIpv4Connection) {
   TestServer server;
   ASSERT_TRUE(server.ok()) << server.status();
   SessionRequest request;
-  request.transport = TransportKind::kUdp6;
+  request.transport = Row("udp6");
   request.client_data_port = 9;
   UniqueFd client = RawConnect(server.address());
   SendRaw(client.get(), EncodeControlMessage(request));
@@ -223,14 +225,14 @@ TEST(EchoServerTest, ConcurrentSessionsUpToTheLimitThenBusy) {
   options.max_sessions = 2;
   TestServer server("127.0.0.1:0", options);
   ASSERT_TRUE(server.ok()) << server.status();
-  absl::StatusOr<transport::EndpointPair> tcp = Client(server, TransportKind::kTcp)->Connect();
+  absl::StatusOr<transport::EndpointPair> tcp = Client(server, Row("tcp"))->Connect();
   ASSERT_TRUE(tcp.ok()) << tcp.status();
-  absl::StatusOr<transport::EndpointPair> udp = Client(server, TransportKind::kUdp)->Connect();
+  absl::StatusOr<transport::EndpointPair> udp = Client(server, Row("udp"))->Connect();
   ASSERT_TRUE(udp.ok()) << udp.status();
   ExpectRoundTrip(*tcp->client, 't');
   ExpectRoundTrip(*udp->client, 'u');
 
-  absl::StatusOr<transport::EndpointPair> refused = Client(server, TransportKind::kUdp)->Connect();
+  absl::StatusOr<transport::EndpointPair> refused = Client(server, Row("udp"))->Connect();
   EXPECT_TRUE(absl::IsUnavailable(refused.status())) << refused.status();
   EXPECT_TRUE(absl::StrContains(refused.status().message(),
                                 "server busy: 2 sessions active, try again later"))
@@ -252,10 +254,10 @@ TEST(EchoServerTest, Version1ClientIsToldBusyAsAnError) {
   TestServer server("127.0.0.1:0", options);
   ASSERT_TRUE(server.ok()) << server.status();
   absl::StatusOr<transport::EndpointPair> session =
-      Client(server, TransportKind::kTcp)->Connect();
+      Client(server, Row("tcp"))->Connect();
   ASSERT_TRUE(session.ok()) << session.status();
   SessionRequest request;
-  request.transport = TransportKind::kTcp;
+  request.transport = Row("tcp");
   UniqueFd old_client = RawConnect(server.address());
   SendRaw(old_client.get(), EncodeControlMessage(request, 1));
   EXPECT_EQ(ErrorAnswer(old_client.get()), "server busy: 1 sessions active, try again later");
@@ -275,8 +277,8 @@ TEST(EchoServerTest, ConcurrentSessionsShareAFixedDataPort) {
   TestServer server("127.0.0.1:0", options);
   ASSERT_TRUE(server.ok()) << server.status();
   std::vector<transport::EndpointPair> sessions;
-  for (TransportKind kind :
-       {TransportKind::kTcp, TransportKind::kUdp, TransportKind::kTcp, TransportKind::kUdp}) {
+  for (TransportRow kind :
+       {Row("tcp"), Row("udp"), Row("tcp"), Row("udp")}) {
     absl::StatusOr<transport::EndpointPair> pair = Client(server, kind)->Connect();
     ASSERT_TRUE(pair.ok()) << pair.status();
     sessions.push_back(std::move(*pair));
@@ -300,7 +302,7 @@ TEST(EchoServerTest, StopJoinsEveryThreadAndClosesEveryDescriptor) {
     TestServer server("127.0.0.1:0", options);
     ASSERT_TRUE(server.ok()) << server.status();
     std::vector<transport::EndpointPair> sessions;
-    for (TransportKind kind : {TransportKind::kTcp, TransportKind::kUdp}) {
+    for (TransportRow kind : {Row("tcp"), Row("udp")}) {
       absl::StatusOr<transport::EndpointPair> pair = Client(server, kind)->Connect();
       ASSERT_TRUE(pair.ok()) << pair.status();
       sessions.push_back(std::move(*pair));
@@ -334,7 +336,7 @@ TEST(EchoServerTest, TcpDataConnectionThatNeverComesEndsTheSession) {
   TestServer server("127.0.0.1:0", options);
   ASSERT_TRUE(server.ok()) << server.status();
   SessionRequest request;
-  request.transport = TransportKind::kTcp;
+  request.transport = Row("tcp");
   UniqueFd client = RawConnect(server.address());
   SendRaw(client.get(), EncodeControlMessage(request));
   absl::StatusOr<ControlMessage> answer =

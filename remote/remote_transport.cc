@@ -11,6 +11,7 @@
 #include <string>
 #include <utility>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
@@ -26,12 +27,8 @@ namespace tickbench::remote {
 namespace {
 
 using transport::InetAddress;
-using transport::TransportKind;
+using transport::TransportInfo;
 using transport::UniqueFd;
-
-bool IsUdp(TransportKind kind) {
-  return kind == TransportKind::kUdp || kind == TransportKind::kUdp6;
-}
 
 absl::Status Prefixed(const absl::Status& status, absl::string_view prefix) {
   return absl::Status(status.code(), absl::StrCat(prefix, status.message()));
@@ -85,18 +82,19 @@ class RemoteEndpoint final : public transport::Endpoint {
 
 absl::StatusOr<std::unique_ptr<RemoteTransport>> RemoteTransport::Create(
     RemoteTransportOptions options) {
-  if (!IsRemoteTransport(options.data)) {
+  if (options.data == nullptr || !IsRemoteTransport(*options.data)) {
     return absl::InvalidArgumentError(
-        absl::StrCat("--transport: ", transport::TransportKindName(options.data),
-                     " cannot reach another host; with --role=client use udp, udp6, tcp or tcp6"));
+        absl::StrCat("--transport: ", options.data == nullptr ? "none" : options.data->name,
+                     " cannot reach another host; with --role=client use ",
+                     RemoteTransportNames()));
   }
-  const bool ipv6 = options.data == TransportKind::kUdp6 || options.data == TransportKind::kTcp6;
+  const bool ipv6 = options.data->is_ipv6();
   if (ipv6 != (options.peer.storage.ss_family == AF_INET6)) {
     return absl::InvalidArgumentError(
-        absl::StrCat("--transport: ", transport::TransportKindName(options.data), " needs an ",
+        absl::StrCat("--transport: ", options.data->name, " needs an ",
                      ipv6 ? "IPv6" : "IPv4", " --peer; ", options.peer.ToString(), " is not one"));
   }
-  const size_t limit = RemoteMaxMessageBytes(options.data);
+  const size_t limit = RemoteMaxMessageBytes(*options.data);
   if (options.sizes.empty() || options.sizes.size() > kMaxRequestSizeCount) {
     return absl::InvalidArgumentError(
         absl::StrFormat("--sizes: %u sizes; a remote session takes 1..%u", options.sizes.size(),
@@ -106,18 +104,20 @@ absl::StatusOr<std::unique_ptr<RemoteTransport>> RemoteTransport::Create(
   if (*min == 0 || *max > limit) {
     return absl::InvalidArgumentError(
         absl::StrFormat("--sizes: %u..%u bytes; %s carries 1..%u", *min, *max,
-                        transport::TransportKindName(options.data), limit));
+                        options.data->name, limit));
   }
   return std::unique_ptr<RemoteTransport>(new RemoteTransport(std::move(options)));
 }
 
 absl::string_view RemoteTransport::name() const {
-  return transport::TransportKindName(options_.data);
+  return options_.data->name;
 }
 
-size_t RemoteTransport::max_message_size() const { return RemoteMaxMessageBytes(options_.data); }
+size_t RemoteTransport::max_message_size() const {
+  return RemoteMaxMessageBytes(*options_.data);
+}
 
-bool RemoteTransport::is_datagram() const { return IsUdp(options_.data); }
+bool RemoteTransport::is_datagram() const { return options_.data->datagram; }
 
 absl::StatusOr<transport::EndpointPair> RemoteTransport::Connect() {
   const absl::Time deadline = absl::Now() + options_.handshake_timeout;
@@ -142,7 +142,7 @@ absl::StatusOr<transport::EndpointPair> RemoteTransport::Connect() {
       static_cast<uint32_t>(*std::min_element(options_.sizes.begin(), options_.sizes.end()));
   request.max_message_bytes =
       static_cast<uint32_t>(*std::max_element(options_.sizes.begin(), options_.sizes.end()));
-  const bool udp = IsUdp(options_.data);
+  const bool udp = options_.data->is_udp();
   InetAddress data_bound;
   absl::StatusOr<UniqueFd> data =
       transport::BoundSocket(udp ? SOCK_DGRAM : SOCK_STREAM, local, &data_bound);
@@ -202,16 +202,16 @@ absl::StatusOr<transport::EndpointPair> RemoteTransport::Connect() {
 
 absl::StatusOr<std::unique_ptr<transport::Transport>> MakeRemoteTransport(
     absl::string_view name, const InetAddress& peer, const std::vector<size_t>& sizes) {
-  absl::StatusOr<TransportKind> kind = transport::ParseTransportKind(name);
-  if (!kind.ok()) {
+  absl::StatusOr<const TransportInfo*> row = transport::FindTransport(name);
+  if (!row.ok()) {
     return absl::InvalidArgumentError(
-        absl::StrCat("--transport: ", name,
-                     " cannot reach another host; with --role=client use udp, udp6, "
-                     "tcp or tcp6"));
+        absl::StrCat("--transport: ", absl::CHexEscape(name),
+                     " cannot reach another host; with --role=client use ",
+                     RemoteTransportNames()));
   }
   RemoteTransportOptions options;
   options.peer = peer;
-  options.data = *kind;
+  options.data = *row;
   options.sizes = sizes;
   absl::StatusOr<std::unique_ptr<RemoteTransport>> made = RemoteTransport::Create(options);
   if (!made.ok()) return made.status();

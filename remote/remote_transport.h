@@ -36,15 +36,16 @@
 #include "absl/time/time.h"
 #include "transport/inet_address.h"
 #include "transport/transport.h"
-#include "transport/transport_kind.h"
+#include "transport/transport_registry.h"
 
 namespace tickbench::remote {
 
 struct RemoteTransportOptions {
   // The server's control address.
   transport::InetAddress peer;
-  // The data transport: udp, udp6, tcp or tcp6.
-  transport::TransportKind data = transport::TransportKind::kUdp;
+  // The data transport: a registry row that reaches another host (IsRemoteTransport:
+  // udp, udp6, tcp, tcp6). Null or another row is InvalidArgument from Create().
+  const transport::TransportInfo* data = nullptr;
   // The sweep's message sizes, which the server checks against the transport's limit.
   std::vector<size_t> sizes;
   // The whole handshake: control connection, request, answer, TCP data connection.

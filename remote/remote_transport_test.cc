@@ -17,25 +17,28 @@
 #include "remote/test_server.h"
 #include "transport/echo_peer.h"
 #include "transport/message_pattern.h"
-#include "transport/transport_kind.h"
+#include "transport/transport_registry.h"
 
 namespace tickbench::remote {
 namespace {
 
-using transport::TransportKind;
+using TransportRow = const transport::TransportInfo*;
 
-bool IsIpv6(TransportKind kind) {
-  return kind == TransportKind::kUdp6 || kind == TransportKind::kTcp6;
+TransportRow Row(absl::string_view name) { return *transport::FindTransport(name); }
+
+// Every transport that reaches another host, from the registry.
+std::vector<TransportRow> RemoteRows() {
+  std::vector<TransportRow> rows;
+  for (const transport::TransportInfo& row : transport::RegisteredTransports()) {
+    if (row.remote_code != 0) rows.push_back(&row);
+  }
+  return rows;
 }
 
-bool IsUdp(TransportKind kind) {
-  return kind == TransportKind::kUdp || kind == TransportKind::kUdp6;
-}
-
-class RemoteTransportTest : public ::testing::TestWithParam<TransportKind> {
+class RemoteTransportTest : public ::testing::TestWithParam<TransportRow> {
  protected:
   void SetUp() override {
-    server_ = std::make_unique<TestServer>(IsIpv6(GetParam()) ? "[::1]:0" : "127.0.0.1:0");
+    server_ = std::make_unique<TestServer>(GetParam()->is_ipv6() ? "[::1]:0" : "127.0.0.1:0");
     if (absl::IsFailedPrecondition(server_->status())) GTEST_SKIP() << server_->status();
     ASSERT_TRUE(server_->ok()) << server_->status();
   }
@@ -54,16 +57,16 @@ class RemoteTransportTest : public ::testing::TestWithParam<TransportKind> {
 };
 
 // Sizes around the Ethernet MTU (1472 + 28 = 1500 for UDP/IPv4) and up to the limit.
-std::vector<size_t> SizesFor(TransportKind kind) {
-  if (IsUdp(kind)) return {1, 16, 1472, 1473, 9000, kind == TransportKind::kUdp ? 65507u : 65527u};
+std::vector<size_t> SizesFor(TransportRow kind) {
+  if (kind->is_udp()) return {1, 16, 1472, 1473, 9000, kind == Row("udp") ? 65507u : 65527u};
   return {1, 16, 1472, 1473, 9000, size_t{1} << 20};
 }
 
 TEST_P(RemoteTransportTest, StampedRoundTripsThenTheNextClient) {
   std::unique_ptr<RemoteTransport> remote = Make(SizesFor(GetParam()));
   ASSERT_NE(remote, nullptr);
-  EXPECT_EQ(remote->name(), transport::TransportKindName(GetParam()));
-  EXPECT_EQ(remote->is_datagram(), IsUdp(GetParam()));
+  EXPECT_EQ(remote->name(), std::string(GetParam()->name));
+  EXPECT_EQ(remote->is_datagram(), GetParam()->is_udp());
   EXPECT_FALSE(remote->needs_local_peer());
   EXPECT_EQ(remote->peer().ToString(), server_->address().ToString());
   for (int session = 0; session < 2; ++session) {
@@ -108,24 +111,23 @@ TEST_P(RemoteTransportTest, DestroyingTheEndpointEndsTheSession) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllRemoteTransports, RemoteTransportTest,
-                         ::testing::Values(TransportKind::kUdp, TransportKind::kTcp,
-                                           TransportKind::kUdp6, TransportKind::kTcp6),
-                         [](const ::testing::TestParamInfo<TransportKind>& info) {
-                           return std::string(transport::TransportKindName(info.param));
+                         ::testing::ValuesIn(RemoteRows()),
+                         [](const ::testing::TestParamInfo<TransportRow>& info) {
+                           return std::string(info.param->name);
                          });
 
 TEST(RemoteTransportCreateTest, RefusesWhatCannotWork) {
   RemoteTransportOptions options;
   options.peer = *ParseHostPort("127.0.0.1:7478");
   options.sizes = {64};
-  options.data = TransportKind::kPipe;
+  options.data = Row("pipe");
   EXPECT_EQ(RemoteTransport::Create(options).status().message(),
             "--transport: pipe cannot reach another host; with --role=client use udp, udp6, "
             "tcp or tcp6");
-  options.data = TransportKind::kUdp6;
+  options.data = Row("udp6");
   EXPECT_EQ(RemoteTransport::Create(options).status().message(),
             "--transport: udp6 needs an IPv6 --peer; 127.0.0.1:7478 is not one");
-  options.data = TransportKind::kUdp;
+  options.data = Row("udp");
   options.sizes = {};
   EXPECT_TRUE(absl::IsInvalidArgument(RemoteTransport::Create(options).status()));
   options.sizes = {64, 65508};
@@ -159,6 +161,7 @@ TEST(RemoteTransportCreateTest, SilentServerMeetsTheHandshakeTimeout) {
   ASSERT_TRUE(listener.ok()) << listener.status();
   ASSERT_EQ(listen(listener->get(), 1), 0);
   RemoteTransportOptions options;
+  options.data = Row("udp");
   options.peer = bound;
   options.sizes = {64};
   options.handshake_timeout = absl::Milliseconds(200);
@@ -184,6 +187,7 @@ TEST(RemoteTransportCreateTest, SignalEndsTheWaitForASilentServer) {
   ASSERT_TRUE(listener.ok()) << listener.status();
   ASSERT_EQ(listen(listener->get(), 1), 0);
   RemoteTransportOptions options;
+  options.data = Row("udp");
   options.peer = bound;
   options.sizes = {64};
   options.handshake_timeout = absl::Seconds(30);

@@ -1,7 +1,4 @@
-// Makes a Transport from its kind or its name.
-//
-// "sim" (a simulated transport) is not handled here yet: it is an unknown name until a
-// TransportKind and a case in MakeTransport() are added for it.
+// Makes a Transport from its name, through the registry (transport/transport_registry.h).
 #ifndef TRANSPORT_TRANSPORT_FACTORY_H_
 #define TRANSPORT_TRANSPORT_FACTORY_H_
 
@@ -12,25 +9,20 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "transport/transport.h"
-#include "transport/transport_kind.h"
+#include "transport/transport_registry.h"
 
 namespace tickbench::transport {
 
-struct TransportOptions {
-  // A numeric address for udp, udp6, tcp and tcp6 to bind instead of the loopback
-  // address ("0.0.0.0", "::", or one of this host's addresses); "" = loopback. The other
-  // transports refuse a non-empty value (InvalidArgument).
-  std::string bind_address;
-};
-
+// The transport of `row`. A bind address is InvalidArgument for a row that is not IP,
+// naming the ones it applies to; everything else is the row's factory's to say.
 absl::StatusOr<std::unique_ptr<Transport>> MakeTransport(
-    TransportKind kind, const TransportOptions& options = TransportOptions());
+    const TransportInfo& row, const TransportOptions& options = TransportOptions());
 
-// InvalidArgument listing the names allowed when `name` is unknown.
+// InvalidArgument listing the names allowed when `name` is unknown (FindTransport()).
 absl::StatusOr<std::unique_ptr<Transport>> MakeTransport(
     absl::string_view name, const TransportOptions& options = TransportOptions());
 
-// Every name MakeTransport() accepts, in a fixed order.
+// Every name MakeTransport() accepts, in the registry's order.
 std::vector<std::string> TransportNames();
 
 }  // namespace tickbench::transport
