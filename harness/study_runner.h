@@ -25,6 +25,7 @@
 #include "harness/run_record.h"
 #include "timing/clock.h"
 #include "timing/clock_probe.h"
+#include "timing/confidence.h"
 #include "timing/statistics.h"
 #include "timing/tick_clock.h"
 #include "timing/tick_theory.h"
@@ -69,15 +70,67 @@ struct StudyCell {
   double averaged_ns = 0;         // the clock's averaged estimate, mean over runs
   double averaged_error_ns = 0;   // averaged_ns - truth_ns
   double worst_run_error_ns = 0;  // largest |estimate - truth| of one run
-  double averaged_bound_ns = 0;   // T / N
-  // |error| <= bound + what two different clocks may disagree by: 200 ns of read offset
-  // over the loop and 500 ppm of rate (NTP slews CLOCK_MONOTONIC by up to 500 ppm; the
-  // cycle counter is calibrated against CLOCK_MONOTONIC_RAW).
+  // 95% intervals across runs (Student t; each run has its own tick phase, so the spread
+  // across runs holds the quantization). The SD is floored at
+  // timing::QuantizedSdFloor(T/N, runs): runs that all read the same quantum still get an
+  // interval as wide as the quantization allows.
+  timing::ConfidenceInterval truth_ci;
+  timing::ConfidenceInterval averaged_ci;
+  timing::ConfidenceInterval averaged_error_ci;  // paired per run: estimate - truth
+  // The bound on one run's averaged error, term by term (ns per round trip); nothing is
+  // added that is not listed here.
+  double averaged_bound_ns = 0;   // T / N: the clock's quantization
+  double pairing_bound_ns = 0;    // the worst run's pairing skew / N (see pair_skew_ns)
+  double reference_bound_ns = 0;  // the reference's resolution / N
+  double reference_resolution_ns = 0;
+  double rate_bound_ns = 0;       // the rate difference shown (rate_shown_ppm) x the truth
+  double total_bound_ns() const {
+    return averaged_bound_ns + pairing_bound_ns + reference_bound_ns + rate_bound_ns;
+  }
+  // Every run's |error| within its own bound (its own skew), all four terms.
   bool averaged_within_bound = false;
+  double worst_run_bound_ratio = 0;  // largest |error| / bound of one run
+  // The clock and the reference are read as reference, clock, reference at both ends of
+  // each averaged pass (the narrowest of 3 such brackets): the clock's read lies within
+  // the bracket, so the truth of its interval is known to within the two brackets' half
+  // widths. pair_skew_ns is the largest such sum over the runs (ns, whole loop).
+  double pair_skew_ns = 0;
+  // The clock's rate against the reference's over each run (from the start of the
+  // averaged pass to the end of the per-iteration pass), all runs pooled, in ppm;
+  // rate_bound_ppm the largest deviation the quantization and pairing of the end reads
+  // allow (not statistical: a hard bound). rate_shown_ppm is the part of |rate| beyond
+  // that bound (0 when the bound covers it): the rate difference the data show.
+  double rate_ppm = 0;
+  double rate_bound_ppm = 0;
+  double rate_shown_ppm = 0;
+  // Resolution: the averaged figure is unresolved where T/N exceeds 10% of the RTT, a
+  // single reading where T does; N >= 100 T / d round trips resolve the averaged figure
+  // to 1%.
+  bool averaged_unresolved = false;
+  bool single_reading_unresolved = false;
+  int64_t round_trips_to_resolve = 0;  // ceil(100 T / d)
 
   timing::Summary per_iteration;        // the clock's readings, all runs pooled
   double per_iteration_truth_ns = 0;    // mean of the reference's readings, same intervals
   timing::Summary reference_per_iteration;  // the reference's readings of the same intervals
+  // 95% intervals of the per-iteration statistics: the mean and the zero share by batch
+  // means (20 contiguous batches of the pooled readings, in time order; the mean's SD
+  // floored at timing::QuantizedSdFloor(T, readings)); the median and p99 from order
+  // statistics (they assume independent readings).
+  timing::ConfidenceInterval per_iteration_mean_ci;
+  timing::ConfidenceInterval reference_mean_ci;
+  timing::ConfidenceInterval zero_share_ci;
+  timing::ConfidenceInterval median_ci;
+  timing::ConfidenceInterval p99_ci;
+  timing::ConfidenceInterval reference_median_ci;
+  // The mean test: the per-iteration bias, mean(reading - reference reading) over the same
+  // intervals, by batch means of the paired differences (the correlation of back-to-back
+  // readings stays inside the batches). `biased` only when its interval excludes 0: the
+  // pooled interval at 97.5%, or one run's at 97.5% / runs (Bonferroni), so that an
+  // unbiased clock is called biased in at most 5% of cells.
+  timing::ConfidenceInterval bias_ci;    // 95%, pooled (what the report shows)
+  bool biased = false;
+  int runs_biased = 0;                   // runs whose own interval excludes 0
   // The largest |mean reading - mean truth| of one run: a locked phase biases each run,
   // and runs locked at different phases can cancel in the pooled mean.
   double worst_run_bias_ns = 0;
@@ -99,12 +152,14 @@ struct StudyCell {
   // successive phases are too dependent for a chi-square test.
   bool phase_tested = false;
   double loop_period_ns = 0;
-  bool phase_locked = false;            // p < 1e-3
+  bool phase_locked = false;            // p < 1e-3: "phases not uniform", not a bias
 
-  // Median over interleaved blocks (with and without a clock read per round trip) of the
-  // difference in reference time per round trip: medians, because one preemption in a
-  // block would otherwise outweigh a 30 ns read.
+  // Median over pairs of interleaved blocks (one without, the next with a clock read per
+  // round trip) of the difference in reference time per round trip: a median, because one
+  // preemption in a block would otherwise outweigh a 30 ns read; its 95% interval from
+  // order statistics.
   double probe_effect_ns_per_read = 0;
+  timing::ConfidenceInterval probe_effect_ci;
   double read_cost_ns = 0;              // from the clock probe
 
   std::string summary;                  // the cell in plain words
@@ -121,6 +176,34 @@ struct StudyOutcome {
 StudyOutcome RunStudy(transport::Endpoint& endpoint, const std::vector<StudyClock>& clocks,
                       timing::Clock& reference, const StudyOptions& options,
                       const PauseFunction& pause);
+
+// A reference, clock, reference read: the clock's read happened within [before, after].
+struct PairRead {
+  int64_t before = 0;  // reference ticks
+  int64_t clock = 0;   // clock ticks
+  int64_t after = 0;   // reference ticks
+};
+
+// What one run of one clock at one size measured (exposed so that tests can aggregate
+// simulated runs without a transport).
+struct StudyRunData {
+  // Averaged pass: the pairs read just before and just after the loop, in ns (reference
+  // ns for before/after, clock ns for clock).
+  double start_before_ns = 0, start_clock_ns = 0, start_after_ns = 0;
+  double stop_before_ns = 0, stop_clock_ns = 0, stop_after_ns = 0;
+  double end_before_ns = 0, end_clock_ns = 0, end_after_ns = 0;  // after the last pass
+  int64_t iterations = 0;
+  // Reference time per round trip in interleaved blocks without and with a clock read
+  // per round trip (plain block b is paired with probed block b).
+  std::vector<double> plain_block_ns, probed_block_ns;
+  double loop_period_ns = 0;  // reference time per per-iteration round trip, pauses included
+  std::vector<double> readings_ns, true_ns, phases;  // per-iteration pass, in time order
+};
+
+// Fills the figures, intervals and verdicts of `cell` (whose clock, size, iterations and
+// resolution_ns are set) from its runs; then SummarizeCell gives the plain words.
+void AggregateStudyRuns(const std::vector<StudyRunData>& runs, double reference_resolution_ns,
+                        StudyCell& cell);
 
 // The plain-words line of a cell (exposed for tests).
 std::string SummarizeCell(const StudyCell& cell);
