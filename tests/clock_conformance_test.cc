@@ -6,11 +6,14 @@
 #include <cstdint>
 #include <memory>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "timing/clock_registry.h"
 #include "timing/clock_spec.h"
+#include "timing/os_clocks.h"
 #include "timing/virtual_clock.h"
 
 namespace tickbench::timing {
@@ -28,10 +31,13 @@ class ClockConformanceTest : public ::testing::TestWithParam<ClockSpec> {
   std::unique_ptr<Clock> clock_;
 };
 
+// The clocks that follow wall time, and so may step with it: listed by hand, so that a new
+// clock claims the exemption below only by being added here.
 bool IsWallClock(const ClockSpec& spec) {
   return spec.kind == ClockKind::kGettimeofday ||
          (spec.kind == ClockKind::kClockGettime &&
-          (spec.clock_id == "realtime" || spec.clock_id == "realtime_coarse"));
+          (spec.clock_id == "realtime" || spec.clock_id == "realtime_coarse" ||
+           spec.clock_id == "tai"));  // CLOCK_TAI: CLOCK_REALTIME plus the leap seconds
 }
 
 // Verified here: the clocks that say they may step back (ClockInfo::monotonic false, as
@@ -41,8 +47,8 @@ TEST_P(ClockConformanceTest, OnlyWallClocksMayStepBack) {
 }
 
 // Verified here: a monotonic clock never reads less than it did before. Wall clocks
-// (gettimeofday, CLOCK_REALTIME, CLOCK_REALTIME_COARSE) are exempt: timing/clock.h lets them
-// step back with NTP or settimeofday, and the report counts their steps instead.
+// (gettimeofday, CLOCK_REALTIME, CLOCK_REALTIME_COARSE, CLOCK_TAI) are exempt: timing/clock.h
+// lets them step back with NTP or settimeofday, and the report counts their steps instead.
 //
 // Clocks that follow real time (ticks included) are read back to back for at least two
 // claimed resolutions (5 ms at least), so that even a 20 ms tick or a 4 ms coarse clock steps
@@ -140,6 +146,38 @@ std::string SpecName(const ::testing::TestParamInfo<ClockSpec>& info) {
 
 INSTANTIATE_TEST_SUITE_P(EveryClock, ClockConformanceTest,
                          ::testing::ValuesIn(AvailableClockSpecs()), SpecName);
+
+// The suite's clocks are the registry's (timing/clock_registry.h), with no list kept here:
+// every clock id row this kernel has (clock_gettime:tai, added as one row, among them)
+// and every kind that offers a clock on this machine has its cases instantiated above.
+TEST(ClockConformanceCoverageTest, SuiteRunsEveryRegisteredClock) {
+  std::set<std::string> instantiated;  // "EveryClock/ClockConformanceTest.X/<spec>" -> <spec>
+  const ::testing::UnitTest& unit = *::testing::UnitTest::GetInstance();
+  for (int i = 0; i < unit.total_test_suite_count(); ++i) {
+    const ::testing::TestSuite& suite = *unit.GetTestSuite(i);
+    if (std::string(suite.name()) != "EveryClock/ClockConformanceTest") continue;
+    for (int j = 0; j < suite.total_test_count(); ++j) {
+      const std::string name = suite.GetTestInfo(j)->name();
+      instantiated.insert(name.substr(name.rfind('/') + 1));
+    }
+  }
+  auto named = [](const std::string& spec) {
+    ClockSpec parsed = ParseClockSpec(spec).value();
+    return SpecName(::testing::TestParamInfo<ClockSpec>(parsed, 0));
+  };
+  for (const ClockIdName& id : ClockIdNames()) {
+    if (!ClockIdAvailable(id)) continue;
+    EXPECT_EQ(instantiated.count(named(std::string("clock_gettime:") + id.flag_name)), 1u)
+        << id.flag_name;
+  }
+  EXPECT_EQ(instantiated.count("clock_gettime_tai"), 1u);
+  for (const ClockKindInfo& row : RegisteredClockKinds()) {
+    for (const ClockSpec& spec : row.offered()) {
+      EXPECT_EQ(instantiated.count(named(ClockSpecToString(spec))), 1u)
+          << ClockSpecToString(spec);
+    }
+  }
+}
 
 }  // namespace
 }  // namespace tickbench::timing
