@@ -4,10 +4,10 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <ctime>
@@ -84,26 +84,34 @@ absl::Status WriteLoop(int fd, absl::Span<const char> data, WriteMode mode,
 }
 
 // Waits until `fd` is readable, has hung up, or has an error (the read that follows
-// reports which). EINTR restarts the wait with what is left of the timeout.
+// reports which), for at most `timeout` (absl::InfiniteDuration(): no bound).
+//
+// No clock is read. The system call itself is used rather than glibc's ppoll(), which
+// hides that Linux writes the time left back into the timeout argument: after EINTR the
+// wait goes on with what is left, counted by the kernel.
 absl::Status WaitReadable(int fd, absl::Duration timeout) {
-  using Clock = std::chrono::steady_clock;
-  const Clock::time_point deadline =
-      Clock::now() + std::chrono::nanoseconds(absl::ToInt64Nanoseconds(timeout));
+  const bool bounded = timeout != absl::InfiniteDuration();
+  timespec left = {0, 0};
+  if (bounded) {
+    const int64_t ns = absl::ToInt64Nanoseconds(timeout);
+    left = {static_cast<time_t>(ns / 1000000000), static_cast<long>(ns % 1000000000)};
+  }
   while (true) {
-    const int64_t left_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                deadline - Clock::now())
-                                .count();
-    if (left_ns <= 0) break;
-    const timespec left = {static_cast<time_t>(left_ns / 1000000000),
-                           static_cast<long>(left_ns % 1000000000)};
     pollfd poll_fd = {fd, POLLIN, 0};
-    const int ready = ppoll(&poll_fd, 1, &left, nullptr);
+    const long ready = syscall(SYS_ppoll, &poll_fd, 1, bounded ? &left : nullptr, nullptr, 0);
     if (ready > 0) return absl::OkStatus();
-    if (ready < 0 && errno != EINTR) return platform::ErrnoToStatus(errno, "ppoll");
-    if (ready < 0) TICKBENCH_RETURN_IF_STOPPED("waiting for data");
+    if (ready == 0) break;
+    if (errno != EINTR) return platform::ErrnoToStatus(errno, "ppoll");
+    TICKBENCH_RETURN_IF_STOPPED("waiting for data");
+    if (bounded && left.tv_sec == 0 && left.tv_nsec == 0) break;
   }
   return absl::DeadlineExceededError(
       absl::StrCat("no data within ", absl::FormatDuration(timeout)));
+}
+
+absl::Status AnnotateWait(const absl::Status& waited, size_t done, size_t size) {
+  return absl::Status(waited.code(),
+                      absl::StrFormat("read %u of %u bytes: %s", done, size, waited.message()));
 }
 
 }  // namespace
@@ -142,10 +150,8 @@ absl::Status ReadFull(int fd, absl::Span<char> buffer, absl::Duration wait_timeo
   size_t done = 0;
   while (done < buffer.size()) {
     if (wait_first) {
-      absl::Status waited = WaitReadable(fd, wait_timeout);
-      if (!waited.ok()) {
-        return absl::Status(waited.code(), absl::StrFormat("read %u of %u bytes: %s", done,
-                                                           buffer.size(), waited.message()));
+      if (absl::Status waited = WaitReadable(fd, wait_timeout); !waited.ok()) {
+        return AnnotateWait(waited, done, buffer.size());
       }
     }
     const ssize_t n = read(fd, buffer.data() + done, buffer.size() - done);
@@ -162,6 +168,33 @@ absl::Status ReadFull(int fd, absl::Span<char> buffer, absl::Duration wait_timeo
       return PeerClosedError(absl::StrFormat("read %u of %u bytes", done, buffer.size()));
     }
     done += static_cast<size_t>(n);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ReadFullWaitingOnEagain(int fd, absl::Span<char> buffer, absl::Duration timeout) {
+  size_t done = 0;
+  while (done < buffer.size()) {
+    const ssize_t n = read(fd, buffer.data() + done, buffer.size() - done);
+    if (n > 0) {
+      done += static_cast<size_t>(n);
+      continue;
+    }
+    if (n == 0) {
+      return PeerClosedError(absl::StrFormat("read %u of %u bytes", done, buffer.size()));
+    }
+    const int error_number = errno;
+    if (error_number == EINTR) {
+      TICKBENCH_RETURN_IF_STOPPED("reading");
+      continue;
+    }
+    if (error_number != EAGAIN && error_number != EWOULDBLOCK) {
+      return IoErrnoToStatus(error_number,
+                             absl::StrFormat("read %u of %u bytes", done, buffer.size()));
+    }
+    if (absl::Status waited = WaitReadable(fd, timeout); !waited.ok()) {
+      return AnnotateWait(waited, done, buffer.size());
+    }
   }
   return absl::OkStatus();
 }

@@ -47,14 +47,24 @@ absl::Status WriteFull(int fd, absl::Span<const char> data, WriteMode mode);
 
 // Reads until `buffer` is full, retrying short reads and EINTR. With a finite
 // `wait_timeout`, waits for data with ppoll() before each read and returns
-// DeadlineExceeded when none comes in that time: for descriptors that have no
-// SO_RCVTIMEO (pipes). With absl::InfiniteDuration() it only reads, so sockets with
-// SO_RCVTIMEO set pay for no extra system call.
+// DeadlineExceeded when none comes in that time: for blocking descriptors that have no
+// SO_RCVTIMEO. With absl::InfiniteDuration() it only reads, so sockets with SO_RCVTIMEO
+// set pay for no extra system call. No clock is read either way (see WaitReadable in the
+// .cc: the kernel counts what is left of a wait a signal interrupted).
 //
 // A timeout or error part-way through a message leaves the stream out of step with the
 // peer: the bytes already read are lost to the caller. The message says how many.
 absl::Status ReadFull(int fd, absl::Span<char> buffer,
                       absl::Duration wait_timeout = absl::InfiniteDuration());
+
+// ReadFull() for a descriptor with O_NONBLOCK set (a pipe's read end) that is to be
+// waited on: reads first, and only when the read finds nothing (EAGAIN) waits with
+// ppoll() for at most `timeout` (absl::InfiniteDuration(): no bound), then reads again.
+// Bytes already there cost one read(2) and nothing else; an empty descriptor costs a
+// read, a ppoll and a read. DeadlineExceeded when nothing arrives within `timeout` of a
+// wait's start (the wait is for the next byte, as SO_RCVTIMEO's is). No clock is read.
+// On a blocking descriptor it is a plain blocking read: `timeout` does not apply.
+absl::Status ReadFullWaitingOnEagain(int fd, absl::Span<char> buffer, absl::Duration timeout);
 
 // How a busy-poll read asks for bytes without waiting.
 enum class SpinRead {

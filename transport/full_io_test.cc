@@ -140,6 +140,56 @@ Pipe MakeNonBlockingPipe() {
   return Pipe{UniqueFd(fds[0]), UniqueFd(fds[1])};
 }
 
+TEST(ReadFullWaitingOnEagainTest, BytesAlreadyThereAreReadAndSilenceIsBounded) {
+  Pipe p = MakeNonBlockingPipe();
+  const std::vector<char> sent = Bytes(8);
+  ASSERT_TRUE(WriteFull(p.write_end.get(), sent, WriteMode::kPipe).ok());
+  std::vector<char> received(8);
+  EXPECT_TRUE(
+      ReadFullWaitingOnEagain(p.read_end.get(), absl::MakeSpan(received), absl::Seconds(2)).ok());
+  EXPECT_EQ(sent, received);
+
+  const auto start = std::chrono::steady_clock::now();
+  const absl::Status status =
+      ReadFullWaitingOnEagain(p.read_end.get(), absl::MakeSpan(received), absl::Milliseconds(50));
+  const auto elapsed = std::chrono::steady_clock::now() - start;
+  EXPECT_EQ(status.code(), absl::StatusCode::kDeadlineExceeded) << status;
+  EXPECT_NE(status.message().find("read 0 of 8 bytes"), absl::string_view::npos) << status;
+  EXPECT_GE(elapsed, std::chrono::milliseconds(50));
+  EXPECT_LT(elapsed, std::chrono::seconds(5));
+}
+
+// An empty O_NONBLOCK pipe is waited on, not reported as a timeout at once (EAGAIN is
+// not "receive timeout expired" here), and bytes that come in two parts are put together.
+TEST(ReadFullWaitingOnEagainTest, WaitsForBytesThatComeLater) {
+  Pipe p = MakeNonBlockingPipe();
+  const std::vector<char> sent = Bytes(64);
+  std::vector<char> received(sent.size());
+  absl::Status read_status;
+  std::thread reader([&] {
+    read_status =
+        ReadFullWaitingOnEagain(p.read_end.get(), absl::MakeSpan(received), absl::Seconds(20));
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_TRUE(WriteFull(p.write_end.get(), absl::MakeConstSpan(sent).subspan(0, 10),
+                        WriteMode::kPipe).ok());
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_TRUE(
+      WriteFull(p.write_end.get(), absl::MakeConstSpan(sent).subspan(10), WriteMode::kPipe).ok());
+  reader.join();
+  EXPECT_TRUE(read_status.ok()) << read_status;
+  EXPECT_EQ(sent, received);
+}
+
+TEST(ReadFullWaitingOnEagainTest, EndOfFileIsUnavailable) {
+  Pipe p = MakeNonBlockingPipe();
+  p.write_end.reset();
+  std::vector<char> buffer(4);
+  EXPECT_EQ(
+      ReadFullWaitingOnEagain(p.read_end.get(), absl::MakeSpan(buffer), absl::Seconds(2)).code(),
+      absl::StatusCode::kUnavailable);
+}
+
 TEST(SpinReadFullTest, SilenceIsDeadlineExceededAndBounded) {
   Pipe p = MakeNonBlockingPipe();
   std::vector<char> buffer(4);
@@ -225,6 +275,43 @@ TEST(FullIoTest, RetriesAfterEintr) {
   EXPECT_TRUE(read_status.ok()) << read_status;
   EXPECT_EQ(sent, received);
   EXPECT_GT(signals_caught.load(), 0);
+}
+
+// Signals that keep interrupting a bounded wait do not stretch it: each restart waits
+// only for what is left (counted by the kernel). A wait that restarted with the whole
+// timeout after each 10 ms interruption would run until the interruptions stop (3 s).
+TEST(FullIoTest, InterruptedWaitsKeepTheirDeadline) {
+  struct sigaction action = {}, old_action;
+  action.sa_handler = CountSignal;
+  sigemptyset(&action.sa_mask);
+  ASSERT_EQ(sigaction(SIGUSR1, &action, &old_action), 0);
+  for (const bool waiting_on_eagain : {false, true}) {
+    Pipe p = waiting_on_eagain ? MakeNonBlockingPipe() : MakePipe();
+    std::vector<char> buffer(4);
+    std::atomic<bool> done{false};
+    absl::Status read_status;
+    const int caught_before = signals_caught.load();
+    const auto start = std::chrono::steady_clock::now();
+    std::thread reader([&] {
+      const absl::Duration timeout = absl::Milliseconds(300);
+      read_status = waiting_on_eagain
+                        ? ReadFullWaitingOnEagain(p.read_end.get(), absl::MakeSpan(buffer), timeout)
+                        : ReadFull(p.read_end.get(), absl::MakeSpan(buffer), timeout);
+      done = true;
+    });
+    while (!done && std::chrono::steady_clock::now() - start < std::chrono::seconds(3)) {
+      pthread_kill(reader.native_handle(), SIGUSR1);
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    const auto ended_after = std::chrono::steady_clock::now() - start;
+    reader.join();
+    EXPECT_EQ(read_status.code(), absl::StatusCode::kDeadlineExceeded) << read_status;
+    EXPECT_GT(signals_caught.load(), caught_before);
+    EXPECT_GE(ended_after, std::chrono::milliseconds(300));
+    EXPECT_LT(ended_after, std::chrono::milliseconds(2500)) << "waiting_on_eagain "
+                                                            << waiting_on_eagain;
+  }
+  ASSERT_EQ(sigaction(SIGUSR1, &old_action, nullptr), 0);
 }
 
 TEST(FullIoTest, ProcessIgnoresSigpipeReadsTheDisposition) {

@@ -32,22 +32,39 @@ absl::Status PipeEndpoint::Receive(absl::Span<char> buffer) {
   if (busy_poll_) {
     return SpinReadFull(read_fd_.get(), buffer, timeout_, SpinRead::kNonBlockingRead);
   }
-  return ReadFull(read_fd_.get(), buffer, timeout_);
+  // No timeout: the read end blocks, one read(2) waits. A timeout: the read end is
+  // O_NONBLOCK, and ppoll() bounds a wait only when the read found nothing.
+  if (timeout_ == absl::InfiniteDuration()) return ReadFull(read_fd_.get(), buffer);
+  return ReadFullWaitingOnEagain(read_fd_.get(), buffer, timeout_);
 }
 
 absl::Status PipeEndpoint::SetReceiveTimeout(absl::Duration timeout) {
   if (absl::Status valid = CheckReceiveTimeout(timeout); !valid.ok()) return valid;
+  if (absl::Status mode = SetReadNonBlocking(busy_poll_ || timeout != absl::InfiniteDuration());
+      !mode.ok()) {
+    return mode;
+  }
   timeout_ = timeout;
   return absl::OkStatus();
 }
 
 absl::Status PipeEndpoint::SetBusyPoll(bool on) {
+  if (absl::Status mode = SetReadNonBlocking(on || timeout_ != absl::InfiniteDuration());
+      !mode.ok()) {
+    return mode;
+  }
+  busy_poll_ = on;
+  return absl::OkStatus();
+}
+
+absl::Status PipeEndpoint::SetReadNonBlocking(bool on) {
+  if (on == read_non_blocking_) return absl::OkStatus();
   const int flags = fcntl(read_fd_.get(), F_GETFL);
   if (flags < 0) return platform::ErrnoToStatus(errno, "fcntl(F_GETFL)");
   if (fcntl(read_fd_.get(), F_SETFL, on ? flags | O_NONBLOCK : flags & ~O_NONBLOCK) != 0) {
     return platform::ErrnoToStatus(errno, "fcntl(F_SETFL, O_NONBLOCK)");
   }
-  busy_poll_ = on;
+  read_non_blocking_ = on;
   return absl::OkStatus();
 }
 

@@ -1,7 +1,16 @@
 // "pipe": two pipes, one each way, as the classic pipe latency test uses.
 //
-// A pipe has no receive-timeout option: with a timeout set, Receive() waits with ppoll()
-// before each read (one more system call per read; none when no timeout is set).
+// Receiving. A pipe has no receive-timeout option (no SO_RCVTIMEO), and a blocking read
+// cannot be bounded without a signal, so:
+//   * no timeout set (the echo peer): the read end blocks, and a receive is read(2) alone;
+//   * a timeout set: the read end is O_NONBLOCK; a receive reads first and, only when
+//     nothing is there (EAGAIN), waits with ppoll() for at most the timeout and reads
+//     again (ReadFullWaitingOnEagain in full_io.h). An echo already back costs one read;
+//     one still on its way costs read, ppoll, read where a bare blocking loop makes one
+//     read: the price of the bound, and the one place where this endpoint makes more
+//     system calls than a bare loop (docs/overhead.md has what it costs). No clock is
+//     read for the deadline;
+//   * busy polling: the read end is O_NONBLOCK, and read(2) is repeated until bytes come.
 //
 // SIGPIPE: a write to a pipe whose reader has gone raises SIGPIPE. Connect() looks at
 // SIGPIPE's disposition once: if the process ignores it, writes are bare write(2)
@@ -11,7 +20,8 @@
 // calls per Send(): about 0.5 us together on a Linux 6.18 VM where a one-byte write plus
 // read cost about 1 us, so not negligible in a pipe round trip. A program that ignores
 // SIGPIPE in main() before Connect() measures pipes without that cost (a forked peer
-// inherits the disposition), and must keep ignoring it while the pair lives.
+// inherits the disposition, and with it the endpoint's bare write path), and must keep
+// ignoring it while the pair lives. The harness does.
 //
 // Pipe buffers are left at the kernel default (64 KiB on Linux): a larger message moves
 // in several reads and writes, as it would between two ordinary processes.
@@ -44,17 +54,21 @@ class PipeEndpoint final : public Endpoint {
   absl::Status Receive(absl::Span<char> buffer) override;
   absl::Status SetReceiveTimeout(absl::Duration timeout) override;
   // O_NONBLOCK on the read end only (this process's copy; the peer has its own ends):
-  // writes still block on a full pipe.
+  // writes still block on a full pipe. A finite receive timeout sets it too (see above).
   absl::Status SetBusyPoll(bool on) override;
   bool is_datagram() const override { return false; }
   size_t max_message_size() const override;
 
  private:
+  // Sets or clears O_NONBLOCK on the read end (a no-op when it is already so).
+  absl::Status SetReadNonBlocking(bool on);
+
   UniqueFd read_fd_;
   UniqueFd write_fd_;
   WriteMode write_mode_;
   absl::Duration timeout_ = absl::InfiniteDuration();
   bool busy_poll_ = false;
+  bool read_non_blocking_ = false;
 };
 
 absl::StatusOr<std::unique_ptr<Transport>> MakePipeTransport();

@@ -2,6 +2,7 @@
 
 #include <signal.h>
 
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <string>
@@ -60,6 +61,48 @@ TEST(PipeTransportTest, TimeoutUsesPollAndIsBounded) {
   EXPECT_EQ(pair.client->Receive(absl::MakeSpan(buffer)).code(),
             absl::StatusCode::kDeadlineExceeded);
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+}
+
+// With a timeout the read end is O_NONBLOCK, and a receive waits only when nothing is
+// there; without one (set, then cleared) it blocks again: either way an echo that comes
+// later is received, never taken for a timeout.
+TEST(PipeTransportTest, ReceivesWhatComesLaterWithAndWithoutATimeout) {
+  EndpointPair pair = Connect();
+  for (const absl::Duration timeout : {absl::Seconds(20), absl::InfiniteDuration()}) {
+    ASSERT_TRUE(pair.client->SetReceiveTimeout(timeout).ok());
+    std::thread sender([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(30));
+      EXPECT_TRUE(pair.server->Send(absl::MakeConstSpan("late", 4)).ok());
+    });
+    char buffer[4];
+    const absl::Status received = pair.client->Receive(absl::MakeSpan(buffer));
+    sender.join();
+    EXPECT_TRUE(received.ok()) << received << " (timeout " << timeout << ")";
+    EXPECT_EQ(std::string(buffer, 4), "late");
+  }
+}
+
+// Busy polling switched off again leaves the timeout in force: the wait stays bounded.
+TEST(PipeTransportTest, TimeoutStaysBoundedAfterBusyPolling) {
+  EndpointPair pair = Connect();
+  ASSERT_TRUE(pair.client->SetReceiveTimeout(absl::Milliseconds(50)).ok());
+  ASSERT_TRUE(pair.client->SetBusyPoll(true).ok());
+  ASSERT_TRUE(pair.client->SetBusyPoll(false).ok());
+  // Should the receive block for good, this ends it after 10 s (and the test fails).
+  std::atomic<bool> done{false};
+  std::thread rescue([&] {
+    for (int i = 0; i < 1000 && !done; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    if (!done) pair.server->Send(absl::MakeConstSpan("late", 4)).IgnoreError();
+  });
+  char buffer[4];
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(pair.client->Receive(absl::MakeSpan(buffer)).code(),
+            absl::StatusCode::kDeadlineExceeded);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  done = true;
+  rescue.join();
 }
 
 TEST(PipeTransportTest, GonePeerIsUnavailableAndRaisesNoSignal) {
