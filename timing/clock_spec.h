@@ -1,13 +1,8 @@
 // Naming a clock: the spec strings of --clock, --clocks and --reference_clock, and the
-// factory that builds a clock from one.
-//
-//   gettimeofday
-//   clock_gettime[:ID]      ID: monotonic (default), monotonic_raw, realtime, boottime,
-//                               monotonic_coarse, realtime_coarse
-//   rdtsc | cntvct          the CPU's cycle counter (the name of this CPU's; "cycles"
-//                           is accepted on any CPU)
-//   tick[:PERIOD][:uniqtime] simulated coarse tick, PERIOD an absl duration (10ms default)
-//   virtual                 simulated time (with --transport=sim)
+// factory that builds a clock from one. The kinds a spec may name, and their syntax, are
+// the rows of timing/clock_registry.cc (ClockKindsForHelp() lists them); the ids of
+// clock_gettime[:ID] are the rows of ClockIdNames() (timing/os_clocks.cc). The cycle
+// counter is named as this CPU's (rdtsc, cntvct); "cycles" is accepted on any CPU.
 #ifndef TIMING_CLOCK_SPEC_H_
 #define TIMING_CLOCK_SPEC_H_
 
@@ -53,7 +48,8 @@ absl::StatusOr<std::vector<ClockSpec>> ParseClockSpecList(absl::string_view text
 // The canonical text of a spec: ParseClockSpec(ClockSpecToString(s)) gives s back.
 std::string ClockSpecToString(const ClockSpec& spec);
 
-// Every clock this machine offers, as canonical specs (for --list_clocks).
+// Every clock this machine offers, as canonical specs (for --list_clocks and the clock
+// conformance suite): each registered kind's offered specs, in the registry's order.
 std::vector<ClockSpec> AvailableClockSpecs();
 
 // What a clock is built with, beyond its spec.

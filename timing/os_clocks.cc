@@ -1,5 +1,6 @@
 #include "timing/os_clocks.h"
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 
@@ -38,12 +39,19 @@ ClockInfo ClockGettimeInfo(const ClockIdName& id) {
 
 const std::vector<ClockIdName>& ClockIdNames() {
   static const auto* const kNames = new std::vector<ClockIdName>{
-      {"monotonic", CLOCK_MONOTONIC, "CLOCK_MONOTONIC", true},
-      {"monotonic_raw", CLOCK_MONOTONIC_RAW, "CLOCK_MONOTONIC_RAW", true},
-      {"realtime", CLOCK_REALTIME, "CLOCK_REALTIME", false},
-      {"boottime", CLOCK_BOOTTIME, "CLOCK_BOOTTIME", true},
-      {"monotonic_coarse", CLOCK_MONOTONIC_COARSE, "CLOCK_MONOTONIC_COARSE", true},
-      {"realtime_coarse", CLOCK_REALTIME_COARSE, "CLOCK_REALTIME_COARSE", false},
+      {"monotonic", CLOCK_MONOTONIC, "CLOCK_MONOTONIC", true,
+       "time since boot, NTP-slewed, never steps; stops in suspend"},
+      {"monotonic_raw", CLOCK_MONOTONIC_RAW, "CLOCK_MONOTONIC_RAW", true,
+       "the hardware rate, not slewed by NTP"},
+      {"realtime", CLOCK_REALTIME, "CLOCK_REALTIME", false,
+       "wall time; can step with NTP or settimeofday"},
+      {"boottime", CLOCK_BOOTTIME, "CLOCK_BOOTTIME", true, "monotonic, counting suspend too"},
+      {"monotonic_coarse", CLOCK_MONOTONIC_COARSE, "CLOCK_MONOTONIC_COARSE", true,
+       "monotonic at the last kernel tick (1/HZ)"},
+      {"realtime_coarse", CLOCK_REALTIME_COARSE, "CLOCK_REALTIME_COARSE", false,
+       "wall time at the last kernel tick (1/HZ)"},
+      {"tai", CLOCK_TAI, "CLOCK_TAI", false,
+       "International Atomic Time: wall time plus the leap seconds the kernel was told"},
   };
   return *kNames;
 }
@@ -54,8 +62,9 @@ absl::StatusOr<ClockIdName> ParseClockId(absl::string_view flag_name) {
     if (flag_name == id.flag_name) return id;
     allowed.push_back(id.flag_name);
   }
-  return absl::InvalidArgumentError(absl::StrCat("unknown clock id '", flag_name,
-                                                 "'; allowed: ", absl::StrJoin(allowed, ", ")));
+  return absl::InvalidArgumentError(absl::StrCat("unknown clock id '",
+                                                 absl::CHexEscape(flag_name), "'; allowed: ",
+                                                 absl::StrJoin(allowed, ", ")));
 }
 
 GettimeofdayClock::GettimeofdayClock() : Clock(GettimeofdayInfo()) {}

@@ -35,12 +35,18 @@ struct ClockIdName {
   clockid_t id;           // CLOCK_MONOTONIC
   const char* id_name;    // "CLOCK_MONOTONIC"
   bool monotonic;
+  const char* description;  // one line, for --help
 };
 
-// The clock ids tickbench offers, in the order --list_clocks shows them.
+// The one table of clock ids (a row each in os_clocks.cc), in the order --list_clocks
+// shows them. --clock_id, the clock_gettime[:ID] specs, --help, the allowed-value
+// messages, --list_clocks and the clock conformance suite all read it: adding an id is
+// one row. A row may name an id this kernel lacks; timing/clock_registry.h says which
+// ones this machine offers.
 const std::vector<ClockIdName>& ClockIdNames();
 
-// Looks a clock id up by its flag name; InvalidArgument lists the allowed names.
+// Looks a clock id up by its flag name; InvalidArgument lists the allowed names (the
+// given name quoted with its control bytes escaped).
 absl::StatusOr<ClockIdName> ParseClockId(absl::string_view flag_name);
 
 // clock_gettime(id): nanosecond ticks. The coarse ids return the time of the last
