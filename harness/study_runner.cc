@@ -182,6 +182,18 @@ bool Disturbed(double reading, double truth, double resolution_ns) {
   return std::abs(reading - truth) > resolution_ns + 1000;
 }
 
+// The mean of m readings on a grid of T moves in steps of T/m: widened by half a step
+// (a continuity correction), so that a t interval over few two-valued readings does not
+// reject more often than its level.
+timing::ConfidenceInterval WithContinuity(timing::ConfidenceInterval ci, double period,
+                                          size_t readings) {
+  if (!ci.valid || readings == 0) return ci;
+  const double half_step = period / (2.0 * static_cast<double>(readings));
+  ci.low -= half_step;
+  ci.high += half_step;
+  return ci;
+}
+
 }  // namespace
 
 void AggregateStudyRuns(const std::vector<StudyRun>& runs, double reference_resolution_ns,
@@ -233,9 +245,11 @@ void AggregateStudyRuns(const std::vector<StudyRun>& runs, double reference_reso
       cell.worst_run_bias_ns = std::max(
           cell.worst_run_bias_ns, std::abs(reading_sum - truth_sum) / run.readings_ns.size());
     }
-    const timing::ConfidenceInterval run_bias = timing::BatchMeansInterval(
-        run_differences, timing::QuantizedSdFloor(period, run_differences.size()),
-        timing::kDefaultBatches, run_confidence);
+    const timing::ConfidenceInterval run_bias = WithContinuity(
+        timing::BatchMeansInterval(run_differences,
+                                   timing::QuantizedSdFloor(period, run_differences.size()),
+                                   timing::kDefaultBatches, run_confidence),
+        period, run_differences.size());
     if (run_bias.Excludes(0)) ++cell.runs_biased;
     differences.insert(differences.end(), run_differences.begin(), run_differences.end());
     for (size_t b = 0; b < std::min(run.plain_block_ns.size(), run.probed_block_ns.size()); ++b) {
@@ -309,9 +323,11 @@ void AggregateStudyRuns(const std::vector<StudyRun>& runs, double reference_reso
   cell.p99_ci = timing::QuantileInterval(readings, 0.99);
   cell.reference_median_ci = timing::QuantileInterval(true_ns, 0.5);
   const double difference_floor = timing::QuantizedSdFloor(period, differences.size());
-  cell.bias_ci = timing::BatchMeansInterval(differences, difference_floor);
-  const timing::ConfidenceInterval pooled_test =
-      timing::BatchMeansInterval(differences, difference_floor, timing::kDefaultBatches, 0.975);
+  cell.bias_ci = WithContinuity(timing::BatchMeansInterval(differences, difference_floor), period,
+                                differences.size());
+  const timing::ConfidenceInterval pooled_test = WithContinuity(
+      timing::BatchMeansInterval(differences, difference_floor, timing::kDefaultBatches, 0.975),
+      period, differences.size());
   cell.biased = pooled_test.Excludes(0) || cell.runs_biased > 0;
 
   cell.histogram.assign(16, 0);

@@ -127,7 +127,8 @@ struct StudyCell {
   // intervals, by batch means of the paired differences (the correlation of back-to-back
   // readings stays inside the batches). `biased` only when its interval excludes 0: the
   // pooled interval at 97.5%, or one run's at 97.5% / runs (Bonferroni), so that an
-  // unbiased clock is called biased in at most 5% of cells.
+  // unbiased clock is called biased in at most 5% of cells. Each interval is widened by
+  // half the step of a mean of m readings on the tick grid, T / 2m (continuity).
   timing::ConfidenceInterval bias_ci;    // 95%, pooled (what the report shows)
   bool biased = false;
   int runs_biased = 0;                   // runs whose own interval excludes 0
