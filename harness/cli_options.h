@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -31,13 +32,15 @@ struct DurationFlag {
 bool AbslParseFlag(absl::string_view text, DurationFlag* flag, std::string* error);
 std::string AbslUnparseFlag(const DurationFlag& flag);
 
-// The flags as given (harness/main.cc copies them here), and which were given at all:
-// a preset's values yield to flags the user set.
+// The flags as given (harness/flags.cc reads them here), and which were given at all:
+// a preset's values yield to flags the user set. The member initialisers are the flags'
+// defaults (flags.cc defines each flag with them); the simulated transport's are its
+// model's (transport::SimRttModel).
 struct CommandLine {
   std::string experiment = "unix_throughput";
   std::string transport;
   std::string clock = "clock_gettime";
-  std::string clock_id;
+  std::string clock_id = "monotonic";
   absl::Duration tick_period = absl::Milliseconds(10);
   std::string tick_phase = "random";
   bool uniqtime = false;
@@ -64,16 +67,16 @@ struct CommandLine {
   bool dither = false;
   absl::Duration gap;
   // The simulated transport's model (--transport=sim).
-  absl::Duration sim_fixed = absl::Microseconds(20);
-  double sim_per_byte_ns = 0.05;
-  bool sim_bsd = false;
-  int64_t sim_cluster = 1024;
-  int64_t sim_threshold = 512;
-  int64_t sim_small = 112;
-  absl::Duration sim_per_cluster = absl::Microseconds(2);
-  absl::Duration sim_per_small = absl::Microseconds(1);
-  std::string sim_jitter = "none";
-  absl::Duration sim_jitter_scale = absl::Microseconds(1);
+  absl::Duration sim_fixed = transport::SimRttModel().fixed;
+  double sim_per_byte_ns = transport::SimRttModel().per_byte_ns;
+  bool sim_bsd = transport::SimRttModel().bsd_buffers;
+  int64_t sim_cluster = transport::SimRttModel().cluster_bytes;
+  int64_t sim_threshold = transport::SimRttModel().threshold_bytes;
+  int64_t sim_small = transport::SimRttModel().small_bytes;
+  absl::Duration sim_per_cluster = transport::SimRttModel().per_cluster;
+  absl::Duration sim_per_small = transport::SimRttModel().per_small;
+  std::string sim_jitter = "none";  // transport::ParseJitterKind's name of JitterKind::kNone
+  absl::Duration sim_jitter_scale = transport::SimRttModel().jitter_scale;
   int64_t retries = 3;
   // Roles and the modes that measure nothing.
   std::string role = "local";
@@ -86,6 +89,9 @@ struct CommandLine {
   bool explain = false;
   std::string plot;
   std::set<std::string> specified;  // names of the flags given on the command line
+  // The flags given, by name in order, with their values as Abseil prints them: for the
+  // report's context.
+  std::vector<std::pair<std::string, std::string>> given_values;
 };
 
 // What one invocation does. The mode flags, in this order of precedence: --list_clocks,

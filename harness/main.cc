@@ -15,13 +15,6 @@
 #include <string>
 #include <vector>
 
-#include "absl/flags/flag.h"
-#include "absl/flags/internal/parse.h"
-#include "absl/flags/internal/usage.h"
-#include "absl/flags/parse.h"
-#include "absl/flags/reflection.h"
-#include "absl/flags/usage.h"
-#include "absl/flags/usage_config.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -32,6 +25,7 @@
 #include "harness/cli_options.h"
 #include "harness/clock_report.h"
 #include "harness/echo_session.h"
+#include "harness/flags.h"
 #include "harness/output_file.h"
 #include "harness/plot.h"
 #include "harness/run_context.h"
@@ -53,273 +47,12 @@
 #include "transport/sim_transport.h"
 #include "transport/transport_factory.h"
 
-// Duration flags take a unit (5s, 250ms, 100us); a bare number is refused naming them.
-using tickbench::harness::DurationFlag;
-
-ABSL_FLAG(std::string, experiment, "unix_throughput",
-          "What to run: unix_throughput (classic 1: UNIX stream socket, throughput against "
-          "size, 1000 iterations x 4 runs), udp_rtt (classic 2: UDP/IPv4, RTT against size, "
-          "50..2000 step 50, 5000 round trips), or sweep (the flags' own values). Flags given "
-          "with a preset override it.");
-ABSL_FLAG(std::string, transport, "",
-          "Transport: unix_stream, unix_dgram, udp, udp6, tcp, tcp6, pipe. Default: the "
-          "experiment's.");
-ABSL_FLAG(std::string, clock, "clock_gettime",
-          "Clock that times the round trips: gettimeofday, clock_gettime (see --clock_id), "
-          "rdtsc (x86-64; cntvct on arm64), tick (simulated coarse tick, see --tick_period), "
-          "or a full spec such as tick:20ms or clock_gettime:monotonic_coarse. "
-          "--list_clocks shows them all.");
-ABSL_FLAG(std::string, clock_id, "monotonic",
-          "clock_gettime clock id: monotonic, monotonic_raw, realtime, boottime, "
-          "monotonic_coarse, realtime_coarse.");
-ABSL_FLAG(DurationFlag, tick_period, DurationFlag{absl::Milliseconds(10)},
-          "Period of --clock=tick, a duration: 10ms = 100 Hz, 20ms = 50 Hz (a 100 Hz clock "
-          "with every other interrupt lost, as on the Sun-3); 2us..1h.");
-ABSL_FLAG(std::string, tick_phase, "random",
-          "Where the tick edges fall: 'random' (a new seeded phase per run and size) or a "
-          "fixed duration in [0, tick_period), e.g. 0ms.");
-ABSL_FLAG(bool, uniqtime, false,
-          "With --clock=tick: add 1 us per read within a tick, as SunOS's gettimeofday did "
-          "to keep readings unique.");
-ABSL_FLAG(std::string, reference_clock, "auto",
-          "Fine clock read at the same instants as --clock: auto (rdtsc where the TSC is "
-          "invariant, else clock_gettime:monotonic), none, or any clock spec.");
-ABSL_FLAG(std::string, sizes, "",
-          "Message sizes in bytes: a list (32,512,1024), ranges start:stop:step (50:2000:50), "
-          "or both; 1k = 1024. Default: the experiment's. Each must fit the transport's "
-          "largest message.");
-ABSL_FLAG(int64_t, iterations, 1000,
-          "Timed round trips per size and run (unix_throughput: 1000, udp_rtt: 5000).");
-ABSL_FLAG(int64_t, runs, 4, "Runs per size (unix_throughput: 4, udp_rtt: 1).");
-ABSL_FLAG(int64_t, warmup, 100, "Untimed round trips before each run's timed ones.");
-ABSL_FLAG(int64_t, batch, 1,
-          "Round trips per per-iteration reading: 1 times every round trip; --batch equal to "
-          "--iterations is the averaged case alone.");
-ABSL_FLAG(std::string, format, "table", "Output format: table, csv or json.");
-ABSL_FLAG(std::string, output, "",
-          "Also write the results, in --format, to this file (written whole or not at all; a "
-          "relative path is relative to where you ran bazel run). Only a new or regular file "
-          "is written; - is standard output, where the results go anyway.");
-ABSL_FLAG(std::string, pin, "",
-          "Pin to CPUs: CLIENT or CLIENT,PEER (CPU numbers), e.g. 0,1. Default: not pinned.");
-ABSL_FLAG(uint64_t, seed, 1, "Seed for everything random (tick phases).");
-ABSL_FLAG(DurationFlag, receive_timeout, DurationFlag{absl::Seconds(1)},
-          "Longest wait for one echo: a lost datagram is counted after this long; a silent "
-          "stream peer ends the run. Default: 1s during warm-up, then 1000 times the warm-up's "
-          "mean round trip, within [250ms, 10s]. Given: 1us..1h.");
-ABSL_FLAG(bool, busy_poll, false,
-          "Receive by busy polling: client and echo peer spin on non-blocking receives "
-          "instead of sleeping in the kernel until the echo arrives, which takes the wake-up "
-          "out of the round trip at the price of a CPU kept busy on each side. Give each side "
-          "a CPU of its own with --pin=CLIENT,PEER. Not for --transport=sim.");
-ABSL_FLAG(bool, stop_on_loss, false,
-          "End the run at the first lost datagram instead of counting it and going on.");
-ABSL_FLAG(int64_t, retries, 3,
-          "Runs of a size that lost a round trip are measured again, up to this many times "
-          "more (a lost round trip is never timed); 0..100.");
-ABSL_FLAG(int64_t, peer_drop_every, 0,
-          "Test hook: the echo peer does not answer every k-th datagram (datagram transports "
-          "and sim). 0 = off.");
-ABSL_FLAG(int64_t, peer_stop_after, 0,
-          "Test hook: the echo peer stops (as if it died) after this many echoes. 0 = off.");
-ABSL_FLAG(DurationFlag, peer_reply_delay, DurationFlag{absl::ZeroDuration()},
-          "Test hook: the echo peer waits this long before each echo (0..10s); an echo later "
-          "than the receive timeout is a lost one.");
-ABSL_FLAG(bool, allow_variable_cycle_counter, false,
-          "Use the cycle counter even where it is not invariant (its rate then follows the "
-          "CPU's frequency: results may be wrong).");
-ABSL_FLAG(std::string, clocks, "",
-          "--experiment=study: the clocks to compare, comma-separated specs. Default: "
-          "gettimeofday, clock_gettime:monotonic, clock_gettime:monotonic_coarse, rdtsc, "
-          "tick:10ms, tick:20ms (in simulation: virtual, tick:10ms, tick:20ms).");
-ABSL_FLAG(bool, dither, false,
-          "--experiment=study: pause a seeded random time in [0, T) before each per-iteration "
-          "round trip, so that its start falls at a random phase of the tick (costs N x T/2 of "
-          "waiting on real hardware).");
-ABSL_FLAG(DurationFlag, gap, DurationFlag{absl::ZeroDuration()},
-          "--experiment=study: unmeasured time between per-iteration round trips (work the "
-          "client does between them); a gap that makes the loop period a multiple of the tick "
-          "locks the phase; 0..1s.");
-ABSL_FLAG(DurationFlag, sim_fixed, DurationFlag{absl::Microseconds(20)},
-          "--transport=sim: fixed cost of a round trip; 0..1h.");
-ABSL_FLAG(double, sim_per_byte_ns, 0.05,
-          "--transport=sim: cost per message byte, ns per round trip; 0..1e6.");
-ABSL_FLAG(bool, sim_bsd, false,
-          "--transport=sim: add the classic BSD socket buffer costs: a remainder of at least "
-          "--sim_threshold bytes takes a --sim_cluster-byte cluster, a smaller one "
-          "--sim_small-byte small buffers; each buffer costs --sim_per_cluster or "
-          "--sim_per_small, twice per round trip.");
-ABSL_FLAG(int64_t, sim_cluster, 1024, "--sim_bsd: cluster size, bytes (4.3BSD: 1024); 1..1048576.");
-ABSL_FLAG(int64_t, sim_threshold, 512,
-          "--sim_bsd: smallest remainder that takes a cluster, bytes (4.3BSD: 512; older: 1024); "
-          "1..--sim_cluster.");
-ABSL_FLAG(int64_t, sim_small, 112,
-          "--sim_bsd: small buffer size, bytes (4.3BSD MLEN: 112); 1..1048576.");
-ABSL_FLAG(DurationFlag, sim_per_cluster, DurationFlag{absl::Microseconds(2)},
-          "--sim_bsd: cost per cluster; 0..1s.");
-ABSL_FLAG(DurationFlag, sim_per_small, DurationFlag{absl::Microseconds(1)},
-          "--sim_bsd: cost per small buffer; 0..1s.");
-ABSL_FLAG(std::string, sim_jitter, "none",
-          "--transport=sim: jitter added to each round trip: none, uniform (U[0, 2 scale)), "
-          "normal (N(0, scale)) or exponential (mean scale).");
-ABSL_FLAG(DurationFlag, sim_jitter_scale, DurationFlag{absl::Microseconds(1)},
-          "--transport=sim: jitter scale (with --sim_jitter); 0..1s.");
-ABSL_FLAG(std::string, role, "local",
-          "local: the echo peer runs on this host; server: echo for tickbench clients on other "
-          "hosts (see --listen) until SIGINT or SIGTERM, then exit 0; client: measure against "
-          "the server at --peer, over --transport udp, udp6, tcp or tcp6. docs/remote.md.");
-ABSL_FLAG(std::string, listen, "",
-          "--role=server: ADDR:PORT to listen on ([ADDR]:PORT for IPv6), default "
-          "127.0.0.1:7478; 0.0.0.0:7478 takes clients from anywhere. Data sockets use "
-          "PORT+1 (UDP or TCP).");
-ABSL_FLAG(std::string, peer, "",
-          "--role=client: the server's ADDR:PORT ([ADDR]:PORT for IPv6), e.g. 10.0.0.2:7478.");
-ABSL_FLAG(std::string, analyze, "",
-          "Find the steps in a CSV instead of measuring: a CSV written by tickbench "
-          "(--format=csv) or a plain two-column CSV of size,value. Relative to where you ran "
-          "bazel run.");
-ABSL_FLAG(std::string, analyze_column, "",
-          "--analyze: the value column of a CSV with a header (default: averaged_rtt_ns, "
-          "rtt_ns or value). A throughput column (bytes per second, 2n bytes per round trip) is "
-          "turned into the round-trip time it implies.");
-ABSL_FLAG(bool, explain, false,
-          "After the steps, name the buffer layout (BSD socket clusters, fixed chunks, IPv4 "
-          "fragments, or a straight line) that best explains the sweep, ranked by BIC.");
-ABSL_FLAG(std::string, plot, "",
-          "Draw the sweep (or the study's histograms) to this SVG file with gnuplot; the data "
-          "goes beside it as .dat. Relative to where you ran bazel run.");
-ABSL_FLAG(bool, list_clocks, false, "List the clocks this machine offers, then exit.");
-ABSL_FLAG(std::string, clock_info, "",
-          "Measure clocks and exit: 'all', or a comma-separated list of clock specs. Prints "
-          "claimed and observed resolution, read cost and backward steps.");
-
 namespace tickbench::harness {
 namespace {
 
 constexpr int kExitOk = 0;
 constexpr int kExitFault = 1;
 constexpr int kExitUsage = 2;
-
-// Abseil's flag parser exits with status 1 on an unknown flag or a bad value. tickbench
-// promises 2 for bad input, so an exit during parsing is rewritten by this handler. The
-// help flags are handled here, after the parse: a bad flag beside --help is still an
-// error (2); --help alone is 0.
-int g_exit_code_during_parse = -1;
-void RewriteParseExit() {
-  if (g_exit_code_during_parse < 0) return;
-  std::cout.flush();  // _exit() skips the flush that exit() would have done
-  std::fflush(nullptr);
-  _exit(g_exit_code_during_parse);
-}
-
-std::vector<std::string> ParseFlags(int argc, char** argv) {
-  absl::FlagsUsageConfig config;
-  config.contains_help_flags = [](absl::string_view file) {
-    return absl::StrContains(file, "harness/main.cc");
-  };
-  config.contains_helpshort_flags = config.contains_help_flags;
-  absl::SetFlagsUsageConfig(config);
-  absl::SetProgramUsageMessage(
-      "measures the round-trip time and throughput of IPC and network transports across "
-      "message sizes, with the clock of your choice.\n\n"
-      "  bazel run //harness                                  classic UNIX-socket throughput\n"
-      "  bazel run //harness -- --experiment=udp_rtt          classic UDP round-trip times\n"
-      "  bazel run //harness -- --clock=tick --tick_period=20ms   ... timed by a 50 Hz tick\n"
-      "  bazel run //harness -- --list_clocks | --clock_info=all\n\n"
-      "Exit codes: 0 done, 1 a fault during measurement, 2 bad input, 130/143 signal.");
-  g_exit_code_during_parse = kExitUsage;
-  std::atexit(RewriteParseExit);
-  // Abseil 20220623 offers no public parse that leaves the help flags to the caller.
-  std::vector<char*> rest = absl::flags_internal::ParseCommandLineImpl(
-      argc, argv, absl::flags_internal::ArgvListAction::kRemoveParsedArgs,
-      absl::flags_internal::UsageFlagsAction::kIgnoreUsage,
-      absl::flags_internal::OnUndefinedFlag::kAbortIfUndefined);
-  // Every flag parsed: now --help, --helpfull, --version, --only_check_args, ...
-  if (absl::flags_internal::HandleUsageFlags(std::cout, absl::ProgramUsageMessage()) != -1) {
-    g_exit_code_during_parse = kExitOk;
-    std::exit(kExitOk);
-  }
-  g_exit_code_during_parse = -1;
-  return std::vector<std::string>(rest.begin() + 1, rest.end());
-}
-
-// The names of the flags on the command line (Abseil 20220623 keeps
-// IsSpecifiedOnCommandLine() private): "--name=v", "--name v", "-name", "--noname".
-std::set<std::string> FlagsOnCommandLine(int argc, char** argv) {
-  std::set<std::string> names;
-  for (int i = 1; i < argc; ++i) {
-    absl::string_view arg = argv[i];
-    if (arg == "--") break;
-    if (!absl::ConsumePrefix(&arg, "--") && !absl::ConsumePrefix(&arg, "-")) continue;
-    const std::string name(arg.substr(0, arg.find('=')));
-    names.insert(name);
-    if (absl::StartsWith(name, "no")) names.insert(name.substr(2));
-  }
-  return names;
-}
-
-CommandLine ReadFlags(int argc, char** argv) {
-  CommandLine c;
-  c.experiment = absl::GetFlag(FLAGS_experiment);
-  c.transport = absl::GetFlag(FLAGS_transport);
-  c.clock = absl::GetFlag(FLAGS_clock);
-  c.clock_id = absl::GetFlag(FLAGS_clock_id);
-  c.tick_period = absl::GetFlag(FLAGS_tick_period).value;
-  c.tick_phase = absl::GetFlag(FLAGS_tick_phase);
-  c.uniqtime = absl::GetFlag(FLAGS_uniqtime);
-  c.reference_clock = absl::GetFlag(FLAGS_reference_clock);
-  c.sizes = absl::GetFlag(FLAGS_sizes);
-  c.iterations = absl::GetFlag(FLAGS_iterations);
-  c.runs = absl::GetFlag(FLAGS_runs);
-  c.warmup = absl::GetFlag(FLAGS_warmup);
-  c.batch = absl::GetFlag(FLAGS_batch);
-  c.format = absl::GetFlag(FLAGS_format);
-  c.output = absl::GetFlag(FLAGS_output);
-  c.pin = absl::GetFlag(FLAGS_pin);
-  c.seed = absl::GetFlag(FLAGS_seed);
-  c.receive_timeout = absl::GetFlag(FLAGS_receive_timeout).value;
-  c.allow_variable_cycle_counter = absl::GetFlag(FLAGS_allow_variable_cycle_counter);
-  c.stop_on_loss = absl::GetFlag(FLAGS_stop_on_loss);
-  c.busy_poll = absl::GetFlag(FLAGS_busy_poll);
-  c.peer_drop_every = absl::GetFlag(FLAGS_peer_drop_every);
-  c.peer_stop_after = absl::GetFlag(FLAGS_peer_stop_after);
-  c.peer_reply_delay = absl::GetFlag(FLAGS_peer_reply_delay).value;
-  c.clocks = absl::GetFlag(FLAGS_clocks);
-  c.dither = absl::GetFlag(FLAGS_dither);
-  c.gap = absl::GetFlag(FLAGS_gap).value;
-  c.sim_fixed = absl::GetFlag(FLAGS_sim_fixed).value;
-  c.sim_per_byte_ns = absl::GetFlag(FLAGS_sim_per_byte_ns);
-  c.sim_bsd = absl::GetFlag(FLAGS_sim_bsd);
-  c.sim_cluster = absl::GetFlag(FLAGS_sim_cluster);
-  c.sim_threshold = absl::GetFlag(FLAGS_sim_threshold);
-  c.sim_small = absl::GetFlag(FLAGS_sim_small);
-  c.sim_per_cluster = absl::GetFlag(FLAGS_sim_per_cluster).value;
-  c.sim_per_small = absl::GetFlag(FLAGS_sim_per_small).value;
-  c.sim_jitter = absl::GetFlag(FLAGS_sim_jitter);
-  c.sim_jitter_scale = absl::GetFlag(FLAGS_sim_jitter_scale).value;
-  c.retries = absl::GetFlag(FLAGS_retries);
-  c.role = absl::GetFlag(FLAGS_role);
-  c.listen = absl::GetFlag(FLAGS_listen);
-  c.peer = absl::GetFlag(FLAGS_peer);
-  c.list_clocks = absl::GetFlag(FLAGS_list_clocks);
-  c.clock_info = absl::GetFlag(FLAGS_clock_info);
-  c.analyze = absl::GetFlag(FLAGS_analyze);
-  c.analyze_column = absl::GetFlag(FLAGS_analyze_column);
-  c.explain = absl::GetFlag(FLAGS_explain);
-  c.plot = absl::GetFlag(FLAGS_plot);
-  for (const std::string& name : FlagsOnCommandLine(argc, argv)) {
-    if (absl::FindCommandLineFlag(name) != nullptr) c.specified.insert(name);
-  }
-  return c;
-}
-
-std::vector<std::pair<std::string, std::string>> FlagValues(const CommandLine& c) {
-  std::vector<std::pair<std::string, std::string>> values;
-  for (const std::string& name : c.specified) {
-    values.emplace_back(name, absl::FindCommandLineFlag(name)->CurrentValue());
-  }
-  return values;
-}
 
 int Usage(const absl::Status& status) {
   absl::FPrintF(stderr, "tickbench: %s\n", status.message());
@@ -543,7 +276,7 @@ absl::Status PrepareExperiment(const CommandLine& command_line, const remote::Ro
   }
   std::vector<ClockDescription> context_clocks = e.described;
   if (e.reference) context_clocks.push_back(DescribeClock(*e.reference, "reference", e.plan.simulate));
-  e.context = MakeRunContext(std::move(context_clocks), FlagValues(command_line));
+  e.context = MakeRunContext(std::move(context_clocks), command_line.given_values);
   if (std::optional<std::string> warning =
           BusyPollWarning(e.plan.sweep.peer.busy_poll, e.transport->needs_local_peer(),
                           e.plan.sweep.pin_client_cpu, e.plan.sweep.pin_peer_cpu,
@@ -685,13 +418,14 @@ int main(int argc, char** argv) {
   // before it writes what it measured. Ignoring SIGPIPE up front also lets the pipe
   // transport write without blocking the signal around each write (~0.5 us a write).
   std::signal(SIGPIPE, SIG_IGN);
-  const std::vector<std::string> positional = ParseFlags(argc, argv);
+  const ParsedCommandLine parsed = ParseCommandLine(argc, argv);
+  const std::vector<std::string>& positional = parsed.positional;
   if (!positional.empty()) {
     return Usage(absl::InvalidArgumentError(
         absl::StrCat("unexpected argument '", absl::CHexEscape(positional[0]),
                      "'; flags take the form --name=value (see --help)")));
   }
-  const CommandLine command_line = ReadFlags(argc, argv);
+  const CommandLine& command_line = parsed.flags;
   absl::StatusOr<Mode> mode = ChooseMode(command_line);
   if (!mode.ok()) return Usage(mode.status());
   if (*mode == Mode::kListClocks) return ListClocks();
