@@ -172,7 +172,11 @@ absl::StatusOr<NoiseModel> EstimateNoise(const Sweep& sweep) {
 
   model.mean_variance.resize(n);
   for (size_t i = 0; i < n; ++i) {
-    model.mean_variance[i] = model.scale_variance * shapes[i] / runs[i];
+    const double run_variance_model = model.scale_variance * shapes[i];
+    const double q = sweep.points[i].quantum;
+    const double quantization = q > 0 && std::isfinite(q) ? q * q / 6 : 0;
+    if (quantization > run_variance_model) ++model.quantization_floored;
+    model.mean_variance[i] = std::max(run_variance_model, quantization) / runs[i];
   }
   return model;
 }

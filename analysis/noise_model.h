@@ -45,10 +45,18 @@ struct NoiseModel {
   double proportional_fraction = 0;   // ρ: 0 = constant SD, 1 = SD proportional to value
   double degrees_of_freedom = 0;      // how well s² itself is known
   std::vector<double> mean_variance;  // per point: variance of that point's mean value
+  int quantization_floored = 0;       // points whose variance is the quantization floor
 };
 
-// Needs either repeated runs at some size or at least 3 sizes. A noiseless sweep gets a
-// floor of 1e-6 of the RMS value as SD, so that weights stay finite.
+// Needs either repeated runs at some size or at least 3 sizes. Floors, so that no weight is
+// infinite and no fit looks exact because its runs read the same quantum:
+//   * quantization: a point whose runs are quantized with step q (SweepPoint::quantum) has
+//     a run variance of at least q²/6, the variance of a two-valued reading f(1−f)q²
+//     averaged over a uniformly random fraction f (a random tick phase); so identical runs
+//     of a coarse clock (spread 0) still weigh as what the clock can resolve;
+//   * otherwise 1e-6 of the RMS value as SD.
+// NoiseModel::quantization_floored counts the points where the quantization floor, not
+// the estimated noise, set the variance.
 absl::StatusOr<NoiseModel> EstimateNoise(const Sweep& sweep);
 
 // Lack-of-fit test against pure error: true when a fit's χ² (with weights 1/mean_variance of

@@ -88,6 +88,41 @@ TEST(EstimateNoiseTest, NeedsRunsOrThreeSizes) {
   EXPECT_EQ(EstimateNoise(sweep).status().code(), absl::StatusCode::kInvalidArgument);
 }
 
+TEST(EstimateNoiseTest, IdenticalQuantizedRunsWeighAsTheQuantum) {
+  // A 20 ms tick over N = 20 round trips: every run reads a multiple of q = 1 ms, and the
+  // 4 runs of each size read the same one. The spread is 0; the weights are q²/6 per run.
+  const double q = 1e6;
+  Sweep sweep;
+  for (int i = 0; i < 11; ++i) {
+    SweepPoint point;
+    point.size_bytes = 64.0 * (i + 1);
+    const double value = q * std::round((2.3e6 + 1e5 * i) / q);
+    point.values.assign(4, value);
+    sweep.points.push_back(point);
+  }
+  absl::StatusOr<NoiseModel> unknown = EstimateNoise(sweep);
+  ASSERT_TRUE(unknown.ok());
+  EXPECT_LT(unknown->mean_variance[0], 1e-6 * q * q);  // without the quantum: near exact
+  EXPECT_EQ(unknown->quantization_floored, 0);
+  for (SweepPoint& point : sweep.points) point.quantum = q;
+  absl::StatusOr<NoiseModel> known = EstimateNoise(sweep);
+  ASSERT_TRUE(known.ok());
+  EXPECT_EQ(known->quantization_floored, 11);
+  for (double variance : known->mean_variance) EXPECT_DOUBLE_EQ(variance, q * q / 6 / 4);
+}
+
+TEST(EstimateNoiseTest, QuantizationFloorLeavesLargerNoiseAlone) {
+  NoiseSpec noise;
+  noise.absolute_sd = 200;
+  noise.runs = 4;
+  Sweep sweep = MakeSweep(EvenSizes(32, 8192, 32), Line, noise, 11);
+  for (SweepPoint& point : sweep.points) point.quantum = 20;  // q²/6 = 67 ns², SD 8 ns
+  absl::StatusOr<NoiseModel> model = EstimateNoise(sweep);
+  ASSERT_TRUE(model.ok());
+  EXPECT_EQ(model->quantization_floored, 0);
+  EXPECT_NEAR(SdRatio(sweep, *model, 0, 200), 1, 0.1);
+}
+
 TEST(ScatterExceedsRunSpreadTest, OneSidedOnePercentFTest) {
   // F(36, 120) has its 99th percentile near 1.8.
   EXPECT_FALSE(ScatterExceedsRunSpread(36, 36, 120));

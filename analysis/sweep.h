@@ -14,6 +14,10 @@ namespace tickbench::analysis {
 struct SweepPoint {
   double size_bytes = 0;
   std::vector<double> values;  // one per run; a single value is allowed
+  // The quantization step of one run's value, 0 when unknown: T/N for an RTT averaged
+  // over N round trips read by a clock of resolution T. The noise model never lets a
+  // run's variance fall below what this step alone gives (analysis/noise_model.h).
+  double quantum = 0;
 };
 
 struct Sweep {

@@ -281,6 +281,22 @@ void RoundTripEngine::Summarize(const LoopOutcome& last_chunk, int64_t reference
   if (reference_ != nullptr) {
     record.reference_averaged_rtt_ns = reference_->TicksToNanos(reference_elapsed_ticks) / trips;
   }
+  record.resolution_ns = absl::ToDoubleNanoseconds(clock_.info().claimed_resolution);
+  record.quantum_ns =
+      static_cast<double>(std::max<int64_t>(1, record.fault_segments)) * record.resolution_ns / trips;
+  const double rtt = reference_ != nullptr && record.reference_averaged_rtt_ns > 0
+                         ? record.reference_averaged_rtt_ns
+                         : record.averaged_rtt_ns;
+  record.averaged_unresolved = rtt <= 0 || record.quantum_ns > 0.1 * rtt;
+  if (rtt > 0) {
+    record.round_trips_to_resolve =
+        static_cast<int64_t>(std::ceil(100 * record.resolution_ns / rtt));
+  }
+  if (record.averaged_rtt_ns <= 0) {
+    record.throughput_note = absl::StrFormat(
+        "not computable: the clock read the whole loop as 0 (quantum T/N = %.3g ns)",
+        record.quantum_ns);
+  }
 
   if (chunked_) {
     record.per_iteration_ns = clock_summary_.ToSummary();

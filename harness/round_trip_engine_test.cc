@@ -83,6 +83,34 @@ TEST(RoundTripEngineTest, TickClockReadsWholeTicksAndAveragesToTheTruth) {
   EXPECT_EQ(r.resolution_histogram[0], 870);
   EXPECT_EQ(r.resolution_histogram[1], 130);
   EXPECT_DOUBLE_EQ(r.reference_per_iteration_ns.sd, 0);
+  // T/N = 10 us is 0.77% of the RTT: resolved; 100 T/d = 769.2 -> 770 round trips.
+  EXPECT_DOUBLE_EQ(r.resolution_ns, 1e7);
+  EXPECT_DOUBLE_EQ(r.quantum_ns, 1e4);
+  EXPECT_FALSE(r.averaged_unresolved);
+  EXPECT_EQ(r.round_trips_to_resolve, 770);
+  EXPECT_TRUE(r.throughput_note.empty());
+}
+
+TEST(RoundTripEngineTest, AnUnresolvedRunSaysHowManyRoundTripsAndWhyThereIsNoThroughput) {
+  // d = 10 us, T = 10 ms, N = 100 from phase 0 (after a warm-up of 1 trip): the loop
+  // reads 0 ticks. T/N = 100 us is 1000% of the RTT; throughput cannot be computed.
+  Simulation sim(FixedRtt(absl::Microseconds(10)));
+  timing::TickClockOptions tick_options;
+  tick_options.random_phase = false;
+  auto tick = timing::TickClock::Create(tick_options, &sim.time);
+  ASSERT_TRUE(tick.ok());
+  EngineOptions options;
+  options.iterations = 100;
+  options.warmup = 1;
+  RoundTripEngine engine(*sim.pair.client, **tick, &sim.time, 64, options);
+  const RunRecord r = engine.MeasureRun(64, 1);
+  EXPECT_EQ(r.averaged_rtt_ns, 0);
+  EXPECT_TRUE(std::isinf(r.throughput_bytes_per_s));
+  EXPECT_TRUE(r.averaged_unresolved);
+  EXPECT_DOUBLE_EQ(r.quantum_ns, 1e5);
+  EXPECT_EQ(r.round_trips_to_resolve, 100000);  // from the reference's 10 us
+  EXPECT_NE(r.throughput_note.find("read the whole loop as 0"), std::string::npos)
+      << r.throughput_note;
 }
 
 TEST(RoundTripEngineTest, BatchesDivideEachReadingByTheirSize) {

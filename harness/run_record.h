@@ -52,6 +52,20 @@ struct RunRecord {
   double averaged_rtt_ns = 0;
   double throughput_bytes_per_s = 0;  // 2n bytes per round trip / averaged RTT; inf at 0
 
+  // Resolution of the averaged figure. resolution_ns is the clock's claimed resolution T;
+  // quantum_ns = fault_segments * T / timed_trips bounds the averaged figure's
+  // quantization error (|error| < quantum_ns for any phase). The figure is unresolved where
+  // the quantum exceeds 10% of the RTT (the reference's where there is one, else the
+  // clock's own figure; unresolved too when that reads 0); N >= 100 T / d round trips
+  // (round_trips_to_resolve, 0 when d is unknown) would resolve it to 1%.
+  double resolution_ns = 0;
+  double quantum_ns = 0;
+  bool averaged_unresolved = false;
+  int64_t round_trips_to_resolve = 0;
+  // Why throughput_bytes_per_s is not a figure ("" when it is): the clock read the whole
+  // loop as 0, so the averaged RTT is 0 and 2n bytes / 0 is infinite.
+  std::string throughput_note;
+
   // Per-iteration: each batch's reading divided by the batch size, in ns.
   timing::Summary per_iteration_ns;
   // Readings per interval in ticks of the clock's claimed resolution (0, 1, 2, ...),
