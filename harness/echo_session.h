@@ -1,5 +1,13 @@
 // A connected client endpoint with its echo peer: a process of its own (fork) for real
 // transports, nothing for transports that echo by themselves or elsewhere.
+//
+// Promised:
+//   * The peer is always reaped: by Close() within its grace (100 ms after a stop signal,
+//     then killed), by the destructor otherwise; it also dies with its parent
+//     (PR_SET_PDEATHSIG), so no peer outlives tickbench.
+//   * The client's receive timeout is set before Open() returns.
+// Not promised:
+//   * The peer's CPU placement beyond what --pin asked; an unpinned peer may share a CPU.
 #ifndef HARNESS_ECHO_SESSION_H_
 #define HARNESS_ECHO_SESSION_H_
 

@@ -2,6 +2,20 @@
 // trips read by the chosen clock and the reference clock at the same instants, then the
 // figures of the run. Buffers are allocated once, before any loop, and bounded by
 // EngineOptions::max_kept_intervals, not by N.
+//
+// Promised:
+//   * The timed loop (harness/round_trip_loop.h) allocates nothing, logs nothing, reads
+//     only the two clocks asked for, and makes no system call but the transport's
+//     (round_trip_loop_allocation_test, tests/syscall_count_test).
+//   * A lost, late, reordered or corrupted round trip is never timed: its interval is cut
+//     out of every figure (RunRecord::timed_trips); a run with nothing left has no figure.
+//   * On a byte stream a missing echo ends the run with an error; on a datagram transport
+//     it is counted as lost and the run goes on (unless continue_on_loss is false).
+//   * SIGINT or SIGTERM ends a run within one round trip or one receive timeout's EINTR.
+// Not promised:
+//   * The warm-up's round trips are not reported; its losses only count in warmup_lost.
+//   * A chunked run (more intervals than max_kept_intervals) has percentiles within the
+//     histogram's precision (0.39%), not exact ones, and no raw marks.
 #ifndef HARNESS_ROUND_TRIP_ENGINE_H_
 #define HARNESS_ROUND_TRIP_ENGINE_H_
 

@@ -1,4 +1,10 @@
 // What one run measured: one message size, one run of N timed round trips.
+//
+// Promised: every figure here comes from round trips whose echo came back whole and in
+// order (a faulty trip's interval is cut out; see timed_trips), in nanoseconds unless the
+// name says otherwise; a run with valid() false has no figure (its averages stay 0 and
+// reports print none). Not promised: that `completed` trips were all timed, nor that
+// clock_marks are kept (a chunked run folds them).
 #ifndef HARNESS_RUN_RECORD_H_
 #define HARNESS_RUN_RECORD_H_
 

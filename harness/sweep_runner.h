@@ -1,5 +1,17 @@
 // Runs a sweep: a transport, its echo peer in a process of its own (as in the classic
 // experiments), and sizes x runs measured by the round-trip engine.
+//
+// Promised:
+//   * Runs are the outer loop (run 1 over every size, then run 2, ...).
+//   * Every record measured is returned, also when the sweep ends early, retried
+//     attempts included (RunRecord::attempt); a run that faults left without a figure is
+//     measured again up to SweepOptions::retries times.
+//   * The status is OK only when every size has a valid run; a size without one is
+//     DataLoss after every other size was measured.
+//   * A stop signal ends the sweep after the current run (and the run itself within a
+//     second: harness/round_trip_engine.h).
+// Not promised:
+//   * That retries succeed: a peer that loses every datagram loses them on every attempt.
 #ifndef HARNESS_SWEEP_RUNNER_H_
 #define HARNESS_SWEEP_RUNNER_H_
 

@@ -1,5 +1,18 @@
 // The CPU's cycle counter as a clock (rdtsc on x86-64, cntvct_el0 on arm64), its rate
 // calibrated against CLOCK_MONOTONIC_RAW.
+//
+// Promised:
+//   * A read is the fenced counter read of platform/cycle_counter.h, inline; ticks are
+//     counter units, converted to nanoseconds with the calibrated rate.
+//   * The rate comes with its uncertainty (the calibration's, in ppm), shown in reports.
+//   * Refused (an error, not a wrong clock) where the counter is not invariant, unless the
+//     caller allows a variable counter explicitly.
+// Not promised:
+//   * The counter's rate is not the core clock's, and an arbitrary offset may have been
+//     added at power on: only differences of reads mean anything.
+//   * Counters of different CPUs may be skewed: a thread that migrates between two reads
+//     can see a step; pin it (--pin) for the tightest figures.
+//   * Calibration error grows linearly with the interval measured (ppm of it).
 #ifndef TIMING_CYCLE_CLOCK_H_
 #define TIMING_CYCLE_CLOCK_H_
 

@@ -1,5 +1,18 @@
 // The operating system's clocks: gettimeofday() and clock_gettime() with its clock ids.
 // Both are read through the vDSO on Linux where the clocksource allows (no system call).
+//
+// Promised:
+//   * A read is one inline clock_gettime()/gettimeofday() call converted to int64
+//     nanoseconds (platform/monotonic.h); nothing else runs in NowTicks().
+//   * The claimed resolution is what clock_getres() reports (1 us for gettimeofday);
+//     the observed one is measured by timing/clock_probe.h, never assumed.
+//   * CLOCK_MONOTONIC, _RAW, _COARSE and BOOTTIME never go back (clock_conformance_test).
+// Not promised:
+//   * Wall clocks (gettimeofday, realtime, realtime_coarse, tai) may step, backwards too,
+//     when the system time is set or NTP steps it.
+//   * The coarse ids advance only at the kernel's tick (1/HZ), and a tickless kernel may
+//     skip ticks on an idle CPU: their observed step can be a multiple of the claim.
+//   * The rate of CLOCK_MONOTONIC follows NTP's slewing; CLOCK_MONOTONIC_RAW does not.
 #ifndef TIMING_OS_CLOCKS_H_
 #define TIMING_OS_CLOCKS_H_
 
