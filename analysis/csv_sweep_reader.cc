@@ -148,6 +148,9 @@ struct Layout {
   // tickbench's own CSV: the `valid` column (0 for a run that faults left with nothing
   // to time, whose figures are empty cells); -1 when absent.
   int valid = -1;
+  // tickbench's averaged_quantum_ns (T/N of each run), read when the value column is
+  // averaged_rtt_ns: the noise model's floor (SweepPoint::quantum); -1 when absent.
+  int quantum = -1;
 };
 
 absl::StatusOr<Layout> LayoutFromHeader(const std::vector<std::string>& header,
@@ -198,6 +201,7 @@ absl::StatusOr<Layout> LayoutFromHeader(const std::vector<std::string>& header,
   }
   layout.value = value;
   layout.value_name = header[value];
+  if (layout.value_name == "averaged_rtt_ns") layout.quantum = find("averaged_quantum_ns");
   if (size >= 0) layout.run = find("run");
   if (size >= 0) layout.valid = find("valid");
   return layout;
@@ -276,6 +280,14 @@ absl::StatusOr<Sweep> ParseSweepCsv(absl::string_view text, const CsvSweepOption
     SweepPoint& point = where->second;
     point.size_bytes = *size;
     point.values.push_back(*value);
+    if (layout.quantum >= 0) {
+      // An empty or unreadable quantum cell only leaves the floor out.
+      double quantum = 0;
+      if (absl::SimpleAtod((*fields)[layout.quantum], &quantum) && std::isfinite(quantum) &&
+          quantum > point.quantum) {
+        point.quantum = quantum;
+      }
+    }
   }
   if (points.empty()) return absl::InvalidArgumentError("no data rows");
   Sweep sweep;

@@ -11,7 +11,9 @@
 //      - A header with a size_bytes column: the values come from options.value_column, or
 //        else from the first of averaged_rtt_ns, rtt_ns, value that the header has. Other
 //        columns are ignored except `run`, which, if present, must hold whole numbers ≥ 0
-//        and may not repeat for one size.
+//        and may not repeat for one size, and, with averaged_rtt_ns as the value,
+//        `averaged_quantum_ns`, whose largest value per size becomes SweepPoint::quantum
+//        (an empty or unreadable cell is left out).
 //      - A header of two columns without size_bytes: size then value, as without header.
 //    options.value_column names a header column; naming one for a file without a header is
 //    an error.

@@ -231,5 +231,22 @@ TEST(ParseSweepCsvTest, HugeAndTinyNumbers) {
             "line 1: value '" + std::string(kMaxQuotedBytes, '9') + "...' is not finite");
 }
 
+TEST(CsvSweepReaderQuantumTest, AveragedQuantumBecomesThePointsQuantum) {
+  const absl::StatusOr<Sweep> sweep = ParseSweepCsv(
+      "size_bytes,run,averaged_rtt_ns,averaged_quantum_ns\n"
+      "64,1,20000,20000\n64,2,20000,\n128,1,40000,10000\n");
+  ASSERT_TRUE(sweep.ok()) << sweep.status();
+  ASSERT_EQ(sweep->points.size(), 2u);
+  EXPECT_EQ(sweep->points[0].quantum, 20000);
+  EXPECT_EQ(sweep->points[1].quantum, 10000);
+  // Another value column: no quantum.
+  CsvSweepOptions options;
+  options.value_column = "averaged_quantum_ns";
+  const absl::StatusOr<Sweep> other = ParseSweepCsv(
+      "size_bytes,averaged_rtt_ns,averaged_quantum_ns\n64,20000,20000\n", options);
+  ASSERT_TRUE(other.ok());
+  EXPECT_EQ(other->points[0].quantum, 0);
+}
+
 }  // namespace
 }  // namespace tickbench::analysis

@@ -6,6 +6,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "harness/json_writer.h"
+#include "timing/confidence.h"
 
 namespace tickbench::harness {
 namespace {
@@ -19,6 +20,29 @@ std::string Histogram(const std::vector<int64_t>& counts) {
     parts.push_back(absl::StrFormat("%s%d:%d", i + 1 == counts.size() ? ">=" : "", i, counts[i]));
   }
   return absl::StrJoin(parts, " ");
+}
+
+// "<name>_ci95": [low, high], or null-free: an empty array when there is no interval.
+void WriteInterval(JsonWriter& json, absl::string_view name, const timing::ConfidenceInterval& ci) {
+  json.Key(absl::StrCat(name, "_ci95"));
+  json.BeginArray();
+  if (ci.valid) {
+    json.Number(ci.low);
+    json.Number(ci.high);
+  }
+  json.EndArray();
+}
+
+// The CSV's two interval columns: low, high (empty when there is no interval).
+std::string CsvInterval(const timing::ConfidenceInterval& ci) {
+  if (!ci.valid) return ",";
+  return absl::StrFormat("%.6g,%.6g", ci.low, ci.high);
+}
+
+// An interval's figure in us, rounded to its half-width, with "± half-width".
+std::string MicrosWithInterval(const timing::ConfidenceInterval& ci) {
+  if (!ci.valid) return Micros(ci.estimate);
+  return timing::FormatWithHalfWidth(ci.estimate / 1e3, ci.half_width() / 1e3);
 }
 
 std::string Verdict(const StudyCell& c) {
@@ -37,16 +61,20 @@ std::string FormatStudyTable(const std::vector<StudyCell>& cells) {
       absl::StrAppendFormat(
           &text, "\n%s: %s, resolution T = %s, %d round trips x %d runs\n", c.clock, c.clock_name,
           absl::FormatDuration(absl::Nanoseconds(c.resolution_ns)), c.iterations, c.runs);
-      absl::StrAppendFormat(&text, "%7s | %18s | %26s | %-39s | %-22s | %8s | %s\n", "size B",
-                            "truth us (sd runs)", "averaged us  err%  bound%",
-                            "per-iteration us: mean    sd   p50   min zero%",
+      absl::StrAppendFormat(&text, "%7s | %18s | %-22s %7s %7s | %-39s | %-22s | %8s | %s\n",
+                            "size B", "truth us (sd runs)", "averaged us (95% CI)", "err%",
+                            "bound%", "per-iteration us: mean    sd   p50   min zero%",
                             "theory: f pred/obs", "phase p", "probe ns/read (read)");
     }
     absl::StrAppendFormat(
-        &text, "%7d | %9s (%6s) | %9s %7.3f %7.3f | %18s %5s %5s %5s %4.0f%% | %5.3f/%5.3f %-9s | %8s | %6.1f (%.1f)\n",
-        c.size_bytes, Micros(c.truth_ns), Micros(c.truth_spread_ns), Micros(c.averaged_ns),
-        c.truth_ns > 0 ? 100 * c.averaged_error_ns / c.truth_ns : 0,
-        c.truth_ns > 0 ? 100 * c.averaged_bound_ns / c.truth_ns : 0, Micros(c.per_iteration.mean),
+        &text, "%7d | %9s (%6s) | %-22s %7s %7s | %18s %5s %5s %5s %4.0f%% | %5.3f/%5.3f %-9s | %8s | %6.1f (%.1f)\n",
+        c.size_bytes, Micros(c.truth_ns), Micros(c.truth_spread_ns),
+        absl::StrCat(MicrosWithInterval(c.averaged_ci), c.averaged_unresolved ? " ?" : ""),
+        c.truth_ns > 0 ? absl::StrFormat("%.2g", 100 * c.averaged_error_ns / c.truth_ns) : "0",
+        c.truth_ns > 0 ? absl::StrFormat("%.2g", 100 * c.total_bound_ns() / c.truth_ns) : "0",
+        c.per_iteration_mean_ci.valid
+            ? timing::FormatRounded(c.per_iteration.mean / 1e3, c.per_iteration_mean_ci.half_width() / 1e3)
+            : Micros(c.per_iteration.mean),
         Micros(c.per_iteration.sd), Micros(c.per_iteration.p50), Micros(c.per_iteration.min),
         100 * c.per_iteration.zero_fraction, c.prediction.f, c.observed.share_above_n, Verdict(c),
         c.phase_tested ? absl::StrFormat("%.2g", c.phase_test.p_value) : "-",
@@ -62,7 +90,11 @@ std::string FormatStudyTable(const std::vector<StudyCell>& cells) {
   }
   absl::StrAppend(&text,
                   "\ntruth: the reference clock over the averaged pass. averaged: the clock over "
-                  "the same pass, whose error must stay below the bound T/N. per-iteration: each "
+                  "the same pass, with its 95% interval across runs (Student t, the SD floored at "
+                  "what identical quantized runs allow), '?' where T/N is over 10% of the RTT "
+                  "(unresolved); its error must stay within the bound (bound%: T/N + pairing skew + "
+                  "reference resolution + a rate difference shown, all per round trip). "
+                  "per-iteration: each "
                   "round trip read alone. theory: share of readings above n = floor(d/T) ticks, "
                   "predicted f from the reference's durations, 'agrees' within 3 standard errors "
                   "(share, mean and SD). phase p: chi-square test that round trips start at "
@@ -78,10 +110,19 @@ std::string FormatStudyCsv(const std::vector<StudyCell>& cells) {
       "per_iteration_mean_ns,per_iteration_sd_ns,per_iteration_p50_ns,per_iteration_min_ns,"
       "zero_fraction,per_iteration_truth_ns,worst_run_bias_ns,predicted_f,observed_f,predicted_sd_ns,"
       "theory_agrees,phase_chi_square,phase_p_value,phase_locked,probe_effect_ns_per_read,"
-      "read_cost_ns,histogram\n";
+      "read_cost_ns,histogram,truth_ns_ci95_low,truth_ns_ci95_high,averaged_ns_ci95_low,"
+      "averaged_ns_ci95_high,averaged_error_ns_ci95_low,averaged_error_ns_ci95_high,"
+      "pairing_bound_ns,reference_bound_ns,rate_bound_ns,total_bound_ns,pair_skew_ns,rate_ppm,"
+      "rate_bound_ppm,averaged_unresolved,round_trips_to_resolve,single_reading_unresolved,"
+      "per_iteration_mean_ns_ci95_low,per_iteration_mean_ns_ci95_high,per_iteration_p50_ns_ci95_low,"
+      "per_iteration_p50_ns_ci95_high,per_iteration_p99_ns,per_iteration_p99_ns_ci95_low,"
+      "per_iteration_p99_ns_ci95_high,zero_fraction_ci95_low,zero_fraction_ci95_high,mean_bias_ns,"
+      "mean_bias_ns_ci95_low,mean_bias_ns_ci95_high,biased,runs_biased,"
+      "probe_effect_ns_per_read_ci95_low,probe_effect_ns_per_read_ci95_high\n";
   for (const StudyCell& c : cells) {
     absl::StrAppendFormat(
-        &text, "%s,%d,%d,%d,%.1f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%d,%.3f,%.3f,%.3f,%.3f,%.6f,%.3f,%.3f,%.6f,%.6f,%.3f,%d,%.3f,%.6g,%d,%.3f,%.3f,%s\n",
+        &text, "%s,%d,%d,%d,%.1f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%d,%.3f,%.3f,%.3f,%.3f,%.6f,%.3f,%.3f,%.6f,%.6f,%.3f,%d,%.3f,%.6g,%d,%.3f,%.3f,%s,"
+        "%s,%s,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%d,%d,%s,%s,%.6g,%s,%s,%.6g,%s,%d,%d,%s\n",
         c.clock, c.size_bytes, c.runs, c.iterations, c.resolution_ns, c.truth_ns, c.truth_spread_ns,
         c.averaged_ns, c.averaged_error_ns, c.worst_run_error_ns, c.averaged_bound_ns,
         c.averaged_within_bound, c.per_iteration.mean, c.per_iteration.sd, c.per_iteration.p50,
@@ -89,7 +130,13 @@ std::string FormatStudyCsv(const std::vector<StudyCell>& cells) {
         c.worst_run_bias_ns, c.prediction.f, c.observed.share_above_n, c.prediction.sd_ns,
         c.prediction_applies ? static_cast<int>(c.verdict.agrees()) : -1, c.phase_test.chi_square,
         c.phase_test.p_value, c.phase_locked, c.probe_effect_ns_per_read, c.read_cost_ns,
-        absl::StrJoin(c.histogram, ";"));
+        absl::StrJoin(c.histogram, ";"), CsvInterval(c.truth_ci), CsvInterval(c.averaged_ci),
+        CsvInterval(c.averaged_error_ci), c.pairing_bound_ns, c.reference_bound_ns, c.rate_bound_ns,
+        c.total_bound_ns(), c.pair_skew_ns, c.rate_ppm, c.rate_bound_ppm, c.averaged_unresolved,
+        c.round_trips_to_resolve, c.single_reading_unresolved, CsvInterval(c.per_iteration_mean_ci),
+        CsvInterval(c.median_ci), c.per_iteration.p99, CsvInterval(c.p99_ci),
+        CsvInterval(c.zero_share_ci), c.bias_ci.estimate, CsvInterval(c.bias_ci), c.biased,
+        c.runs_biased, CsvInterval(c.probe_effect_ci));
   }
   return text;
 }
@@ -111,21 +158,51 @@ std::string FormatStudyJson(const RunContext& context, const std::vector<StudyCe
     json.Key("truth"); json.BeginObject();
     json.Key("rtt_ns"); json.Number(c.truth_ns);
     json.Key("sd_across_runs_ns"); json.Number(c.truth_spread_ns);
+    WriteInterval(json, "rtt_ns", c.truth_ci);
     json.EndObject();
     json.Key("averaged"); json.BeginObject();
     json.Key("rtt_ns"); json.Number(c.averaged_ns);
+    WriteInterval(json, "rtt_ns", c.averaged_ci);
     json.Key("error_ns"); json.Number(c.averaged_error_ns);
+    WriteInterval(json, "error_ns", c.averaged_error_ci);
     json.Key("worst_run_error_ns"); json.Number(c.worst_run_error_ns);
     json.Key("bound_ns"); json.Number(c.averaged_bound_ns);
+    json.Key("bound_terms_ns"); json.BeginObject();
+    json.Key("quantization"); json.Number(c.averaged_bound_ns);
+    json.Key("pairing"); json.Number(c.pairing_bound_ns);
+    json.Key("reference"); json.Number(c.reference_bound_ns);
+    json.Key("rate"); json.Number(c.rate_bound_ns);
+    json.Key("total"); json.Number(c.total_bound_ns());
+    json.EndObject();
     json.Key("within_bound"); json.Bool(c.averaged_within_bound);
+    json.Key("worst_run_bound_ratio"); json.Number(c.worst_run_bound_ratio);
+    json.Key("pair_skew_ns"); json.Number(c.pair_skew_ns);
+    json.Key("unresolved"); json.Bool(c.averaged_unresolved);
+    json.Key("round_trips_to_resolve"); json.Integer(c.round_trips_to_resolve);
+    json.EndObject();
+    json.Key("rate"); json.BeginObject();
+    json.Key("ppm"); json.Number(c.rate_ppm);
+    json.Key("bound_ppm"); json.Number(c.rate_bound_ppm);
+    json.Key("shown_ppm"); json.Number(c.rate_shown_ppm);
     json.EndObject();
     json.Key("per_iteration"); json.BeginObject();
     json.Key("mean_ns"); json.Number(c.per_iteration.mean);
+    WriteInterval(json, "mean_ns", c.per_iteration_mean_ci);
     json.Key("sd_ns"); json.Number(c.per_iteration.sd);
     json.Key("p50_ns"); json.Number(c.per_iteration.p50);
+    WriteInterval(json, "p50_ns", c.median_ci);
+    json.Key("p99_ns"); json.Number(c.per_iteration.p99);
+    WriteInterval(json, "p99_ns", c.p99_ci);
+    json.Key("single_reading_unresolved"); json.Bool(c.single_reading_unresolved);
     json.Key("min_ns"); json.Number(c.per_iteration.min);
     json.Key("zero_fraction"); json.Number(c.per_iteration.zero_fraction);
+    WriteInterval(json, "zero_fraction", c.zero_share_ci);
     json.Key("truth_ns"); json.Number(c.per_iteration_truth_ns);
+    WriteInterval(json, "truth_ns", c.reference_mean_ci);
+    json.Key("mean_bias_ns"); json.Number(c.bias_ci.estimate);
+    WriteInterval(json, "mean_bias_ns", c.bias_ci);
+    json.Key("biased"); json.Bool(c.biased);
+    json.Key("runs_biased"); json.Integer(c.runs_biased);
     json.Key("mean_error_ns"); json.Number(c.per_iteration.mean - c.per_iteration_truth_ns);
     json.Key("p50_error_ns"); json.Number(c.per_iteration.p50 - c.reference_per_iteration.p50);
     json.Key("min_error_ns"); json.Number(c.per_iteration.min - c.reference_per_iteration.min);
@@ -155,6 +232,7 @@ std::string FormatStudyJson(const RunContext& context, const std::vector<StudyCe
     json.Key("locked"); json.Bool(c.phase_locked);
     json.EndObject();
     json.Key("probe_effect_ns_per_read"); json.Number(c.probe_effect_ns_per_read);
+    WriteInterval(json, "probe_effect_ns_per_read", c.probe_effect_ci);
     json.Key("read_cost_ns"); json.Number(c.read_cost_ns);
     json.Key("summary"); json.String(c.summary);
     json.Key("error"); json.String(c.error);

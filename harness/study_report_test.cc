@@ -54,5 +54,31 @@ TEST(StudyReportTest, CsvAndJsonCarryEveryCell) {
   EXPECT_THAT(json, HasSubstr(R"("predicted_f":0.13)"));
 }
 
+TEST(StudyReportTest, IntervalsInEveryFormat) {
+  StudyCell c = Cell("tick:10ms", 32);
+  c.averaged_ci.valid = true;
+  c.averaged_ci.estimate = 1.3e6;
+  c.averaged_ci.low = 1.2956e6;
+  c.averaged_ci.high = 1.3044e6;
+  c.averaged_unresolved = true;
+  const std::string table = FormatStudyTable({c});
+  EXPECT_THAT(table, HasSubstr("1300.0 ± 4.4 ?"));  // us, rounded to the half-width
+  std::vector<std::string> lines = absl::StrSplit(FormatStudyCsv({c}), '\n', absl::SkipEmpty());
+  ASSERT_EQ(lines.size(), 2u);
+  const std::vector<std::string> header = absl::StrSplit(lines[0], ',');
+  const std::vector<std::string> row = absl::StrSplit(lines[1], ',');
+  ASSERT_EQ(header.size(), row.size());
+  for (size_t i = 0; i < header.size(); ++i) {
+    if (header[i] == "averaged_ns_ci95_low") EXPECT_EQ(row[i], "1.2956e+06");
+    if (header[i] == "averaged_ns_ci95_high") EXPECT_EQ(row[i], "1.3044e+06");
+    if (header[i] == "averaged_unresolved") EXPECT_EQ(row[i], "1");
+    if (header[i] == "truth_ns_ci95_low") EXPECT_EQ(row[i], "");  // no interval: empty
+  }
+  const std::string json = FormatStudyJson(RunContext{}, {c});
+  EXPECT_THAT(json, HasSubstr(R"("rtt_ns_ci95":[1295600,1304400])"));
+  EXPECT_THAT(json, HasSubstr(R"("unresolved":true)"));
+  EXPECT_THAT(json, HasSubstr(R"("bound_terms_ns":{"quantization":)"));
+}
+
 }  // namespace
 }  // namespace tickbench::harness

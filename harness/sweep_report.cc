@@ -10,6 +10,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
 #include "harness/json_writer.h"
+#include "timing/confidence.h"
 #include "timing/statistics.h"
 
 namespace tickbench::harness {
@@ -80,18 +81,25 @@ const char* const kCsvColumns[] = {
     "per_iteration_max_ns", "zero_fraction", "reference_averaged_rtt_ns",
     "reference_per_iteration_mean_ns", "reference_per_iteration_sd_ns", "lost", "late",
     "reordered", "corrupted", "error", "attempt", "valid", "timed_trips", "excluded_trips",
-    "loss_rate", "warmup_lost", "receive_timeout_ns", "invalid_reason"};
+    "loss_rate", "warmup_lost", "receive_timeout_ns", "invalid_reason", "resolution_ns",
+    "averaged_quantum_ns", "averaged_unresolved", "round_trips_to_resolve", "throughput_note"};
 
 std::string FormatTable(const std::vector<RunRecord>& records, TableStyle style) {
   const char* lead = style == TableStyle::kThroughput ? "throughput KB/s"
                      : style == TableStyle::kRttMillis ? "avg RTT ms"
                                                        : "avg RTT us";
+  std::string notes;
   std::string text = absl::StrFormat(
-      "%8s %4s %16s %10s | %-41s | %-23s | %s\n", "size B", "runs", lead, "(sd runs)",
+      "%8s %4s %16s %10s | %-41s | %-23s | %s\n", "size B", "runs", lead, "(± 95% CI)",
       "per-iteration, us: mean     sd    p50   p99  zero%", "reference avg, us: RTT  sd",
       "lost%  retried  faults");
   for (const auto& [size, runs] : BySize(records)) {
     timing::RunningStats lead_stats, mean, sd, p50, p99, zero, ref_rtt, ref_sd;
+    std::vector<double> lead_values;
+    double quantum = 0;  // the largest T/N of a run, in the lead figure's unit (RTT styles)
+    int64_t round_trips_to_resolve = 0;
+    bool unresolved = false;
+    std::string throughput_note;
     int64_t faults = 0, lost = 0, trips = 0, retried = 0, valid = 0;
     for (const RunRecord* r : runs) {
       faults += r->integrity.total() + r->warmup_lost + (r->error.empty() ? 0 : 1);
@@ -104,6 +112,15 @@ std::string FormatTable(const std::vector<RunRecord>& records, TableStyle style)
                             : style == TableStyle::kRttMillis ? r->averaged_rtt_ns / 1e6
                                                               : r->averaged_rtt_ns / 1e3;
       lead_stats.Add(figure);
+      lead_values.push_back(figure);
+      if (style != TableStyle::kThroughput) {
+        quantum = std::max(quantum, r->quantum_ns / (style == TableStyle::kRttMillis ? 1e6 : 1e3));
+      } else if (r->averaged_rtt_ns > 0 && std::isfinite(figure)) {
+        quantum = std::max(quantum, figure * r->quantum_ns / r->averaged_rtt_ns);  // first order
+      }
+      unresolved = unresolved || r->averaged_unresolved;
+      round_trips_to_resolve = std::max(round_trips_to_resolve, r->round_trips_to_resolve);
+      if (throughput_note.empty()) throughput_note = r->throughput_note;
       mean.Add(r->per_iteration_ns.mean / 1e3);
       sd.Add(r->per_iteration_ns.sd / 1e3);
       p50.Add(r->per_iteration_ns.p50 / 1e3);
@@ -123,18 +140,40 @@ std::string FormatTable(const std::vector<RunRecord>& records, TableStyle style)
                             retried, faults);
       continue;
     }
+    // 95% across runs (Student t), the SD floored at what identical quantized runs allow;
+    // one run has no interval. Digits follow the half-width; "?" marks T/N above 10% of
+    // the RTT.
+    const timing::ConfidenceInterval ci = timing::AcrossRunsInterval(
+        lead_values, timing::QuantizedSdFloor(quantum, static_cast<int64_t>(lead_values.size())));
+    const bool interval = valid > 1 && ci.valid && std::isfinite(ci.half_width());
+    std::string lead_text = interval ? timing::FormatRounded(lead_stats.mean(), ci.half_width())
+                                     : Number(lead_stats.mean(), precision);
+    if (unresolved) lead_text += " ?";
     absl::StrAppendFormat(&text, "%8d %4d %16s %10s | %18s %6s %6s %5s %5s | %18s %4s | %5s %8d %7d\n", size,
-                          valid, Number(lead_stats.mean(), precision),
-                          valid > 1 ? Number(lead_stats.sd(), precision) : "-",
+                          valid, lead_text,
+                          interval ? absl::StrCat("± ", timing::FormatRounded(ci.half_width(), ci.half_width()))
+                                   : "-",
                           Number(mean.mean(), 2),
                           Number(sd.mean(), 2), Number(p50.mean(), 1), Number(p99.mean(), 1),
                           Number(zero.mean(), 0),
                           ref_rtt.count() ? Number(ref_rtt.mean(), 2) : "-",
                           ref_sd.count() ? Number(ref_sd.mean(), 2) : "-", loss_rate, retried,
                           faults);
+    if (unresolved) {
+      notes += absl::StrFormat(
+          "  %d B: ? unresolved: T/N is over 10%% of the RTT; N >= 100 T/d = %s round trips would "
+          "resolve it to 1%%\n",
+          size, round_trips_to_resolve > 0 ? absl::StrCat(round_trips_to_resolve) : "(unknown)");
+    }
+    if (style == TableStyle::kThroughput && !throughput_note.empty()) {
+      notes += absl::StrFormat("  %d B: throughput %s\n", size, throughput_note);
+    }
   }
+  text += notes;
   absl::StrAppend(&text,
-                  "Averaged figures time the whole loop: (last reading - first) / round trips; "
+                  "Averaged figures time the whole loop: (last reading - first) / round trips, "
+                  "with the half-width of their 95% interval across runs (Student t; the SD "
+                  "floored at what runs that all read the same quantum T/N allow); "
                   "throughput counts 2n bytes per round trip (1 KB = 1000 bytes). Per-iteration "
                   "figures are the mean over runs of each run's statistic; zero% is the share of "
                   "readings that were 0. A lost, late, reordered or corrupted round trip is never "
@@ -166,11 +205,18 @@ std::string FormatCsv(const std::vector<RunRecord>& records) {
     } else {
       text += ",,,";
     }
-    absl::StrAppendFormat(&text, "%d,%d,%d,%d,%s,%d,%d,%d,%d,%s,%d,%d,%s\n", r.integrity.lost,
+    absl::StrAppendFormat(&text, "%d,%d,%d,%d,%s,%d,%d,%d,%d,%s,%d,%d,%s,", r.integrity.lost,
                           r.integrity.late, r.integrity.reordered, r.integrity.corrupted,
                           CsvField(r.error), r.attempt, r.valid() ? 1 : 0, r.timed_trips,
                           r.excluded_trips, r.completed > 0 ? Number(LossRate(r), 6) : "", r.warmup_lost,
                           r.receive_timeout_ns, CsvField(r.invalid_reason));
+    if (r.valid()) {
+      absl::StrAppendFormat(&text, "%.6g,%.6g,%d,%d,%s\n", r.resolution_ns, r.quantum_ns,
+                            r.averaged_unresolved ? 1 : 0, r.round_trips_to_resolve,
+                            CsvField(r.throughput_note));
+    } else {
+      text += ",,,,\n";
+    }
   }
   return text;
 }
@@ -205,6 +251,11 @@ std::string FormatJson(const RunContext& context, const std::vector<RunRecord>& 
     json.Key("rtt_ns"); json.Number(r.valid() ? r.averaged_rtt_ns : nan);
     json.Key("elapsed_ticks"); json.Integer(r.elapsed_ticks);
     json.Key("throughput_bytes_per_s"); json.Number(r.valid() ? r.throughput_bytes_per_s : nan);
+    json.Key("throughput_note"); json.String(r.throughput_note);
+    json.Key("resolution_ns"); json.Number(r.resolution_ns);
+    json.Key("quantum_ns"); json.Number(r.valid() ? r.quantum_ns : nan);
+    json.Key("unresolved"); json.Bool(r.valid() && r.averaged_unresolved);
+    json.Key("round_trips_to_resolve"); json.Integer(r.round_trips_to_resolve);
     json.EndObject();
     json.Key("per_iteration");
     json.BeginObject();

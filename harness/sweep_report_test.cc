@@ -33,11 +33,34 @@ std::vector<RunRecord> TwoRuns() {
 
 TEST(SweepReportTest, TableAggregatesRunsPerSize) {
   const std::string table = FormatTable(TwoRuns(), TableStyle::kThroughput);
-  // Throughput 2048 B / 10 us = 204800 KB/s and / 20 us = 102400 KB/s: mean 153600.
-  EXPECT_THAT(table, HasSubstr("153600"));
+  // Throughput 2048 B / 10 us = 204800 KB/s and / 20 us = 102400 KB/s: mean 153600, SD
+  // 72408, t(0.975, 1) = 12.706: half-width 650550, shown at two digits, the mean at the
+  // same place.
+  EXPECT_THAT(table, HasSubstr("150000  ± 650000"));
   EXPECT_THAT(table, HasSubstr("KB/s"));
   const std::string rtt = FormatTable(TwoRuns(), TableStyle::kRttMillis);
-  EXPECT_THAT(rtt, HasSubstr("0.0150"));  // mean of 0.010 and 0.020 ms
+  EXPECT_THAT(rtt, HasSubstr("0.015   ± 0.064"));  // mean of 0.010 and 0.020 ms
+}
+
+TEST(SweepReportTest, UnresolvedFiguresAreMarkedWithTheRoundTripsThatWouldResolveThem) {
+  std::vector<RunRecord> records = TwoRuns();
+  for (RunRecord& r : records) {
+    r.averaged_rtt_ns = 20'000;  // both runs read one quantum: SD 0
+    r.quantum_ns = 20'000;       // 20 ms / 1000
+    r.averaged_unresolved = true;
+    r.round_trips_to_resolve = 133334;
+  }
+  const std::string table = FormatTable(records, TableStyle::kRttMicros);
+  // The interval is not a point: the floor for 2 identical runs of one quantum.
+  EXPECT_THAT(table, ::testing::ContainsRegex("20 \\? +± [0-9]+"));
+  EXPECT_THAT(table, HasSubstr("1024 B: ? unresolved: T/N is over 10% of the RTT; N >= 100 T/d = "
+                               "133334 round trips would resolve it to 1%"));
+  records[0].throughput_note = "not computable: the clock read the whole loop as 0";
+  EXPECT_THAT(FormatTable(records, TableStyle::kThroughput),
+              HasSubstr("1024 B: throughput not computable"));
+  const std::string csv = FormatCsv(records);
+  EXPECT_THAT(csv, HasSubstr(",averaged_quantum_ns,averaged_unresolved,round_trips_to_resolve,"));
+  EXPECT_THAT(csv, HasSubstr(",20000,1,133334,"));
 }
 
 TEST(SweepReportTest, CsvHasOneRowPerRunAndTheDocumentedColumns) {
