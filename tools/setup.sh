@@ -21,6 +21,7 @@ packages=(
   libbenchmark-dev   # Google Benchmark (clock read benchmarks)
   gnuplot-nox        # --plot
   iproute2           # network namespaces for the across-hosts tests
+  strace             # tests:syscall_count_test counts the system calls of a round trip
 )
 architectures=()  # foreign architectures dpkg must know before apt-get update
 options=()

@@ -1,0 +1,240 @@
+// The system calls of a round trip, client and echo peer, against the bare loop's
+// (bench/bare_loop.cc) on every transport, blocking and busy-polled: the harness must add
+// none of its own.
+//
+// How they are counted: each binary runs under `strace -f -ff` (one trace file per
+// thread) twice, with N1 and N2 timed round trips; a call's count per round trip is the
+// difference between the two runs divided by N2 - N1, so that start-up, set-up and
+// shut-down cancel out. The client is the traced process and its threads, the peer the
+// process it forks. Counted: every system call except those that failed with EAGAIN. A
+// busy-polled receive repeats its non-blocking read until data comes, a varying number of
+// times; what a round trip costs is the calls that did something. Rates below 0.05 per
+// round trip are left out: a shut-down that polls for the peer's exit every millisecond
+// makes a few calls more or less from run to run, not per round trip.
+//
+// The one difference allowed: a pipe has no receive timeout in the kernel (no
+// SO_RCVTIMEO), and the harness always sets one, so its pipe client, receiving blocking,
+// may wait with ppoll() when its read found nothing (EAGAIN, not counted): at most one
+// ppoll per round trip, no more of them than reads that found nothing, and nothing else
+// more (transport/pipe_transport.h).
+//
+// Skipped, with the reason, where strace is missing or may not trace (no ptrace).
+// Timing is not asserted here: bench/bare_compare.sh measures it.
+#include <dirent.h>
+#include <sys/wait.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <ostream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "gtest/gtest.h"
+#include "tests/harness_runner.h"
+
+namespace {
+
+using tickbench::testing::HarnessPath;
+using tickbench::testing::ReadWholeFile;
+
+// Calls per run, by role ("client", "peer") and system call name.
+using Counts = std::map<std::string, std::map<std::string, double>>;
+
+std::string BareLoopPath() {
+  return absl::StrCat(std::getenv("TEST_SRCDIR"), "/", std::getenv("TEST_WORKSPACE"),
+                      "/bench/bare_loop");
+}
+
+int Shell(const std::string& command) {
+  const int status = std::system(command.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// Why strace cannot count here, or "" when it can.
+std::string StraceUnavailable() {
+  if (Shell("command -v strace >/dev/null 2>&1") != 0) {
+    return "strace is not installed (tools/setup.sh installs it)";
+  }
+  if (Shell("strace -f -o /dev/null true >/dev/null 2>&1") != 0) {
+    return "strace cannot trace here (ptrace not permitted)";
+  }
+  return "";
+}
+
+std::vector<std::string> TraceFiles(const std::string& dir) {
+  std::vector<std::string> files;
+  if (DIR* d = opendir(dir.c_str())) {
+    while (dirent* entry = readdir(d)) {
+      const std::string name = entry->d_name;
+      if (name.rfind("tr.", 0) == 0) files.push_back(name);
+    }
+    closedir(d);
+  }
+  return files;
+}
+
+// Marks a call that failed with EAGAIN: counted apart, not compared.
+constexpr char kEagain[] = "/EAGAIN";
+
+// Leaves out the calls that failed with EAGAIN.
+std::map<std::string, double> Compared(const std::map<std::string, double>& calls) {
+  std::map<std::string, double> compared;
+  for (const auto& [call, rate] : calls) {
+    if (!absl::EndsWith(call, kEagain)) compared[call] = rate;
+  }
+  return compared;
+}
+
+// The per-thread trace files of one run, counted by role and call.
+Counts CountTrace(const std::string& dir) {
+  const std::vector<std::string> files = TraceFiles(dir);
+  // The traced process's file holds its execve; it names the threads it started
+  // (clone with CLONE_THREAD) and the processes it forked (without).
+  std::string main_file;
+  for (const std::string& file : files) {
+    if (ReadWholeFile(dir + "/" + file).rfind("execve(", 0) == 0) main_file = file;
+  }
+  EXPECT_FALSE(main_file.empty()) << "no trace file starts with the execve in " << dir;
+  std::set<std::string> client_files = {main_file};
+  {
+    std::istringstream lines(ReadWholeFile(dir + "/" + main_file));
+    for (std::string line; std::getline(lines, line);) {
+      if (line.rfind("clone", 0) != 0 || line.find("CLONE_THREAD") == std::string::npos) {
+        continue;
+      }
+      const size_t equals = line.rfind("= ");
+      int tid = 0;
+      if (equals != std::string::npos && absl::SimpleAtoi(line.substr(equals + 2), &tid)) {
+        client_files.insert(absl::StrCat("tr.", tid));
+      }
+    }
+  }
+  Counts counts;
+  for (const std::string& file : files) {
+    const std::string role = client_files.count(file) ? "client" : "peer";
+    std::istringstream lines(ReadWholeFile(dir + "/" + file));
+    for (std::string line; std::getline(lines, line);) {
+      if (line.empty() || line[0] == '+' || line[0] == '-') continue;  // exits, signals
+      const size_t paren = line.find('(');
+      if (paren == std::string::npos || paren == 0) continue;
+      const bool eagain = line.find("= -1 EAGAIN") != std::string::npos;
+      counts[role][absl::StrCat(line.substr(0, paren), eagain ? kEagain : "")] += 1;
+    }
+  }
+  return counts;
+}
+
+// Runs `binary args` under strace and counts its calls.
+Counts TraceRun(const std::string& name, const std::string& binary, const std::string& args) {
+  const std::string dir = absl::StrCat(::testing::TempDir(), "/", name);
+  Shell(absl::StrCat("rm -rf '", dir, "' && mkdir -p '", dir, "'"));
+  const int exit_code =
+      Shell(absl::StrCat("timeout 120 strace -f -ff -o '", dir, "/tr' ", binary, " ", args,
+                         " >'", dir, "/out' 2>'", dir, "/err'"));
+  EXPECT_EQ(exit_code, 0) << binary << " " << args << ":\n" << ReadWholeFile(dir + "/err");
+  return CountTrace(dir);
+}
+
+// Per round trip: (counts at n2 - counts at n1) / (n2 - n1), rounded to 0.01, rates
+// under 0.05 left out.
+Counts PerRoundTrip(const Counts& at_n1, const Counts& at_n2, int n1, int n2) {
+  Counts rates;
+  for (const auto& [role, calls] : at_n2) {
+    for (const auto& [call, count] : calls) {
+      double before = 0;
+      if (auto r = at_n1.find(role); r != at_n1.end()) {
+        if (auto c = r->second.find(call); c != r->second.end()) before = c->second;
+      }
+      const double rate = std::round((count - before) / (n2 - n1) * 100) / 100;
+      if (rate >= 0.05) rates[role][call] = rate;
+    }
+  }
+  return rates;
+}
+
+std::string Describe(const std::map<std::string, double>& calls) {
+  std::vector<std::string> parts;
+  for (const auto& [call, rate] : calls) parts.push_back(absl::StrFormat("%s %.2f", call, rate));
+  return parts.empty() ? "(none)" : absl::StrJoin(parts, ", ");
+}
+
+struct Case {
+  std::string transport;
+  bool busy_poll;
+};
+
+std::string Name(const Case& c) {
+  return absl::StrCat(c.transport, c.busy_poll ? "_busy_poll" : "_blocking");
+}
+
+std::string CaseName(const ::testing::TestParamInfo<Case>& info) { return Name(info.param); }
+
+void PrintTo(const Case& c, std::ostream* os) { *os << Name(c); }
+
+class SyscallCountTest : public ::testing::TestWithParam<Case> {};
+
+constexpr int kSize = 1024;
+constexpr int kWarmup = 20;
+
+TEST_P(SyscallCountTest, RoundTripMakesTheBareLoopsCalls) {
+  if (const std::string why = StraceUnavailable(); !why.empty()) GTEST_SKIP() << why;
+  const Case& c = GetParam();
+  // Busy polling under strace stops at every empty read: fewer round trips.
+  const int n1 = c.busy_poll ? 100 : 200, n2 = c.busy_poll ? 500 : 1200;
+  const std::string mode = c.busy_poll ? " --busy_poll" : "";
+  auto harness = [&](int n) {
+    return TraceRun(absl::StrCat("harness_", Name(c), "_", n), HarnessPath(),
+                    absl::StrCat("--experiment=sweep --transport=", c.transport,
+                                 " --sizes=", kSize, " --runs=1 --iterations=", n,
+                                 " --warmup=", kWarmup,
+                                 " --format=csv --clock=clock_gettime --reference_clock=none",
+                                 mode));
+  };
+  auto bare = [&](int n) {
+    return TraceRun(absl::StrCat("bare_", Name(c), "_", n), BareLoopPath(),
+                    absl::StrCat("--transport=", c.transport, " --size=", kSize,
+                                 " --iterations=", n, " --warmup=", kWarmup, mode));
+  };
+  Counts tickbench = PerRoundTrip(harness(n1), harness(n2), n1, n2);
+  const Counts reference = PerRoundTrip(bare(n1), bare(n2), n1, n2);
+  for (const std::string role : {"client", "peer"}) {
+    const std::map<std::string, double> all_ours = tickbench[role];
+    std::map<std::string, double> ours = Compared(all_ours);
+    const std::map<std::string, double> theirs =
+        Compared(reference.count(role) ? reference.at(role) : std::map<std::string, double>{});
+    std::printf("%s %s: tickbench %s | bare %s\n", Name(c).c_str(), role.c_str(),
+                Describe(all_ours).c_str(), Describe(theirs).c_str());
+    EXPECT_FALSE(theirs.empty()) << "the bare loop's " << role << " made no calls per trip?";
+    if (c.transport == "pipe" && !c.busy_poll && role == std::string("client")) {
+      // The bounded wait a pipe needs (see the top of this file): at most one a round
+      // trip, and only after a read that found nothing.
+      const double waits = ours["ppoll"];
+      const auto empty_reads = all_ours.find(absl::StrCat("read", kEagain));
+      EXPECT_LE(waits, 1.0) << Describe(all_ours);
+      EXPECT_LE(waits, empty_reads == all_ours.end() ? 0.0 : empty_reads->second + 0.01)
+          << "a wait that no empty read preceded: " << Describe(all_ours);
+      ours.erase("ppoll");
+    }
+    EXPECT_EQ(ours, theirs) << role << " per round trip, tickbench: " << Describe(ours)
+                            << "; bare loop: " << Describe(theirs);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AllTransports, SyscallCountTest,
+    ::testing::Values(Case{"unix_stream", false}, Case{"unix_stream", true},
+                      Case{"unix_dgram", false}, Case{"unix_dgram", true}, Case{"udp", false},
+                      Case{"udp", true}, Case{"tcp", false}, Case{"tcp", true},
+                      Case{"pipe", false}, Case{"pipe", true}),
+    CaseName);
+
+}  // namespace
