@@ -6,7 +6,8 @@
 #   tools/setup.sh --compare  also sockperf, qperf (comparison with established tools)
 #   tools/setup.sh --arm64    also the arm64 cross build, tested under QEMU (docs/platforms.md)
 #   tools/setup.sh --fuzz     also clang and libFuzzer (tools/run_fuzzers.sh)
-#   tools/setup.sh --ci       everything CI runs: --arm64 --fuzz
+#   tools/setup.sh --mcu      also the bare-metal Cortex-M3 build, run under QEMU (docs/platforms.md)
+#   tools/setup.sh --ci       everything CI runs: --arm64 --fuzz --mcu
 set -euo pipefail
 
 packages=(
@@ -26,7 +27,7 @@ packages=(
 architectures=()  # foreign architectures dpkg must know before apt-get update
 options=()
 for arg in "$@"; do
-  if [ "$arg" = --ci ]; then options+=(--arm64 --fuzz); else options+=("$arg"); fi
+  if [ "$arg" = --ci ]; then options+=(--arm64 --fuzz --mcu); else options+=("$arg"); fi
 done
 for arg in "${options[@]}"; do
   case "$arg" in
@@ -45,8 +46,15 @@ for arg in "${options[@]}"; do
         qemu-user                # qemu-aarch64 runs the arm64 tests here, without binfmt_misc
         file                     # tools/ci_aarch64.sh checks what was built
       ) ;;
-    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
-    *) echo "setup.sh: unknown option '$arg' (allowed: --compare, --arm64, --fuzz, --ci, --help)" >&2; exit 2 ;;
+    --mcu)
+      packages+=(
+        gcc-arm-none-eabi               # the bare-metal cross compiler (bazel/toolchains/cortex_m3)
+        libnewlib-arm-none-eabi         # newlib and newlib-nano, with semihosting (rdimon)
+        libstdc++-arm-none-eabi-newlib  # the C++17 headers and library for it
+        qemu-system-arm                 # the mps2-an385 board (Cortex-M3) the board programs run on
+      ) ;;
+    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+    *) echo "setup.sh: unknown option '$arg' (allowed: --compare, --arm64, --fuzz, --mcu, --ci, --help)" >&2; exit 2 ;;
   esac
 done
 

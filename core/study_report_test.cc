@@ -1,0 +1,110 @@
+#include "core/study_report.h"
+
+#include <string>
+
+#include "gtest/gtest.h"
+
+namespace tickbench::core {
+namespace {
+
+class StringSink : public TextSink {
+ public:
+  void Write(const char* data, size_t size) override { text.append(data, size); }
+  std::string text;
+};
+
+StudyCell Cell() {
+  StudyCell c;
+  c.clock = "systick";
+  c.clock_name = "SysTick interrupt count (100 Hz)";
+  c.reference = "systick_fine";
+  c.size_bytes = 512;
+  c.runs = 4;
+  c.iterations = 1000;
+  c.resolution_ns = 10e6;
+  c.reference_resolution_ns = 40;
+  c.truth_ns = 12345.678;
+  c.averaged_ns = 10000;
+  c.averaged_error_ns = 2345.678;
+  c.averaged_bound_ns = 10000.08;
+  c.averaged_within_bound = true;
+  c.readings = 4000;
+  c.zero_fraction = 0.99875;
+  c.histogram[0] = 3995;
+  c.histogram[1] = 5;
+  c.prediction.zero_share = 0.998765;
+  c.prediction.f = 0.001235;
+  c.observed_f = 0.00125;
+  c.theory_agrees = true;
+  c.zero_bound_applies = true;
+  c.zero_bound = 0.001008;
+  c.zero_within_bound = true;
+  return c;
+}
+
+TEST(StudyReportTest, DurationsAsTheHostPrintsThem) {
+  char buffer[24];
+  EXPECT_STREQ(FormatDurationNs(10e6, buffer, sizeof(buffer)), "10ms");
+  EXPECT_STREQ(FormatDurationNs(40, buffer, sizeof(buffer)), "40ns");
+  EXPECT_STREQ(FormatDurationNs(1500, buffer, sizeof(buffer)), "1.5us");
+  EXPECT_STREQ(FormatDurationNs(2e9, buffer, sizeof(buffer)), "2s");
+}
+
+TEST(StudyReportTest, TableHasTheHostsColumnsAndTheZeroShareCheck) {
+  const StudyCell cells[] = {Cell()};
+  StringSink out;
+  WriteStudyTable(cells, 1, out);
+  EXPECT_NE(out.text.find("systick: SysTick interrupt count (100 Hz), resolution T = 10ms, "
+                          "1000 round trips x 4 runs"),
+            std::string::npos)
+      << out.text;
+  EXPECT_NE(out.text.find("size B | truth us (sd runs) |  averaged us  err%  bound% | "
+                          "per-iteration us: mean    sd   p50   min zero%"),
+            std::string::npos)
+      << out.text;
+  EXPECT_NE(out.text.find("    512 |     12.35 (  0.00) |     10.00  19.000  81.001 |"),
+            std::string::npos)
+      << out.text;
+  EXPECT_NE(out.text.find("99.88 / 99.88 (0.10) within"), std::string::npos) << out.text;
+  EXPECT_NE(out.text.find("systick                         512 B: 0:3995 1:5"), std::string::npos)
+      << out.text;
+  EXPECT_NE(out.text.find("is 2.346 us off, within the bound (T + 2r)/N = 10.000 us"),
+            std::string::npos)
+      << out.text;
+}
+
+TEST(StudyReportTest, CsvStartsWithTheHostsColumns) {
+  const StudyCell cells[] = {Cell()};
+  StringSink out;
+  WriteStudyCsv(cells, 1, out);
+  const std::string host_prefix =
+      "clock,size_bytes,runs,iterations,resolution_ns,truth_ns,truth_sd_ns,averaged_ns,"
+      "averaged_error_ns,worst_run_error_ns,averaged_bound_ns,averaged_within_bound,"
+      "per_iteration_mean_ns,per_iteration_sd_ns,per_iteration_p50_ns,per_iteration_min_ns,"
+      "zero_fraction,per_iteration_truth_ns,";
+  EXPECT_EQ(out.text.compare(0, host_prefix.size(), host_prefix), 0) << out.text;
+  const size_t row = out.text.find('\n') + 1;
+  EXPECT_EQ(out.text.substr(row, 60),
+            std::string("systick,512,4,1000,10000000.0,12345.678,0.000,10000.000,2345.").substr(0, 60));
+  EXPECT_NE(out.text.find(",0.998765,0.001008,"), std::string::npos) << out.text;
+  EXPECT_NE(out.text.find(",3995;5;0;0;0;0;0;0\n"), std::string::npos) << out.text;
+}
+
+TEST(StudyReportTest, CellsWithAnErrorAreLeftOutOfCsvAndJson) {
+  StudyCell cells[] = {Cell(), Cell()};
+  cells[1].error = "the transport failed";
+  StringSink csv, json, table;
+  WriteStudyCsv(cells, 2, csv);
+  WriteStudyJson(cells, 2, "mps2-an385", json);
+  WriteStudyTable(cells, 2, table);
+  int rows = 0;
+  for (char ch : csv.text) rows += ch == '\n';
+  EXPECT_EQ(rows, 2);  // header and one row
+  EXPECT_EQ(json.text.find("\"clock\":\"systick\""), json.text.rfind("\"clock\":\"systick\""));
+  EXPECT_EQ(json.text.rfind("{\"context\":{\"experiment\":\"study\",\"platform\":\"mps2-an385\"}", 0), 0u);
+  EXPECT_NE(json.text.find("\"zero_within_bound\":true"), std::string::npos);
+  EXPECT_NE(table.text.find("the transport failed"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tickbench::core
