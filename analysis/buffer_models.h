@@ -22,6 +22,13 @@
 //    last fragment holding up to M − 20. For M = 1500, F = 1480 and that is ceil((n + 8) /
 //    1480): 1473..2952 bytes take 2 packets, not the ceil(n / 1472) that a fixed 28-byte
 //    header per packet would give, which already says 3 at 2945.
+//  * kBsdFragments (C, t, s, M): both mechanisms at once, as a UDP datagram meets them: the
+//    socket layer's clusters and small buffers, then IPv4 fragments; three count columns.
+//  * kChunksFragments (chunk C, M): fixed chunks and IPv4 fragments; two count columns.
+//  * kSegmented (cut_sizes x_1 < ... < x_m): the step detector's segmented fit as a model:
+//    a separate line on each segment, written as a + b·n + Σ_j (d_j·[n ≥ x_j] +
+//    e_j·(n − x_j)·[n ≥ x_j]): d_j is the jump at x_j, e_j the change of slope. Its costs
+//    may take either sign. The cut positions are its discrete parameters.
 //
 // Sizes are counted in whole bytes (rounded to nearest).
 #ifndef ANALYSIS_BUFFER_MODELS_H_
@@ -35,7 +42,25 @@
 
 namespace tickbench::analysis {
 
-enum class ModelFamily { kLinear, kBsdSocket, kFixedChunks, kIpv4Fragments };
+enum class ModelFamily {
+  kLinear,
+  kBsdSocket,
+  kFixedChunks,
+  kIpv4Fragments,
+  kBsdFragments,
+  kChunksFragments,
+  kSegmented,
+};
+
+// Every family, in enum order.
+inline constexpr ModelFamily kAllModelFamilies[] = {
+    ModelFamily::kLinear,       ModelFamily::kBsdSocket,        ModelFamily::kFixedChunks,
+    ModelFamily::kIpv4Fragments, ModelFamily::kBsdFragments,    ModelFamily::kChunksFragments,
+    ModelFamily::kSegmented};
+
+// True when every count column of `part` is also one of `whole` (a BSD layout is part of
+// BSD + fragments): a whole that fits no better than its part only adds parameters.
+bool FamilyContains(ModelFamily whole, ModelFamily part);
 
 // The IPv4 and UDP header sizes, for the fits' MTU grids.
 using model::kIpv4HeaderBytes;
@@ -44,29 +69,54 @@ using model::kUdpHeaderBytes;
 // One member of a family: the family and its discrete parameters (unused ones are 0).
 struct BufferModel {
   ModelFamily family = ModelFamily::kLinear;
-  int64_t cluster_bytes = 0;    // kBsdSocket: C; kFixedChunks: the chunk size
-  int64_t threshold_bytes = 0;  // kBsdSocket: t
-  int64_t small_bytes = 0;      // kBsdSocket: s
-  int64_t mtu_bytes = 0;        // kIpv4Fragments: M
+  int64_t cluster_bytes = 0;    // kBsdSocket, kBsdFragments: C; k*Chunks*: the chunk size
+  int64_t threshold_bytes = 0;  // kBsdSocket, kBsdFragments: t
+  int64_t small_bytes = 0;      // kBsdSocket, kBsdFragments: s
+  int64_t mtu_bytes = 0;        // kIpv4Fragments, kBsdFragments, kChunksFragments: M
+  std::vector<double> cut_sizes;  // kSegmented: the first size of every segment but the first
 };
 
-// Number of discrete parameters of the family (0, 3, 1, 1), counted in the BIC.
+// Number of discrete parameters of the family (0, 3, 1, 1, 4, 2), counted in the BIC; for
+// kSegmented, DiscreteParameterCount(model) counts its cuts.
 int DiscreteParameterCount(ModelFamily family);
+int DiscreteParameterCount(const BufferModel& model);
+
+// True for the columns of DesignColumns(model) from index 2 on that are buffer or packet
+// counts (their costs are not negative) or, for kSegmented, jumps; false for kSegmented's
+// slope changes. A step of the fitted curve between two sizes is the change of these
+// columns times their costs.
+std::vector<bool> StepColumns(const BufferModel& model);
 
 // The regression columns of the model at the given sizes: 1, n, then one count column per
-// buffer kind (clusters and small buffers for kBsdSocket). The costs are in this order.
+// buffer kind (clusters and small buffers for kBsdSocket; clusters, small buffers and
+// packets for kBsdFragments; chunks and packets for kChunksFragments), or for kSegmented a
+// jump and a slope-change column per cut. The costs are in this order.
 std::vector<std::vector<double>> DesignColumns(const BufferModel& model,
                                                const std::vector<double>& sizes);
 
 // Names of the costs, in DesignColumns order: "fixed", "per_byte", then "per_cluster" and
-// "per_small_buffer", "per_chunk" or "per_packet".
+// "per_small_buffer", "per_chunk" or "per_packet" (both kinds' names for the combined
+// families). kSegmented's per-cut names need the model: CostNames(model), "jump_at_1536",
+// "slope_change_at_1536".
 std::vector<std::string> CostNames(ModelFamily family);
+std::vector<std::string> CostNames(const BufferModel& model);
 
-// "linear", "bsd_socket", "fixed_chunks", "ipv4_fragments".
+// "linear", "bsd_socket", "fixed_chunks", "ipv4_fragments", "bsd_socket+ipv4_fragments",
+// "fixed_chunks+ipv4_fragments", "segmented".
 const char* FamilyName(ModelFamily family);
 
-// e.g. "bsd_socket(C=1024, t=512, s=112)", "ipv4_fragments(MTU=1500)", "linear".
+// e.g. "bsd_socket(C=1024, t=512, s=112)", "ipv4_fragments(MTU=1500)", "linear",
+// "bsd_socket+ipv4_fragments(C=1024, t=512, s=112, MTU=1500)", "segmented(cuts at 1536)".
 std::string DescribeModel(const BufferModel& model);
+
+// How many of the model's sizes (C, s, MTU, cuts excepted) lie off the physically plausible
+// grid: powers of two, the classic mbuf sizes 112, 128, 256, 512, 1024, 2048, 4096, the
+// common MTUs 576, 1280, 1500, 9000 and, for a chunk, an MTU less 28 (a UDP payload) or
+// less 40 (a TCP MSS). t counts as plausible when it is C, C/2 or C/4. Among fits that tie
+// (within ΔBIC 2) the most plausible is reported.
+int ImplausibleSizes(const BufferModel& model);
+bool PlausibleBufferSize(int64_t bytes);
+bool PlausibleMtu(int64_t bytes);
 
 }  // namespace tickbench::analysis
 

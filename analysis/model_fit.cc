@@ -3,9 +3,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
+#include <iterator>
 #include <numeric>
+#include <set>
+#include <utility>
 
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "analysis/least_squares.h"
 #include "analysis/noise_model.h"
 
@@ -21,6 +26,7 @@ constexpr int64_t kIpv4UdpOverhead = kIpv4HeaderBytes + kUdpHeaderBytes;  // 28
 // Two candidates tie when their RSS agree to this relative precision: identical columns give
 // identical sums up to round-off, ~1e-13 of the sum.
 constexpr double kTieTolerance = 1e-9;
+constexpr double kRank = 1e-9;
 
 std::vector<int64_t> SortedUnique(std::vector<int64_t> grid) {
   std::sort(grid.begin(), grid.end());
@@ -49,40 +55,43 @@ std::vector<int64_t> MtuGrid(const std::vector<double>& extra) {
   return SortedUnique(std::move(grid));
 }
 
-std::vector<BufferModel> Candidates(ModelFamily family, const ModelFitOptions& options) {
+std::vector<BufferModel> BsdCandidates(const ModelFitOptions& options) {
   std::vector<BufferModel> out;
   BufferModel model;
-  model.family = family;
-  switch (family) {
-    case ModelFamily::kLinear:
-      out.push_back(model);
-      break;
-    case ModelFamily::kBsdSocket:
-      for (int64_t cluster : SizeGrid(options.extra_sizes)) {
-        for (int64_t divisor : {4, 2, 1}) {
-          if (cluster / divisor < 1) continue;
-          for (int64_t small : kSmallSizes) {
-            if (small >= cluster) continue;
-            model.cluster_bytes = cluster;
-            model.threshold_bytes = cluster / divisor;
-            model.small_bytes = small;
-            out.push_back(model);
-          }
-        }
-      }
-      break;
-    case ModelFamily::kFixedChunks:
-      for (int64_t chunk : SizeGrid(options.extra_sizes)) {
-        model.cluster_bytes = chunk;
+  model.family = ModelFamily::kBsdSocket;
+  for (int64_t cluster : SizeGrid(options.extra_sizes)) {
+    for (int64_t divisor : {4, 2, 1}) {
+      if (cluster / divisor < 1) continue;
+      for (int64_t small : kSmallSizes) {
+        if (small >= cluster) continue;
+        model.cluster_bytes = cluster;
+        model.threshold_bytes = cluster / divisor;
+        model.small_bytes = small;
         out.push_back(model);
       }
-      break;
-    case ModelFamily::kIpv4Fragments:
-      for (int64_t mtu : MtuGrid(options.extra_sizes)) {
-        model.mtu_bytes = mtu;
-        out.push_back(model);
-      }
-      break;
+    }
+  }
+  return out;
+}
+
+std::vector<BufferModel> ChunkCandidates(const ModelFitOptions& options) {
+  std::vector<BufferModel> out;
+  BufferModel model;
+  model.family = ModelFamily::kFixedChunks;
+  for (int64_t chunk : SizeGrid(options.extra_sizes)) {
+    model.cluster_bytes = chunk;
+    out.push_back(model);
+  }
+  return out;
+}
+
+std::vector<BufferModel> MtuCandidates(const ModelFitOptions& options) {
+  std::vector<BufferModel> out;
+  BufferModel model;
+  model.family = ModelFamily::kIpv4Fragments;
+  for (int64_t mtu : MtuGrid(options.extra_sizes)) {
+    model.mtu_bytes = mtu;
+    out.push_back(model);
   }
   return out;
 }
@@ -97,8 +106,8 @@ struct Inputs {
 
 // The straight line's part of every fit, done once. With √W·[1, n] = Q·R, a candidate's RSS
 // is that of √W·y on its √W-scaled count columns after all are projected off Q, and the count
-// columns' coefficients are those of the full fit (Frisch–Waugh–Lovell). Screening the 222
-// BSD candidates so costs O(n) each instead of a four-column QR.
+// columns' coefficients are those of the full fit (Frisch–Waugh–Lovell). Screening a
+// candidate so costs O(n) per column instead of a QR.
 struct LineBasis {
   std::vector<double> root_w, q1, q2;
   std::vector<double> y_off;  // √W·y off the line's columns
@@ -143,12 +152,31 @@ LineBasis MakeLineBasis(const Inputs& in) {
   return basis;
 }
 
-// Screens one candidate: its weighted RSS with every per-buffer cost ≥ 0, and which count
-// columns that fit keeps. Degenerate when a count column, off the line and the other count
-// column, keeps less than 1e-9 of its norm: constant or a combination of 1 and n on these
-// sizes (the least-squares module's rank test). A fit with a negative cost is rejected; with
-// two buffer kinds (BSD) the fits with one cost fixed at 0 are tried instead, which is the
-// active-set solution of the non-negative problem. With every cost at 0 it would be the line.
+// One count column, √W-scaled and projected off the line, with what the screen needs.
+struct OffColumn {
+  std::vector<double> z;
+  double norm2 = 0;  // of the scaled column before the projection (the rank test's scale)
+  double zz = 0;     // z·z
+  double zy = 0;     // z·y_off
+};
+
+OffColumn MakeOffColumn(const LineBasis& basis, const std::vector<double>& column) {
+  OffColumn out;
+  std::vector<double> scaled(column.size());
+  for (size_t i = 0; i < scaled.size(); ++i) scaled[i] = basis.root_w[i] * column[i];
+  out.norm2 = Dot(scaled, scaled);
+  out.z = OffLine(basis, std::move(scaled));
+  out.zz = Dot(out.z, out.z);
+  out.zy = Dot(out.z, basis.y_off);
+  return out;
+}
+
+// Screens one candidate of k ≤ 3 count columns: its weighted RSS with every per-buffer cost
+// ≥ 0, and which count columns that fit keeps. Degenerate when a count column, off the line
+// and the count columns before it, keeps less than 1e-9 of its norm (the least-squares
+// module's rank test). Non-negative least squares exactly: every subset of the columns is
+// solved and the best one whose costs are all ≥ 0 is taken (with every cost at 0 it would
+// be the line, which is rejected as kNegativeCost).
 enum class Rejection { kNone, kNegativeCost, kDegenerate };
 
 struct Screened {
@@ -156,140 +184,311 @@ struct Screened {
   unsigned keep = 0;  // bit k: count column k is in the fit
 };
 
-Rejection Screen(const BufferModel& candidate, const Inputs& in, const LineBasis& basis,
+// Solves the k×k system g·c = r (k ≤ 3, symmetric positive definite) by Gaussian elimination.
+bool Solve(int k, double g[3][3], double r[3], double c[3]) {
+  for (int col = 0; col < k; ++col) {
+    if (!(g[col][col] > 0)) return false;
+    for (int row = col + 1; row < k; ++row) {
+      const double f = g[row][col] / g[col][col];
+      for (int j = col; j < k; ++j) g[row][j] -= f * g[col][j];
+      r[row] -= f * r[col];
+    }
+  }
+  for (int row = k - 1; row >= 0; --row) {
+    double sum = r[row];
+    for (int j = row + 1; j < k; ++j) sum -= g[row][j] * c[j];
+    c[row] = sum / g[row][row];
+  }
+  return true;
+}
+
+Rejection Screen(const std::vector<const OffColumn*>& columns, const LineBasis& basis,
                  Screened* out) {
-  constexpr double kRank = 1e-9;
-  const std::vector<std::vector<double>> columns = DesignColumns(candidate, in.sizes);
-  const size_t kinds = columns.size() - 2;
-  std::vector<std::vector<double>> z(kinds);
-  std::vector<double> norm2(kinds);
-  for (size_t k = 0; k < kinds; ++k) {
-    std::vector<double> scaled(columns[2 + k].size());
-    for (size_t i = 0; i < scaled.size(); ++i) scaled[i] = basis.root_w[i] * columns[2 + k][i];
-    norm2[k] = Dot(scaled, scaled);
-    z[k] = OffLine(basis, std::move(scaled));
+  const int k = static_cast<int>(columns.size());
+  double gram[3][3], r[3];
+  for (int a = 0; a < k; ++a) {
+    r[a] = columns[a]->zy;
+    for (int b = 0; b < k; ++b) {
+      gram[a][b] = a == b ? columns[a]->zz : Dot(columns[a]->z, columns[b]->z);
+    }
   }
-  const double g00 = Dot(z[0], z[0]);
-  const double r0 = Dot(z[0], basis.y_off);
-  if (!(g00 > kRank * kRank * norm2[0])) return Rejection::kDegenerate;
-  if (kinds == 1) {
-    if (r0 < 0) return Rejection::kNegativeCost;
-    *out = {basis.y_off_ss - r0 * r0 / g00, 1u};
-    return Rejection::kNone;
-  }
-  const double g11 = Dot(z[1], z[1]), g01 = Dot(z[0], z[1]);
-  const double r1 = Dot(z[1], basis.y_off);
-  const double perpendicular = g11 - g01 * g01 / g00;  // of column 1 off column 0
-  if (!(perpendicular > kRank * kRank * norm2[1])) return Rejection::kDegenerate;
-  const double det = g00 * g11 - g01 * g01;
-  const double c0 = (g11 * r0 - g01 * r1) / det, c1 = (g00 * r1 - g01 * r0) / det;
-  if (c0 >= 0 && c1 >= 0) {
-    *out = {basis.y_off_ss - (c0 * r0 + c1 * r1), 3u};
-    return Rejection::kNone;
+  // Rank test by Cholesky: the part of column a off the line and the columns before it.
+  {
+    double l[3][3] = {};
+    for (int a = 0; a < k; ++a) {
+      for (int b = 0; b <= a; ++b) {
+        double sum = gram[a][b];
+        for (int j = 0; j < b; ++j) sum -= l[a][j] * l[b][j];
+        if (a == b) {
+          if (!(sum > kRank * kRank * columns[a]->norm2)) return Rejection::kDegenerate;
+          l[a][a] = std::sqrt(sum);
+        } else {
+          l[a][b] = sum / l[b][b];
+        }
+      }
+    }
   }
   bool found = false;
-  const double g[2] = {g00, g11}, r[2] = {r0, r1};
-  for (unsigned k = 0; k < 2; ++k) {
-    const double rss = basis.y_off_ss - r[k] * r[k] / g[k];
-    if (r[k] < 0 || (found && !(rss < out->rss))) continue;
-    *out = {rss, 1u << k};
+  for (unsigned subset = 1; subset < (1u << k); ++subset) {
+    int index[3], m = 0;
+    for (int a = 0; a < k; ++a) {
+      if (subset & (1u << a)) index[m++] = a;
+    }
+    double g[3][3], rhs[3], c[3];
+    for (int a = 0; a < m; ++a) {
+      rhs[a] = r[index[a]];
+      for (int b = 0; b < m; ++b) g[a][b] = gram[index[a]][index[b]];
+    }
+    if (!Solve(m, g, rhs, c)) continue;
+    bool feasible = true;
+    double explained = 0;
+    for (int a = 0; a < m; ++a) {
+      feasible = feasible && c[a] >= 0;
+      explained += c[a] * r[index[a]];
+    }
+    if (!feasible) continue;
+    const double rss = basis.y_off_ss - explained;
+    if (found && !(rss < out->rss)) continue;
+    *out = {rss, subset};
     found = true;
   }
   return found ? Rejection::kNone : Rejection::kNegativeCost;
 }
 
-// The best candidate of a family (least weighted RSS; the weights are the same for every
-// candidate, so this does not depend on how the BIC is formed), with the unscaled variances
-// of its costs.
-struct FamilyResult {
-  FamilyFit fit;
-  std::vector<double> cost_variances;  // diagonal of (XᵀWX)⁻¹; 0 for a cost fixed at 0
+// Every feasible candidate of a family, with its RSS.
+struct Scored {
+  BufferModel model;
+  Screened screened;
 };
 
-FamilyResult FitFamily(ModelFamily family, const Inputs& in, const LineBasis& basis,
-                       const ModelFitOptions& options) {
-  FamilyResult result;
-  FamilyFit& best = result.fit;
-  best.model.family = family;
-  best.cost_names = CostNames(family);
-  Screened chosen{basis.y_off_ss, 0};
-  for (const BufferModel& candidate : Candidates(family, options)) {
-    ++best.candidates;
-    Screened screened{basis.y_off_ss, 0};
-    if (family != ModelFamily::kLinear) {
-      const Rejection rejection = Screen(candidate, in, basis, &screened);
-      if (rejection == Rejection::kDegenerate) ++best.rejected_degenerate;
-      if (rejection == Rejection::kNegativeCost) ++best.rejected_negative_cost;
-      if (rejection != Rejection::kNone) continue;
-    }
-    const double rss = std::max(screened.rss, 0.0);
-    if (best.fitted && std::fabs(rss - best.weighted_rss) <=
-                           kTieTolerance * std::max(best.weighted_rss, in.rss_floor)) {
-      ++best.tied_candidates;
-      continue;
-    }
-    if (best.fitted && !(rss < best.weighted_rss)) continue;
-    best.fitted = true;
-    best.model = candidate;
-    best.tied_candidates = 0;
-    best.weighted_rss = rss;
-    chosen = screened;
+struct FamilyScreen {
+  ModelFamily family = ModelFamily::kLinear;
+  int candidates = 0;
+  int rejected_negative_cost = 0;
+  int rejected_degenerate = 0;
+  std::vector<Scored> fits;
+  void Add(const BufferModel& model, Rejection rejection, const Screened& screened) {
+    ++candidates;
+    if (rejection == Rejection::kDegenerate) ++rejected_degenerate;
+    if (rejection == Rejection::kNegativeCost) ++rejected_negative_cost;
+    if (rejection == Rejection::kNone) fits.push_back({model, screened});
   }
-  if (!best.fitted) return result;
-  // The chosen candidate's costs and their variances, by QR on the columns it keeps.
-  const std::vector<std::vector<double>> all = DesignColumns(best.model, in.sizes);
+};
+
+// Screens every layout family. The BSD and chunk candidates' columns are projected once and
+// reused for each MTU of the combined families.
+std::vector<FamilyScreen> ScreenLayouts(const Inputs& in, const LineBasis& basis,
+                                        const ModelFitOptions& options) {
+  std::vector<FamilyScreen> screens(std::size(kAllModelFamilies));
+  for (size_t f = 0; f < screens.size(); ++f) screens[f].family = kAllModelFamilies[f];
+  auto screen_of = [&](ModelFamily family) -> FamilyScreen& {
+    return screens[static_cast<int>(family)];
+  };
+  screen_of(ModelFamily::kLinear).Add(BufferModel{}, Rejection::kNone, {basis.y_off_ss, 0});
+
+  std::vector<BufferModel> mtus = MtuCandidates(options);
+  std::vector<OffColumn> packets;
+  for (const BufferModel& mtu : mtus) {
+    packets.push_back(MakeOffColumn(basis, DesignColumns(mtu, in.sizes)[2]));
+    Screened screened;
+    const Rejection rejection = Screen({&packets.back()}, basis, &screened);
+    screen_of(ModelFamily::kIpv4Fragments).Add(mtu, rejection, screened);
+  }
+  for (const BufferModel& chunk : ChunkCandidates(options)) {
+    const OffColumn chunks = MakeOffColumn(basis, DesignColumns(chunk, in.sizes)[2]);
+    Screened screened;
+    screen_of(ModelFamily::kFixedChunks).Add(chunk, Screen({&chunks}, basis, &screened), screened);
+    BufferModel both = chunk;
+    both.family = ModelFamily::kChunksFragments;
+    for (size_t m = 0; m < mtus.size(); ++m) {
+      both.mtu_bytes = mtus[m].mtu_bytes;
+      screen_of(ModelFamily::kChunksFragments)
+          .Add(both, Screen({&chunks, &packets[m]}, basis, &screened), screened);
+    }
+  }
+  for (const BufferModel& bsd : BsdCandidates(options)) {
+    const std::vector<std::vector<double>> columns = DesignColumns(bsd, in.sizes);
+    const OffColumn clusters = MakeOffColumn(basis, columns[2]);
+    const OffColumn smalls = MakeOffColumn(basis, columns[3]);
+    Screened screened;
+    screen_of(ModelFamily::kBsdSocket)
+        .Add(bsd, Screen({&clusters, &smalls}, basis, &screened), screened);
+    BufferModel both = bsd;
+    both.family = ModelFamily::kBsdFragments;
+    for (size_t m = 0; m < mtus.size(); ++m) {
+      both.mtu_bytes = mtus[m].mtu_bytes;
+      screen_of(ModelFamily::kBsdFragments)
+          .Add(both, Screen({&clusters, &smalls, &packets[m]}, basis, &screened), screened);
+    }
+  }
+  return screens;
+}
+
+// A chosen candidate with its costs (QR on the columns its screen kept).
+struct FamilyResult {
+  FamilyFit fit;
+  std::vector<double> covariance;  // unscaled (XᵀWX)⁻¹ over all costs; 0 for a cost fixed at 0
+  bool scale_known = false;
+};
+
+bool FitCosts(const Inputs& in, const BufferModel& model, unsigned keep, bool all_columns,
+              FamilyResult* result) {
+  FamilyFit& fit = result->fit;
+  const std::vector<std::vector<double>> all = DesignColumns(model, in.sizes);
   std::vector<std::vector<double>> columns = {all[0], all[1]};
   std::vector<size_t> index = {0, 1};
   for (size_t k = 0; k + 2 < all.size(); ++k) {
-    if (!(chosen.keep & (1u << k))) continue;
+    if (!all_columns && !(keep & (1u << k))) continue;
     columns.push_back(all[2 + k]);
     index.push_back(2 + k);
   }
-  absl::StatusOr<LeastSquaresFit> fit = WeightedLeastSquares(columns, in.means, in.weights);
-  if (!fit.ok()) {
-    best.fitted = false;  // screening and QR disagree on the rank: treat as degenerate
-    ++best.rejected_degenerate;
+  absl::StatusOr<LeastSquaresFit> ls = WeightedLeastSquares(columns, in.means, in.weights);
+  if (!ls.ok()) return false;
+  const size_t q = columns.size();
+  fit.weighted_rss = ls->weighted_rss;
+  fit.costs.assign(all.size(), 0);
+  result->covariance.assign(all.size() * all.size(), 0);
+  for (size_t a = 0; a < q; ++a) {
+    fit.costs[index[a]] = ls->coefficients[a];
+    for (size_t b = 0; b < q; ++b) {
+      result->covariance[index[a] * all.size() + index[b]] = ls->covariance[a * q + b];
+    }
+  }
+  fit.r_squared = in.total_weighted_ss > 0 ? 1 - fit.weighted_rss / in.total_weighted_ss : 1;
+  return true;
+}
+
+struct Form {
+  bool scale_known = false;
+  double scale_df = 0;
+};
+
+double Bic(const Inputs& in, const Form& form, double rss, int costs, int discrete) {
+  return CriterionBic(rss, static_cast<double>(in.sizes.size()), costs, discrete,
+                      form.scale_known, form.scale_df, in.rss_floor);
+}
+
+// The family's reported candidate under one form of the criterion: the most plausible within
+// range_delta_bic of the best (then the best BIC), its costs, and the ranges.
+FamilyResult Choose(const FamilyScreen& screen, const Inputs& in, const Form& form,
+                    const ModelFitOptions& options) {
+  FamilyResult result;
+  FamilyFit& fit = result.fit;
+  fit.model.family = screen.family;
+  fit.cost_names = CostNames(screen.family);
+  fit.candidates = screen.candidates;
+  fit.rejected_degenerate = screen.rejected_degenerate;
+  fit.rejected_negative_cost = screen.rejected_negative_cost;
+  result.scale_known = form.scale_known;
+  if (screen.fits.empty()) return result;
+  const int costs = static_cast<int>(fit.cost_names.size());
+  const int discrete = DiscreteParameterCount(screen.family);
+  std::vector<double> bics;
+  double best = std::numeric_limits<double>::infinity();
+  for (const Scored& s : screen.fits) {
+    bics.push_back(Bic(in, form, std::max(s.screened.rss, 0.0), costs, discrete));
+    best = std::min(best, bics.back());
+  }
+  size_t chosen = 0;
+  bool have = false;
+  std::set<int64_t> c_values, t_values, s_values, mtu_values;
+  for (size_t i = 0; i < screen.fits.size(); ++i) {
+    if (!(bics[i] <= best + options.range_delta_bic)) continue;
+    ++fit.candidates_in_range;
+    const BufferModel& m = screen.fits[i].model;
+    if (m.cluster_bytes > 0) c_values.insert(m.cluster_bytes);
+    if (m.threshold_bytes > 0) t_values.insert(m.threshold_bytes);
+    if (m.small_bytes > 0) s_values.insert(m.small_bytes);
+    if (m.mtu_bytes > 0) mtu_values.insert(m.mtu_bytes);
+    const BufferModel& current = screen.fits[chosen].model;
+    if (!have || ImplausibleSizes(m) < ImplausibleSizes(current) ||
+        (ImplausibleSizes(m) == ImplausibleSizes(current) && bics[i] < bics[chosen])) {
+      chosen = i;
+      have = true;
+    }
+  }
+  const double chosen_rss = std::max(screen.fits[chosen].screened.rss, 0.0);
+  for (size_t i = 0; i < screen.fits.size(); ++i) {
+    if (i != chosen && std::fabs(std::max(screen.fits[i].screened.rss, 0.0) - chosen_rss) <=
+                           kTieTolerance * std::max(chosen_rss, in.rss_floor)) {
+      ++fit.tied_candidates;
+    }
+  }
+  const bool chunk_like = screen.family == ModelFamily::kFixedChunks ||
+                          screen.family == ModelFamily::kChunksFragments;
+  for (const auto& [name, values] :
+       {std::pair<const char*, const std::set<int64_t>*>{chunk_like ? "chunk" : "C", &c_values},
+        {"t", &t_values},
+        {"s", &s_values},
+        {"MTU", &mtu_values}}) {
+    if (values->empty()) continue;
+    ParameterRange range;
+    range.name = name;
+    range.values.assign(values->begin(), values->end());
+    range.low = range.values.front();
+    range.high = range.values.back();
+    fit.ranges.push_back(std::move(range));
+  }
+  fit.best_candidate_bic = best;
+  fit.model = screen.fits[chosen].model;
+  if (!FitCosts(in, fit.model, screen.fits[chosen].screened.keep, false, &result)) {
+    ++fit.rejected_degenerate;  // screening and QR disagree on the rank: treat as degenerate
     return result;
   }
-  const size_t q = columns.size();
-  best.weighted_rss = fit->weighted_rss;
-  best.costs.assign(all.size(), 0);
-  result.cost_variances.assign(all.size(), 0);
-  for (size_t a = 0; a < q; ++a) {
-    best.costs[index[a]] = fit->coefficients[a];
-    result.cost_variances[index[a]] = fit->covariance[a * q + a];
-  }
-  best.r_squared = in.total_weighted_ss > 0 ? 1 - best.weighted_rss / in.total_weighted_ss : 1;
+  fit.fitted = true;
   return result;
 }
 
-// Fills parameters, bic and cost_stderrs of a fitted family for one of the two criteria.
-void Score(const FamilyResult& family, const Inputs& in, bool variance_from_runs, double scale_df,
-           FamilyFit* out) {
+// kSegmented: each given segmentation fitted by QR, the best BIC reported.
+FamilyResult ChooseSegmentation(const Inputs& in, const Form& form,
+                                const ModelFitOptions& options) {
+  FamilyResult best;
+  best.fit.model.family = ModelFamily::kSegmented;
+  best.fit.cost_names = CostNames(ModelFamily::kSegmented);
+  for (const std::vector<double>& cuts : options.segmentations) {
+    if (cuts.empty()) continue;
+    ++best.fit.candidates;
+    FamilyResult candidate;
+    candidate.fit.model.family = ModelFamily::kSegmented;
+    candidate.fit.model.cut_sizes = cuts;
+    if (2 + 2 * cuts.size() + 2 > in.sizes.size() ||
+        !FitCosts(in, candidate.fit.model, 0, true, &candidate)) {
+      ++best.fit.rejected_degenerate;
+      continue;
+    }
+    candidate.fit.bic = Bic(in, form, candidate.fit.weighted_rss,
+                            static_cast<int>(candidate.fit.costs.size()),
+                            static_cast<int>(cuts.size()));
+    if (best.fit.fitted && !(candidate.fit.bic < best.fit.bic)) continue;
+    candidate.fit.fitted = true;
+    candidate.fit.candidates = best.fit.candidates;
+    candidate.fit.rejected_degenerate = best.fit.rejected_degenerate;
+    candidate.fit.cost_names = CostNames(candidate.fit.model);
+    candidate.fit.best_candidate_bic = candidate.fit.bic;
+    candidate.fit.candidates_in_range = 1;
+    best = std::move(candidate);
+  }
+  best.fit.candidates = static_cast<int>(options.segmentations.size());
+  return best;
+}
+
+// Fills parameters, bic, cost_stderrs and cost_covariance of a fitted family.
+void Score(FamilyResult* family, const Inputs& in, const Form& form) {
+  FamilyFit& out = family->fit;
   const double n = static_cast<double>(in.sizes.size());
-  const double costs = static_cast<double>(family.fit.costs.size());
-  const int discrete = DiscreteParameterCount(family.fit.model.family);
-  double scale = 1;
-  if (variance_from_runs) {
-    // χ² + k·ln(n) with the variance known, k = costs + discrete parameters, and the
-    // degrees-of-freedom correction of the step detector: ν·(exp(k·ln(n)/ν) − 1).
-    out->parameters = static_cast<int>(costs) + discrete;
-    const double penalty = out->parameters * std::log(n);
-    out->bic = family.fit.weighted_rss +
-               (std::isfinite(scale_df) ? scale_df * std::expm1(penalty / scale_df) : penalty);
-  } else {
-    // n·ln(RSS/n) + k·ln(n) with the scale profiled out, k counting the scale too, times
-    // AICc's small-sample factor n / (n − k − 1) (Hurvich & Tsai, Biometrika 76(2), 1989):
-    // 1.05 for the BSD model at 128 sizes, 2.2 at 11.
-    out->parameters = static_cast<int>(costs) + discrete + 1;
-    const double rss = std::max(family.fit.weighted_rss, in.rss_floor);
-    out->bic = n * std::log(rss / n) + out->parameters * std::log(n) * n / (n - (costs + 1) - 1);
-    scale = rss / std::max(n - costs, 1.0);
+  const int costs = static_cast<int>(out.costs.size());
+  const int discrete = DiscreteParameterCount(out.model);
+  out.parameters = costs + discrete + (form.scale_known ? 0 : 1);
+  out.bic = Bic(in, form, out.weighted_rss, costs, discrete);
+  const double scale =
+      form.scale_known ? 1
+                       : std::max(out.weighted_rss, in.rss_floor) / std::max(n - costs, 1.0);
+  out.cost_stderrs.clear();
+  out.cost_covariance.clear();
+  for (size_t a = 0; a < out.costs.size(); ++a) {
+    out.cost_stderrs.push_back(std::sqrt(scale * family->covariance[a * costs + a]));
   }
-  out->cost_stderrs.clear();
-  for (double variance : family.cost_variances) {
-    out->cost_stderrs.push_back(std::sqrt(scale * variance));
-  }
+  for (double c : family->covariance) out.cost_covariance.push_back(scale * c);
 }
 
 std::string Verdict(const ModelComparison& c, double threshold) {
@@ -314,6 +513,67 @@ std::string Verdict(const ModelComparison& c, double threshold) {
 
 }  // namespace
 
+double CriterionBic(double weighted_rss, double n, int costs, int discrete, bool scale_known,
+                    double scale_df, double rss_floor) {
+  if (scale_known) {
+    // χ² + k·ln(n) with the variance known, k = costs + discrete parameters, and the
+    // degrees-of-freedom correction of the step detector: ν·(exp(k·ln(n)/ν) − 1).
+    const double penalty = (costs + discrete) * std::log(n);
+    return weighted_rss +
+           (std::isfinite(scale_df) && scale_df > 0 ? scale_df * std::expm1(penalty / scale_df)
+                                                    : penalty);
+  }
+  // n·ln(RSS/n) + k·ln(n) with the scale profiled out, k counting the scale too, times AICc's
+  // small-sample factor n / (n − p − 2) (Hurvich & Tsai, Biometrika 76(2), 1989).
+  const double k = costs + discrete + 1;
+  const double room = std::max(n - costs - 2, 0.5);
+  return n * std::log(std::max(weighted_rss, rss_floor) / n) + k * std::log(n) * n / room;
+}
+
+std::string DescribeRanges(const FamilyFit& fit) {
+  std::vector<std::string> parts;
+  for (const ParameterRange& range : fit.ranges) {
+    if (range.low == range.high) {
+      parts.push_back(absl::StrFormat("%s=%d", range.name, range.low));
+    } else if (range.values.size() <= 4) {
+      parts.push_back(
+          absl::StrFormat("%s in {%s}", range.name, absl::StrJoin(range.values, ", ")));
+    } else {
+      parts.push_back(absl::StrFormat("%s in [%d, %d]", range.name, range.low, range.high));
+    }
+  }
+  return absl::StrJoin(parts, ", ");
+}
+
+std::vector<ImpliedStep> ImpliedSteps(const Sweep& sweep, const FamilyFit& fit,
+                                      double z_threshold) {
+  std::vector<ImpliedStep> steps;
+  if (!fit.fitted || fit.model.family == ModelFamily::kLinear) return steps;
+  const std::vector<double> sizes = Sizes(sweep);
+  const std::vector<std::vector<double>> columns = DesignColumns(fit.model, sizes);
+  const std::vector<bool> step_columns = StepColumns(fit.model);
+  const size_t q = fit.costs.size();
+  if (columns.size() != q || fit.cost_covariance.size() != q * q) return steps;
+  for (size_t i = 0; i + 1 < sizes.size(); ++i) {
+    std::vector<double> d(q, 0);
+    double jump = 0;
+    for (size_t k = 2; k < q; ++k) {
+      if (!step_columns[k - 2]) continue;
+      d[k] = columns[k][i + 1] - columns[k][i];
+      jump += fit.costs[k] * d[k];
+    }
+    if (jump == 0) continue;
+    double variance = 0;
+    for (size_t a = 0; a < q; ++a) {
+      for (size_t b = 0; b < q; ++b) variance += d[a] * fit.cost_covariance[a * q + b] * d[b];
+    }
+    const double stderr_ = std::sqrt(std::max(variance, 0.0));
+    if (!(std::fabs(jump) >= z_threshold * stderr_)) continue;
+    steps.push_back({sizes[i], sizes[i + 1], static_cast<int>(i + 1), jump, stderr_});
+  }
+  return steps;
+}
+
 absl::StatusOr<ModelComparison> FitBufferModels(const Sweep& sweep,
                                                 const ModelFitOptions& options) {
   if (absl::Status valid = ValidateSweep(sweep); !valid.ok()) return valid;
@@ -333,40 +593,70 @@ absl::StatusOr<ModelComparison> FitBufferModels(const Sweep& sweep,
   in.rss_floor = std::max(1e-12 * in.total_weighted_ss, 1e-300);
 
   const LineBasis basis = MakeLineBasis(in);
-  std::vector<FamilyResult> fits;
-  for (ModelFamily family : {ModelFamily::kLinear, ModelFamily::kBsdSocket,
-                             ModelFamily::kFixedChunks, ModelFamily::kIpv4Fragments}) {
-    fits.push_back(FitFamily(family, in, basis, options));
-  }
+  const std::vector<FamilyScreen> screens = ScreenLayouts(in, basis, options);
   ModelComparison result;
   // Rank the fitted families by BIC; the line always fits (two distinct sizes at least).
-  auto rank = [&](bool variance_from_runs) {
+  auto rank = [&](const Form& form) {
     result.families.clear();
     std::vector<int> order;
-    for (size_t f = 0; f < fits.size(); ++f) {
-      result.families.push_back(fits[f].fit);
-      if (!fits[f].fit.fitted) continue;
-      Score(fits[f], in, variance_from_runs, noise->degrees_of_freedom, &result.families[f]);
-      order.push_back(static_cast<int>(f));
+    for (size_t f = 0; f < screens.size(); ++f) {
+      FamilyResult family = screens[f].family == ModelFamily::kSegmented
+                                ? ChooseSegmentation(in, form, options)
+                                : Choose(screens[f], in, form, options);
+      if (family.fit.fitted) {
+        Score(&family, in, form);
+        order.push_back(static_cast<int>(f));
+      }
+      result.families.push_back(std::move(family.fit));
     }
     std::stable_sort(order.begin(), order.end(),
                      [&](int a, int b) { return result.families[a].bic < result.families[b].bic; });
     return order;
   };
   result.variance_from_runs = noise->source == NoiseModel::Source::kRunSpread;
-  std::vector<int> order = rank(result.variance_from_runs);
+  std::vector<int> order =
+      rank(Form{result.variance_from_runs, result.variance_from_runs
+                                               ? noise->degrees_of_freedom
+                                               : std::numeric_limits<double>::infinity()});
   if (result.variance_from_runs) {
     const FamilyFit& best = result.families[order[0]];
     const double df = static_cast<double>(in.sizes.size() - best.costs.size());
     if (ScatterExceedsRunSpread(best.weighted_rss, df, noise->degrees_of_freedom)) {
       result.variance_from_runs = false;
-      order = rank(false);
+      order = rank(Form{false, 0});
     }
   }
-  result.best = static_cast<ModelFamily>(order[0]);
-  result.runner_up = static_cast<ModelFamily>(order.size() > 1 ? order[1] : order[0]);
-  const double best_bic = result.families[order[0]].bic;
-  result.delta_bic_runner_up = order.size() > 1 ? result.families[order[1]].bic - best_bic : 0;
+  // A family that contains another (BSD + fragments contains BSD) must beat it by the
+  // verdict's margin to be preferred: its extra mechanism needs strong evidence too.
+  int best = order[0];
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (int f : order) {
+      if (f == best || f == 0 || !FamilyContains(static_cast<ModelFamily>(best),
+                                                 static_cast<ModelFamily>(f))) {
+        continue;
+      }
+      if (result.families[f].bic - result.families[best].bic <
+          options.strong_evidence_delta_bic) {
+        best = f;
+        changed = true;
+        break;
+      }
+    }
+  }
+  std::stable_partition(order.begin(), order.end(), [&](int f) { return f == best; });
+  result.best = static_cast<ModelFamily>(best);
+  result.runner_up = result.best;
+  for (size_t i = 1; i < order.size(); ++i) {
+    if (FamilyContains(static_cast<ModelFamily>(order[i]), result.best) ||
+        FamilyContains(result.best, static_cast<ModelFamily>(order[i]))) {
+      continue;
+    }
+    result.runner_up = static_cast<ModelFamily>(order[i]);
+    break;
+  }
+  const double best_bic = result.families[best].bic;
+  result.delta_bic_runner_up = result.families[static_cast<int>(result.runner_up)].bic - best_bic;
   result.delta_bic_linear = result.families[0].bic - best_bic;
   result.beats_line = result.delta_bic_linear >= options.strong_evidence_delta_bic;
   result.verdict = Verdict(result, options.strong_evidence_delta_bic);

@@ -1,21 +1,26 @@
-// Which buffer-allocation model (analysis/buffer_models.h) explains a sweep, if any.
+// Which buffer-allocation model (analysis/buffer_models.h), or which segmentation of the
+// curve into lines, explains a sweep, if any: one ranking, one noise estimate, one penalty.
 //
 // Search. For each family the discrete parameters run over grids:
 //   C of kBsdSocket and kFixedChunks: powers of two 64..65536 and 112, 1460, 1472, 1480,
 //     1500, 9000, plus the caller's extra_sizes;
 //   t ∈ {C/4, C/2, C}; s ∈ {64, 96, 112, 128, 256} with s < C (222 BSD candidates);
 //   MTU: 576, 1280, 1492, 1500, 4352, 9000, 16436, 65536, plus every extra size e both as an
-//     MTU and as a largest unfragmented payload (MTU e + 28).
+//     MTU and as a largest unfragmented payload (MTU e + 28);
+//   the combined families (BSD + fragments, chunks + fragments): every pair of the above;
+//   kSegmented: the caller's segmentations (options.segmentations, e.g. the step detector's
+//     best cut positions for every number of segments, StepDetection::segmentations).
 //
 // Costs. Weighted linear least squares, weights 1/Var(ȳ_i) from analysis/noise_model.h (the
-// run spread where sizes have repeated runs). A candidate is rejected when its count columns
-// are constant or a combination of 1 and n on the measured sizes (it explains nothing the
-// line does not; e.g. 4096-byte chunks on sizes ≤ 4096), and a fit with a negative per-buffer
-// cost is rejected (a buffer cannot save time). For the BSD family, whose two costs can trade
-// against each other and against the per-byte cost (clusters grow almost like n/C), the fits
-// with one of them fixed at 0 are tried instead: the non-negative least-squares solution.
+// run spread where sizes have repeated runs) — the step detector's weights. A candidate is
+// rejected when one of its count columns is constant or a combination of 1, n and its other
+// count columns on the measured sizes (it explains nothing the smaller model does not; e.g.
+// 4096-byte chunks on sizes ≤ 4096). Per-buffer costs are not negative (a buffer cannot save
+// time): the non-negative least-squares solution is taken, exactly, by trying every subset of
+// the count columns (at most three). kSegmented's jumps and slope changes take either sign.
 //
-// Ranking by BIC, in the same two forms as the step detector (analysis/step_detector.h):
+// Ranking by BIC (CriterionBic below), in the same two forms as the step detector
+// (analysis/step_detector.h):
 //  * run spread known (variance_from_runs): BIC = χ² + ν·(exp(k·ln(n)/ν) − 1), k = costs +
 //    discrete parameters, ν = the run spread's degrees of freedom (→ χ² + k·ln n for large ν);
 //  * otherwise (one run per size, or the best fit fails the lack-of-fit test
@@ -23,26 +28,43 @@
 //    discrete parameters + 1 (the scale), p = costs; the last factor is AICc's small-sample
 //    correction (Hurvich & Tsai, Biometrika 76(2), 1989): 1.05 for the BSD model at 128
 //    sizes, 2.2 at 11.
-// n is the number of sizes. Linear has k = 2, chunks and fragments 4, BSD 7 (plus 1 for the
-// scale in the second form). Counting the discrete parameters pays for the search: on
-// straight lines (400 seeds, 1 % noise, 4 runs) the best of the 222 BSD candidates gained
-// at most 19.7 in χ² (99th percentile 15 at 128 sizes, 18 at 11), against a penalty
-// difference of 25.7 at 128 sizes and 16.7 at 11, plus the verdict threshold of 6.
+// n is the number of sizes. Linear has k = 2, chunks and fragments 4, BSD 7, BSD + fragments
+// 9, chunks + fragments 6, a segmentation with m cuts 2 + 3m (plus 1 for the scale in the
+// second form). Counting the discrete parameters pays for the search: on straight lines (400
+// seeds, 1 % noise, 4 runs) the best of the 222 BSD candidates gained at most 19.7 in χ²
+// (99th percentile 15 at 128 sizes, 18 at 11), against a penalty difference of 25.7 at 128
+// sizes and 16.7 at 11, plus the verdict threshold of 6.
 //
 // Verdict. A model "explains the sweep" only if its BIC is at least
 // strong_evidence_delta_bic below the straight line's (default 6: "strong" evidence on the
 // scale of Kass & Raftery, JASA 90(430), 1995, where ΔBIC ≈ 2·ln(Bayes factor), so 6 is a
-// factor of ~20), and the result is "undecided" unless it also beats the runner-up family by
-// that much.
+// factor of ~20), and the result is "undecided" unless it also beats the runner-up by that
+// much. A family that contains another (BSD + fragments contains BSD; every family contains
+// the line) is preferred to it only when better by that margin as well: the extra mechanism
+// needs strong evidence too. The runner-up is the best other family that neither contains
+// the winner nor is contained in it (BSD + fragments fitting a little better than BSD alone
+// is no rival explanation of it).
 //
-// Identifiability. Candidates whose counts agree at every measured size fit identically; the
-// first in grid order is reported and tied_candidates counts the others. Families can tie
-// too: on a 32-byte grid IPv4 fragments at MTU 1500 (ceil((n + 8)/1480)) and 1472-byte
-// chunks agree at every size up to 4096. On the 11 sizes of the classic table s = 96, 112 and
-// 128 differ by one small buffer at one or two of the sizes 1300..1492 only.
+// Ranges. Within a family, every candidate whose BIC is within range_delta_bic (2) of the
+// family's best is as good on this data ("positive" evidence starts at 2); each size
+// parameter is reported as the span of its values over them (FamilyFit::ranges), and the
+// candidate reported is the one with the fewest sizes off the physically plausible grid
+// (ImplausibleSizes: powers of two, classic mbuf sizes, common MTUs) among them, the best
+// BIC among those. On the 11 sizes of the classic table s = 96, 112 and 128 differ by one
+// small buffer at one or two of the sizes 1300..1492 only: s comes out as a range holding
+// 112, and 112 is reported.
+//
+// Identifiability. Candidates whose counts agree at every measured size fit identically;
+// tied_candidates counts the others. Families can tie too: on a 32-byte grid IPv4 fragments
+// at MTU 1500 (ceil((n + 8)/1480)) and 1472-byte chunks agree at every size up to 4096.
+//
+// Time: O(candidates · n) after one O(n) projection per candidate column; the combined
+// families reuse each BSD or chunk candidate's columns for every MTU. 10000 sizes with 30
+// extra sizes take well under a second.
 #ifndef ANALYSIS_MODEL_FIT_H_
 #define ANALYSIS_MODEL_FIT_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -55,6 +77,19 @@ namespace tickbench::analysis {
 struct ModelFitOptions {
   std::vector<double> extra_sizes;  // e.g. sizes of detected steps and of system facts
   double strong_evidence_delta_bic = 6;
+  double range_delta_bic = 2;
+  // kSegmented candidates, each the first sizes of its segments after the first (measured
+  // sizes, increasing). Empty: kSegmented is not fitted.
+  std::vector<std::vector<double>> segmentations;
+};
+
+// The span of one size parameter ("C", "t", "s", "MTU") over the candidates of a family
+// within range_delta_bic of its best.
+struct ParameterRange {
+  std::string name;
+  int64_t low = 0;
+  int64_t high = 0;
+  std::vector<int64_t> values;  // the distinct values, increasing
 };
 
 struct FamilyFit {
@@ -65,6 +100,8 @@ struct FamilyFit {
   // fixed at 0 reads 0 with standard error 0.
   std::vector<double> costs;
   std::vector<double> cost_stderrs;  // run spread or residual variance (variance_from_runs)
+  // Row-major costs.size()², on the same scale as cost_stderrs; 0 for a cost fixed at 0.
+  std::vector<double> cost_covariance;
   double weighted_rss = 0;
   double r_squared = 0;  // weighted, about the weighted mean
   double bic = 0;
@@ -73,10 +110,19 @@ struct FamilyFit {
   int rejected_negative_cost = 0;
   int rejected_degenerate = 0;
   int tied_candidates = 0;  // others with the same RSS to 1e-9: not distinguishable here
+  // The size parameters over the candidates within range_delta_bic of the family's best
+  // (empty for linear and kSegmented), and how many candidates that is.
+  std::vector<ParameterRange> ranges;
+  int candidates_in_range = 0;
+  // BIC of the family's best candidate; `bic` is the reported (most plausible) one's.
+  double best_candidate_bic = 0;
 };
 
+// "C in [1024, 1024]" style text: "C=1024" for one value, "s in [96, 112]" for a span.
+std::string DescribeRanges(const FamilyFit& fit);
+
 struct ModelComparison {
-  std::vector<FamilyFit> families;  // one per ModelFamily, in enum order
+  std::vector<FamilyFit> families;  // one per ModelFamily, in enum order (kAllModelFamilies)
   ModelFamily best = ModelFamily::kLinear;
   ModelFamily runner_up = ModelFamily::kLinear;
   double delta_bic_runner_up = 0;  // BIC(runner-up) − BIC(best) ≥ 0
@@ -93,6 +139,29 @@ struct ModelComparison {
 // n > 6). InvalidArgument otherwise or when the sweep is invalid.
 absl::StatusOr<ModelComparison> FitBufferModels(const Sweep& sweep,
                                                 const ModelFitOptions& options = {});
+
+// The criterion of every ranking above, for a fit of `costs` linear coefficients and
+// `discrete` searched parameters with weighted residual sum of squares `weighted_rss` on n
+// sizes: the χ² form when scale_known (ν = scale_df, infinite allowed), else the profile
+// form with its small-sample factor; rss_floor keeps the logarithm finite.
+double CriterionBic(double weighted_rss, double n, int costs, int discrete, bool scale_known,
+                    double scale_df, double rss_floor);
+
+// A step of a fitted model: between two neighbouring measured sizes, the change of its
+// step columns (StepColumns: buffer and packet counts, kSegmented's jumps) times their
+// costs, with its standard error from the costs' covariance.
+struct ImpliedStep {
+  double size_before = 0;
+  double size_after = 0;
+  int index_after = 0;
+  double jump = 0;  // value units
+  double jump_stderr = 0;
+};
+
+// The steps of `fit` at the sweep's sizes whose |jump| is at least z_threshold standard
+// errors (and not 0), in size order. Empty for an unfitted family or the line.
+std::vector<ImpliedStep> ImpliedSteps(const Sweep& sweep, const FamilyFit& fit,
+                                      double z_threshold = 3);
 
 // A throughput sweep (bytes per second, 2n bytes moved per round trip of an n-byte message)
 // as the round-trip time it implies, 2n / throughput, in nanoseconds; each run converted

@@ -171,7 +171,7 @@ TEST(FitBufferModelsTest, ReportsEveryFamily) {
   const Sweep sweep =
       MakeSweep(EvenSizes(32, 4096, 32), Truth(kBsd43, kBsdCosts), Relative(0.01, 4), 8);
   const ModelComparison c = Fit(sweep);
-  ASSERT_EQ(c.families.size(), 4u);
+  ASSERT_EQ(c.families.size(), std::size(kAllModelFamilies));
   EXPECT_TRUE(c.variance_from_runs);
   const FamilyFit& best = c.best_fit();
   EXPECT_EQ(best.cost_names, CostNames(ModelFamily::kBsdSocket));

@@ -308,6 +308,42 @@ absl::StatusOr<StepDetection> DetectSteps(const Sweep& sweep, const StepDetector
     }
   }
 
+  // Every segmentation's cuts, for the model fits.
+  for (int m = 2; m <= max_segments; ++m) {
+    if (!std::isfinite(p.chi2[m][n])) break;
+    std::vector<double> cuts;
+    for (int k = m, end = n; k >= 2; --k) {
+      const int first = p.start[k][end];
+      cuts.push_back(data.x[first]);
+      end = first;
+    }
+    std::reverse(cuts.begin(), cuts.end());
+    result.segmentations.push_back(std::move(cuts));
+  }
+  // The power: the weighted RSS off the line of a unit jump at each allowed cut.
+  if (n >= 2 * min_points) {
+    double weight = 0, mean_x = 0;
+    for (int i = 0; i < n; ++i) weight += data.w[i];
+    for (int i = 0; i < n; ++i) mean_x += data.w[i] * data.x[i] / weight;
+    double sxx = 0;
+    for (int i = 0; i < n; ++i) sxx += data.w[i] * (data.x[i] - mean_x) * (data.x[i] - mean_x);
+    double tail_w = 0, tail_wx = 0, best_r = 0;
+    for (int j = n - 1; j >= min_points; --j) {
+      tail_w += data.w[j];
+      tail_wx += data.w[j] * (data.x[j] - mean_x);
+      if (n - j < min_points) continue;
+      const double r = tail_w - tail_w * tail_w / weight - (sxx > 0 ? tail_wx * tail_wx / sxx : 0);
+      best_r = std::max(best_r, r);
+    }
+    const double first_cut =
+        result.noise.source == NoiseModel::Source::kRunSpread
+            ? known_penalty
+            : (n - 4.0) * std::expm1(fit_penalty(2) / n);
+    if (best_r > 0 && std::isfinite(first_cut)) {
+      result.smallest_detectable_jump = std::sqrt(first_cut / best_r);
+    }
+  }
+
   // Fewer sizes than one segment needs: the whole sweep is one segment.
   std::vector<int> starts;
   if (best_segments == 0) starts.push_back(0);

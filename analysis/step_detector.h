@@ -111,6 +111,19 @@ struct StepDetection {
   // β·n/(n − 2m) (the fit does).
   double penalty = 0;
   double chi_square = 0;  // of the chosen segmentation, weights 1 / NoiseModel::mean_variance
+  // The best segmentation for every number of cuts 1..max_steps the sizes allow, whether
+  // chosen or not: the first size of each segment after the first. The model fits rank them
+  // with the buffer layouts under one criterion (analysis/model_fit.h, kSegmented).
+  std::vector<std::vector<double>> segmentations;
+  // The detector's power: the smallest jump (value units) that, at the noise estimated here
+  // and at the most favourable cut position of these sizes, lowers the criterion by the
+  // first cut's penalty, so that a lone jump smaller than this cannot be told from noise.
+  // The jump's part off the straight line is what a cut can explain: a jump h at position
+  // j leaves h²·R_j of weighted RSS on the line, R_j the weighted residual sum of squares of
+  // the indicator [i ≥ j] off the line; h_min² = β_ν / max R_j (runs fix the scale) or
+  // (n − 4)·(exp(β_2/n) − 1) / max R_j (the fit does), β_2 = the first cut's penalty. At 11
+  // sizes with 1 % noise that is about 8 % of the value. 0 when no cut fits.
+  double smallest_detectable_jump = 0;
 };
 
 absl::StatusOr<StepDetection> DetectSteps(const Sweep& sweep,

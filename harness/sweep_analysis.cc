@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -58,61 +59,94 @@ analysis::SizeFacts CollectSizeFacts(
   return facts;
 }
 
-SweepAnalysis AnalyzeSweep(const analysis::Sweep& sweep, const analysis::SizeFacts& facts,
-                           bool explain) {
-  SweepAnalysis result;
-  result.steps = analysis::DetectSteps(sweep);
-  std::vector<double> extra_sizes;
-  if (result.steps.ok()) {
-    for (const analysis::Step& step : result.steps->steps) {
-      // A fact within 5% of either side counts as "next to" the step.
-      result.causes.push_back(analysis::CandidateCauses(step, facts, 0.05));
-      extra_sizes.push_back(step.size_before);
-      extra_sizes.push_back(step.size_after);
+namespace {
+
+// The steps a layout implies, with z ≥ 3, where the detector reported none.
+void AddImpliedSteps(const analysis::Sweep& sweep, const analysis::SizeFacts& facts,
+                     SweepAnalysis* result) {
+  if (!result->fits.ok() || !result->fits->beats_line) return;
+  std::vector<int> detected;
+  if (result->steps.ok()) {
+    for (const analysis::Step& step : result->steps->steps) detected.push_back(step.index_after);
+  }
+  for (const analysis::ImpliedStep& implied :
+       analysis::ImpliedSteps(sweep, result->fits->best_fit())) {
+    if (std::find(detected.begin(), detected.end(), implied.index_after) != detected.end()) {
+      continue;
     }
+    analysis::Step as_step;
+    as_step.size_before = implied.size_before;
+    as_step.size_after = implied.size_after;
+    result->implied_steps.push_back(implied);
+    result->implied_causes.push_back(analysis::CandidateCauses(as_step, facts, 0.05));
   }
-  if (!explain) return result;
-  result.explained = true;
-  for (const analysis::SizeFact& fact : facts) extra_sizes.push_back(fact.size_bytes);
-  analysis::ModelFitOptions options;
-  options.extra_sizes = extra_sizes;
-  absl::StatusOr<analysis::ModelComparison> fit = analysis::FitBufferModels(sweep, options);
-  if (!fit.ok()) {
-    result.explanation = fit.status();
-    return result;
-  }
+}
+
+std::string FormatRanking(const analysis::ModelComparison& fit) {
   std::string text = absl::StrFormat(
-      "Buffer layouts, ranked by BIC (%s; a model explains the sweep when it beats the straight "
-      "line by a BIC of 6 or more):\n",
-      fit->variance_from_runs ? "noise from the spread across runs" : "noise from the residuals");
+      "Buffer layouts and segmentations, ranked by BIC (%s; a model explains the sweep when it "
+      "beats the straight line by a BIC of 6 or more; sizes within ΔBIC 2 of a family's best "
+      "shown as ranges):\n",
+      fit.variance_from_runs ? "noise from the spread across runs" : "noise from the residuals");
   std::vector<const analysis::FamilyFit*> fitted;
-  for (const analysis::FamilyFit& family : fit->families) {
+  for (const analysis::FamilyFit& family : fit.families) {
     if (family.fitted) fitted.push_back(&family);
   }
-  std::sort(fitted.begin(), fitted.end(),
-            [](const auto* a, const auto* b) { return a->bic < b->bic; });
+  std::stable_sort(fitted.begin(), fitted.end(),
+                   [](const auto* a, const auto* b) { return a->bic < b->bic; });
   for (const analysis::FamilyFit* family : fitted) {
     std::vector<std::string> costs;
     for (size_t i = 0; i < family->costs.size(); ++i) {
       costs.push_back(absl::StrFormat("%s %.4g +/- %.2g", family->cost_names[i], family->costs[i],
                                       family->cost_stderrs[i]));
     }
-    absl::StrAppendFormat(&text, "  %-44s BIC %9.1f  R^2 %.4f  %s\n",
+    const std::string ranges = analysis::DescribeRanges(*family);
+    absl::StrAppendFormat(&text, "  %-44s BIC %9.1f  R^2 %.4f  %s%s\n",
                           analysis::DescribeModel(family->model), family->bic, family->r_squared,
-                          absl::StrJoin(costs, ", "));
+                          absl::StrJoin(costs, ", "),
+                          ranges.empty() ? "" : absl::StrCat("; ", ranges));
   }
   absl::StrAppendFormat(&text, "  => %s (BIC %.1f below the runner-up, %.1f below the line)\n",
-                        fit->verdict, fit->delta_bic_runner_up, fit->delta_bic_linear);
-  result.explanation = text;
+                        fit.verdict, fit.delta_bic_runner_up, fit.delta_bic_linear);
+  return text;
+}
+
+}  // namespace
+
+SweepAnalysis AnalyzeSweep(const analysis::Sweep& sweep, const analysis::SizeFacts& facts,
+                           bool explain) {
+  SweepAnalysis result;
+  result.steps = analysis::DetectSteps(sweep);
+  analysis::ModelFitOptions options;
+  if (result.steps.ok()) {
+    for (const analysis::Step& step : result.steps->steps) {
+      // A fact within 5% of either side counts as "next to" the step.
+      result.causes.push_back(analysis::CandidateCauses(step, facts, 0.05));
+      options.extra_sizes.push_back(step.size_before);
+      options.extra_sizes.push_back(step.size_after);
+    }
+    options.segmentations = result.steps->segmentations;
+  }
+  for (const analysis::SizeFact& fact : facts) options.extra_sizes.push_back(fact.size_bytes);
+  result.fits = analysis::FitBufferModels(sweep, options);
+  AddImpliedSteps(sweep, facts, &result);
+  if (!explain) return result;
+  result.explained = true;
+  if (!result.fits.ok()) {
+    result.explanation = result.fits.status();
+    return result;
+  }
+  result.explanation = FormatRanking(*result.fits);
   return result;
 }
 
 std::string FormatSweepAnalysis(const analysis::Sweep& sweep, const analysis::SizeFacts& facts,
                                 const SweepAnalysis& result) {
   std::string text = "\nSteps in the averaged RTT (segmented regression, breakpoints chosen by BIC):\n";
+  const bool implied = !result.implied_steps.empty();
   if (!result.steps.ok()) {
     absl::StrAppend(&text, "  not analysed: ", result.steps.status().message(), "\n");
-  } else if (result.steps->steps.empty()) {
+  } else if (result.steps->steps.empty() && !implied) {
     absl::StrAppend(&text, "  none: the curve follows its trend within the noise\n");
   } else {
     for (size_t i = 0; i < result.steps->steps.size(); ++i) {
@@ -130,11 +164,52 @@ std::string FormatSweepAnalysis(const analysis::Sweep& sweep, const analysis::Si
                                    : absl::StrCat("; near ", absl::StrJoin(result.causes[i], ", ")));
     }
   }
-  std::vector<std::string> fact_texts;
-  for (const analysis::SizeFact& fact : facts) {
-    fact_texts.push_back(absl::StrFormat("%s %.0f", fact.name, fact.size_bytes));
+  if (implied) {
+    // Dense sweeps of a layout step at every buffer: the first 20 are enough to read.
+    constexpr size_t kMaxListed = 20;
+    const std::string model = analysis::DescribeModel(result.fits->best_fit().model);
+    for (size_t i = 0; i < result.implied_steps.size() && i < kMaxListed; ++i) {
+      const analysis::ImpliedStep& step = result.implied_steps[i];
+      absl::StrAppendFormat(
+          &text, "  jump %s between %.0f and %.0f bytes: %+.0f %s (%s implies it, %.1f standard "
+          "errors)%s\n",
+          step.jump >= 0 ? "up" : "down", step.size_before, step.size_after, step.jump, sweep.unit,
+          model, step.jump_stderr > 0 ? std::fabs(step.jump) / step.jump_stderr : INFINITY,
+          result.implied_causes[i].empty()
+              ? ""
+              : absl::StrCat("; near ", absl::StrJoin(result.implied_causes[i], ", ")));
+    }
+    if (result.implied_steps.size() > kMaxListed) {
+      absl::StrAppendFormat(&text, "  ... and %d more steps of %s\n",
+                            result.implied_steps.size() - kMaxListed, model);
+    }
   }
-  absl::StrAppend(&text, "  system sizes: ", absl::StrJoin(fact_texts, "; "), "\n");
+  if (result.steps.ok() && result.steps->smallest_detectable_jump > 0) {
+    const std::vector<double> means = analysis::Means(sweep);
+    std::vector<double> sorted = means;
+    std::sort(sorted.begin(), sorted.end());
+    const double median = sorted[sorted.size() / 2];
+    absl::StrAppendFormat(
+        &text,
+        "  power: %d sizes; a lone jump smaller than %.3g%s (%.2g%% of the median) cannot be "
+        "told from noise by the segmented fit%s\n",
+        sweep.points.size(), result.steps->smallest_detectable_jump,
+        sweep.unit.empty() ? "" : absl::StrCat(" ", sweep.unit),
+        median != 0 ? 100 * result.steps->smallest_detectable_jump / std::fabs(median) : 0.0,
+        sweep.points.size() >= 7
+            ? "; the layouts' implied steps need their layout to beat the line by ΔBIC 6"
+            : "");
+  }
+  if (facts.empty()) {
+    absl::StrAppend(&text,
+                    "  system sizes: none compared (the sweep's machine is not this one)\n");
+  } else {
+    std::vector<std::string> fact_texts;
+    for (const analysis::SizeFact& fact : facts) {
+      fact_texts.push_back(absl::StrFormat("%s %.0f", fact.name, fact.size_bytes));
+    }
+    absl::StrAppend(&text, "  system sizes: ", absl::StrJoin(fact_texts, "; "), "\n");
+  }
   if (result.explained) {
     if (result.explanation.ok()) {
       absl::StrAppend(&text, "\n", *result.explanation);
@@ -142,6 +217,113 @@ std::string FormatSweepAnalysis(const analysis::Sweep& sweep, const analysis::Si
       absl::StrAppend(&text, "\nNo buffer layout fitted: ", result.explanation.status().message(), "\n");
     }
   }
+  return text;
+}
+
+absl::StatusOr<SimulationFit> FitSimulation(const analysis::Sweep& rtt_sweep,
+                                            const analysis::ModelComparison& fits) {
+  if (rtt_sweep.unit != "ns") {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "the simulation is fitted to round-trip times in ns, not %s",
+        rtt_sweep.unit.empty() ? "values without a unit" : absl::CHexEscape(rtt_sweep.unit)));
+  }
+  using analysis::ModelFamily;
+  // The layouts the simulation replays, the best by BIC; one that contains another must
+  // beat it by ΔBIC 6, as in the ranking.
+  const ModelFamily replayable[] = {ModelFamily::kLinear, ModelFamily::kBsdSocket,
+                                    ModelFamily::kIpv4Fragments, ModelFamily::kBsdFragments};
+  const analysis::FamilyFit* best = nullptr;
+  for (ModelFamily family : replayable) {
+    const analysis::FamilyFit& f = fits.families[static_cast<int>(family)];
+    if (f.fitted && (best == nullptr || f.bic < best->bic)) best = &f;
+  }
+  if (best == nullptr) return absl::InvalidArgumentError("no layout the simulation replays fits");
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (ModelFamily family : replayable) {
+      const analysis::FamilyFit& f = fits.families[static_cast<int>(family)];
+      if (!f.fitted || &f == best || !analysis::FamilyContains(best->model.family, family)) continue;
+      if (f.bic - best->bic < 6) {
+        best = &f;
+        changed = true;
+        break;
+      }
+    }
+  }
+  SimulationFit out;
+  out.layout = analysis::DescribeModel(best->model);
+  transport::SimRttModel& m = out.model;
+  m.per_packet = absl::ZeroDuration();
+  auto cost = [&](const char* name) {
+    for (size_t i = 0; i < best->cost_names.size(); ++i) {
+      if (best->cost_names[i] == name) return best->costs[i];
+    }
+    return 0.0;
+  };
+  auto non_negative = [&](const char* what, double value) {
+    if (value >= 0) return value;
+    out.notes.push_back(absl::StrFormat("the fitted %s cost %.4g is negative: 0 replayed", what,
+                                        value));
+    return 0.0;
+  };
+  // Durations to a quarter nanosecond, absl::Duration's resolution.
+  auto nanos = [](double ns) { return absl::Nanoseconds(std::round(ns * 4) / 4); };
+  m.fixed = nanos(non_negative("fixed", cost("fixed")));
+  m.per_byte_ns = non_negative("per-byte", cost("per_byte"));
+  m.bsd_buffers = best->model.family == ModelFamily::kBsdSocket ||
+                  best->model.family == ModelFamily::kBsdFragments;
+  if (m.bsd_buffers) {
+    m.cluster_bytes = best->model.cluster_bytes;
+    m.threshold_bytes = best->model.threshold_bytes;
+    m.small_bytes = best->model.small_bytes;
+    // The simulation lays a message out twice per round trip (send and echo).
+    m.per_cluster = nanos(cost("per_cluster") / 2);
+    m.per_small = nanos(cost("per_small_buffer") / 2);
+  }
+  if (best->model.family == ModelFamily::kIpv4Fragments ||
+      best->model.family == ModelFamily::kBsdFragments) {
+    m.mtu_bytes = best->model.mtu_bytes;
+    m.per_packet = nanos(cost("per_packet") / 2);  // each direction
+  }
+  if (absl::Status valid = transport::ValidateSimRttModel(m); !valid.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the fitted simulation is out of its ranges: ", valid.message()));
+  }
+  auto flag_nanos = [](absl::Duration d) {
+    return absl::StrFormat("%.2fns", absl::ToDoubleNanoseconds(d));
+  };
+  out.flags = absl::StrFormat("--transport=sim --sim_fixed=%s --sim_per_byte_ns=%.6g",
+                              flag_nanos(m.fixed), m.per_byte_ns);
+  if (m.bsd_buffers) {
+    absl::StrAppendFormat(&out.flags,
+                          " --sim_bsd --sim_cluster=%d --sim_threshold=%d --sim_small=%d "
+                          "--sim_per_cluster=%s --sim_per_small=%s",
+                          m.cluster_bytes, m.threshold_bytes, m.small_bytes,
+                          flag_nanos(m.per_cluster), flag_nanos(m.per_small));
+  }
+  if (m.mtu_bytes > 0) {
+    absl::StrAppendFormat(&out.flags, " --sim_mtu=%d --sim_per_packet=%s", m.mtu_bytes,
+                          flag_nanos(m.per_packet));
+  }
+  double sum = 0;
+  for (const analysis::SweepPoint& point : rtt_sweep.points) {
+    const double replay = static_cast<double>(
+        transport::ModelRttNanos(m, static_cast<int64_t>(std::llround(point.size_bytes))));
+    const double residual = replay - analysis::PointMean(point);
+    sum += residual * residual;
+    out.max_residual = std::max(out.max_residual, std::fabs(residual));
+  }
+  out.rms_residual = std::sqrt(sum / static_cast<double>(rtt_sweep.points.size()));
+  return out;
+}
+
+std::string FormatSimulationFit(const SimulationFit& fit) {
+  std::string text = absl::StrFormat(
+      "\nSimulation fitted to the curve (%s): replayed without jitter it differs from the "
+      "means by %.4g ns RMS, %.4g ns at most\n",
+      fit.layout, fit.rms_residual, fit.max_residual);
+  for (const std::string& note : fit.notes) absl::StrAppend(&text, "  note: ", note, "\n");
+  absl::StrAppend(&text, "sim flags: ", fit.flags, "\n");
   return text;
 }
 

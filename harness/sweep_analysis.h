@@ -1,5 +1,13 @@
 // After a sweep (or on a CSV file): where the curve steps, which system sizes may explain
 // each step, and, with --explain, which buffer layout explains the whole curve.
+//
+// Steps and layouts agree: the layouts (analysis/model_fit.h) are fitted on every sweep of
+// at least 7 sizes, ranked with the step detector's segmentations under one criterion, and
+// when the winner beats the straight line by the verdict's margin (ΔBIC 6) the steps it
+// implies (ImpliedSteps: its fitted curve jumps by at least 3 standard errors between two
+// neighbouring sizes) are listed with the detector's own. A short table's dip, which the
+// detector's stricter penalty misses, is found that way. The detector's power on these
+// sizes is stated: the smallest lone jump it can tell from the noise.
 #ifndef HARNESS_SWEEP_ANALYSIS_H_
 #define HARNESS_SWEEP_ANALYSIS_H_
 
@@ -8,10 +16,12 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "analysis/model_fit.h"
 #include "analysis/step_detector.h"
 #include "analysis/sweep.h"
 #include "analysis/system_facts.h"
 #include "harness/run_record.h"
+#include "transport/sim_rtt_model.h"
 #include "transport/transport.h"
 
 namespace tickbench::harness {
@@ -30,6 +40,12 @@ analysis::SizeFacts CollectSizeFacts(
 struct SweepAnalysis {
   absl::StatusOr<analysis::StepDetection> steps;
   std::vector<std::vector<std::string>> causes;  // per step: candidate facts
+  // The ranking of layouts and segmentations (NotFound-free: an error for < 7 sizes).
+  absl::StatusOr<analysis::ModelComparison> fits = absl::UnknownError("not fitted");
+  // The winner's steps (when it beats the line) at sizes the detector did not report, with
+  // their candidate facts.
+  std::vector<analysis::ImpliedStep> implied_steps;
+  std::vector<std::vector<std::string>> implied_causes;
   bool explained = false;
   absl::StatusOr<std::string> explanation = std::string();  // --explain's report
 };
@@ -37,9 +53,31 @@ struct SweepAnalysis {
 SweepAnalysis AnalyzeSweep(const analysis::Sweep& sweep, const analysis::SizeFacts& facts,
                            bool explain);
 
-// The analysis as text, after a sweep's table.
+// The analysis as text, after a sweep's table. Empty `facts` are reported as a file's
+// sizes that are not compared with this machine's.
 std::string FormatSweepAnalysis(const analysis::Sweep& sweep, const analysis::SizeFacts& facts,
                                 const SweepAnalysis& result);
+
+// --fit_sim: the simulated transport's costs fitted to an RTT sweep (ns), among the layouts
+// the simulation can replay (the line, BSD socket buffers, IPv4 fragments, both), the best
+// by the ranking's criterion, and the flags that replay it.
+struct SimulationFit {
+  transport::SimRttModel model;  // the fitted costs, each as the simulation charges it
+  std::string flags;             // "--transport=sim --sim_fixed=... ..."
+  std::string layout;            // DescribeModel of the layout used
+  // The replay (ModelRttNanos of `model`, jitter off) against the sweep's means: RMS and
+  // largest absolute difference, value units (ns).
+  double rms_residual = 0;
+  double max_residual = 0;
+  std::vector<std::string> notes;  // e.g. a negative fitted cost clamped at 0
+};
+
+// InvalidArgument when the sweep is not in ns or the fits failed.
+absl::StatusOr<SimulationFit> FitSimulation(const analysis::Sweep& rtt_sweep,
+                                            const analysis::ModelComparison& fits);
+
+// The fit as text: the layout, the residuals, and the line "sim flags: ...".
+std::string FormatSimulationFit(const SimulationFit& fit);
 
 }  // namespace tickbench::harness
 

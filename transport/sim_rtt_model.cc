@@ -38,6 +38,7 @@ absl::Status ValidateSimRttModel(const SimRttModel& m) {
   for (const absl::Status& s : {duration("fixed", m.fixed, kMaxSimFixed),
                                 duration("per_cluster", m.per_cluster, kMaxSimPerBuffer),
                                 duration("per_small", m.per_small, kMaxSimPerBuffer),
+                                duration("per_packet", m.per_packet, kMaxSimPerBuffer),
                                 duration("jitter_scale", m.jitter_scale, kMaxSimJitterScale)}) {
     if (!s.ok()) return s;
   }
@@ -53,6 +54,20 @@ absl::Status ValidateSimRttModel(const SimRttModel& m) {
       return absl::InvalidArgumentError(
           absl::StrCat(name, " must be in [1, ", kMaxSimBufferBytes, "]; got ", bytes));
     }
+  }
+  if (m.mtu_bytes != 0 && (m.mtu_bytes < kMinSimMtuBytes || m.mtu_bytes > kMaxSimBufferBytes)) {
+    return absl::InvalidArgumentError(absl::StrCat("mtu_bytes must be 0 (no link) or in [",
+                                                   kMinSimMtuBytes, ", ", kMaxSimBufferBytes,
+                                                   "]; got ", m.mtu_bytes));
+  }
+  if (m.link_rate_bps != 0 &&
+      !(m.link_rate_bps >= kMinSimLinkRateBps && m.link_rate_bps <= kMaxSimLinkRateBps)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "link_rate_bps must be 0 (no wire time) or in [", kMinSimLinkRateBps, ", ",
+        kMaxSimLinkRateBps, "]; got ", m.link_rate_bps));
+  }
+  if (m.mtu_bytes == 0 && (m.link_rate_bps != 0 || m.per_packet != absl::ZeroDuration())) {
+    return absl::InvalidArgumentError("link_rate_bps and per_packet need an mtu_bytes");
   }
   if (m.threshold_bytes > m.cluster_bytes) {
     return absl::InvalidArgumentError(absl::StrCat("threshold_bytes (", m.threshold_bytes,
@@ -86,6 +101,16 @@ int64_t ModelRttNanos(const SimRttModel& m, int64_t size_bytes) {
         model::BsdSocketBuffers(size_bytes, m.cluster_bytes, m.threshold_bytes, m.small_bytes);
     rtt += 2 * (absl::ToDoubleNanoseconds(m.per_cluster) * layout.clusters +
                 absl::ToDoubleNanoseconds(m.per_small) * layout.small_buffers);
+  }
+  if (m.mtu_bytes > 0) {
+    const int64_t packets = model::Ipv4UdpPackets(size_bytes, m.mtu_bytes);
+    rtt += 2 * absl::ToDoubleNanoseconds(m.per_packet) * static_cast<double>(packets);
+    if (m.link_rate_bps > 0) {
+      const double wire_bytes =
+          static_cast<double>(std::max<int64_t>(size_bytes, 0)) + model::kUdpHeaderBytes +
+          static_cast<double>(model::kIpv4HeaderBytes * packets);
+      rtt += 2 * 8 * wire_bytes / m.link_rate_bps * 1e9;
+    }
   }
   return std::max<int64_t>(1, std::llround(rtt));
 }

@@ -2,7 +2,14 @@
 // that a sweep's steps and a study's statistics have an exact truth to be held against.
 //
 //   RTT(n) = fixed + per_byte * n + 2 * (per_cluster * clusters(n) + per_small * smalls(n))
-//            + jitter
+//            + 2 * (per_packet * packets(n) + 8 * wire_bytes(n) / link_rate) + jitter
+//
+// The link (mtu_bytes > 0) carries the message as one UDP datagram over IPv4: packets(n) =
+// model::Ipv4UdpPackets(n, mtu) (fragments past MTU − 28 bytes, RFC 791), and every packet
+// pays its 20-byte IP header on the wire, the first also the 8-byte UDP header:
+// wire_bytes(n) = n + 8 + 20 * packets(n), sent at link_rate_bps bits per second (0: an
+// infinitely fast link, no wire time). Each direction pays once, hence the 2. Without an MTU
+// there is no link term.
 //
 // The buffer term is the classic BSD socket layer's (4.3BSD sosend(), SunOS): while data
 // remains, a remainder of at least `threshold_bytes` takes one cluster of
@@ -37,6 +44,9 @@ struct SimRttModel {
   int64_t small_bytes = 112;
   absl::Duration per_cluster = absl::Microseconds(2);
   absl::Duration per_small = absl::Microseconds(1);
+  int64_t mtu_bytes = 0;        // 0: no link; else kMinSimMtuBytes..kMaxSimBufferBytes
+  double link_rate_bps = 0;     // bits per second; 0: no wire time
+  absl::Duration per_packet;    // per IPv4 packet, each direction
   // kUniform: U[0, 2 * scale); kNormal: N(0, scale) clipped so the RTT stays >= 1 ns;
   // kExponential: Exp(mean = scale). Uniform and exponential add scale on average.
   JitterKind jitter = JitterKind::kNone;
@@ -52,9 +62,12 @@ inline constexpr double kMaxSimPerByteNs = 1e6;  // 1 ms per byte
 inline constexpr absl::Duration kMaxSimPerBuffer = absl::Seconds(1);
 inline constexpr absl::Duration kMaxSimJitterScale = absl::Seconds(1);
 inline constexpr int64_t kMaxSimBufferBytes = int64_t{1} << 20;
+inline constexpr int64_t kMinSimMtuBytes = 68;  // the least every IPv4 link carries (RFC 791)
+inline constexpr double kMinSimLinkRateBps = 1e3;
+inline constexpr double kMaxSimLinkRateBps = 1e13;
 
 // InvalidArgument for a value outside the ranges above (NaN and infinities included),
-// naming the model's field.
+// naming the model's field; also for link_rate_bps or per_packet without an MTU.
 absl::Status ValidateSimRttModel(const SimRttModel& model);
 
 // An upper bound on one round trip of `size_bytes` drawn from a valid model, jitter
