@@ -20,6 +20,7 @@
 #include "timing/cycle_clock.h"
 #include "transport/sim_transport.h"
 #include "transport/transport_factory.h"
+#include "transport/transport_registry.h"
 
 namespace tickbench::harness {
 
@@ -433,7 +434,10 @@ absl::StatusOr<Plan> MakePlan(const CommandLine& c) {
   const bool client = c.role == "client";
 
   plan.transport = Given(c, "transport") ? c.transport : preset->transport;
-  plan.simulate = plan.transport == "sim";
+  // The allowed names, and which one is simulated, are the registry's.
+  absl::StatusOr<const transport::TransportInfo*> row = transport::FindTransport(plan.transport);
+  if (!row.ok()) return BadFlag("transport", row.status().message());
+  plan.simulate = (*row)->simulated;
   size_t max_message_bytes = transport::SimTransport::kMaxMessageBytes;
   bool datagram = false;
   if (plan.simulate) {
@@ -448,9 +452,7 @@ absl::StatusOr<Plan> MakePlan(const CommandLine& c) {
     }
     absl::StatusOr<std::unique_ptr<transport::Transport>> transport =
         transport::MakeTransport(plan.transport);
-    if (!transport.ok()) {
-      return BadFlag("transport", absl::StrCat(transport.status().message(), ", sim"));
-    }
+    if (!transport.ok()) return BadFlag("transport", transport.status().message());
     max_message_bytes = (*transport)->max_message_size();
     datagram = (*transport)->is_datagram();
   }

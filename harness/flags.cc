@@ -19,7 +19,10 @@
 #include "absl/flags/usage.h"
 #include "absl/flags/usage_config.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
+#include "timing/clock_registry.h"
+#include "transport/transport_registry.h"
 
 namespace {
 
@@ -40,17 +43,20 @@ ABSL_FLAG(std::string, experiment, Defaults().experiment,
           "size, 1000 iterations x 4 runs), udp_rtt (classic 2: UDP/IPv4, RTT against size, "
           "50..2000 step 50, 5000 round trips), or sweep (the flags' own values). Flags given "
           "with a preset override it.");
+// The lists of transports, clocks and clock ids in these help texts are the registries'
+// (transport/transport_registry.h, timing/clock_registry.h), built when --help asks.
 ABSL_FLAG(std::string, transport, Defaults().transport,
-          "Transport: unix_stream, unix_dgram, udp, udp6, tcp, tcp6, pipe. Default: the "
-          "experiment's.");
+          absl::StrCat("Transport: ", tickbench::transport::TransportNamesForHelp(),
+                       ". Default: the experiment's."));
 ABSL_FLAG(std::string, clock, Defaults().clock,
-          "Clock that times the round trips: gettimeofday, clock_gettime (see --clock_id), "
-          "rdtsc (x86-64; cntvct on arm64), tick (simulated coarse tick, see --tick_period), "
-          "or a full spec such as tick:20ms or clock_gettime:monotonic_coarse. "
-          "--list_clocks shows them all.");
+          absl::StrCat("Clock that times the round trips, a spec: ",
+                       tickbench::timing::ClockKindsForHelp(),
+                       "; clock_gettime takes its ID from --clock_id and tick its PERIOD from "
+                       "--tick_period, or write them in the spec (tick:20ms, "
+                       "clock_gettime:monotonic_coarse). --list_clocks shows them all."));
 ABSL_FLAG(std::string, clock_id, Defaults().clock_id,
-          "clock_gettime clock id: monotonic, monotonic_raw, realtime, boottime, "
-          "monotonic_coarse, realtime_coarse.");
+          absl::StrCat("clock_gettime clock id: ", tickbench::timing::ClockIdNamesForHelp(),
+                       "."));
 ABSL_FLAG(DurationFlag, tick_period, DurationFlag{Defaults().tick_period},
           "Period of --clock=tick, a duration: 10ms = 100 Hz, 20ms = 50 Hz (a 100 Hz clock "
           "with every other interrupt lost, as on the Sun-3); 2us..1h.");
@@ -203,14 +209,18 @@ void SetUsage() {
   };
   config.contains_helpshort_flags = config.contains_help_flags;
   absl::SetFlagsUsageConfig(config);
-  absl::SetProgramUsageMessage(
+  absl::SetProgramUsageMessage(absl::StrCat(
       "measures the round-trip time and throughput of IPC and network transports across "
       "message sizes, with the clock of your choice.\n\n"
       "  bazel run //harness                                  classic UNIX-socket throughput\n"
       "  bazel run //harness -- --experiment=udp_rtt          classic UDP round-trip times\n"
       "  bazel run //harness -- --clock=tick --tick_period=20ms   ... timed by a 50 Hz tick\n"
       "  bazel run //harness -- --list_clocks | --clock_info=all\n\n"
-      "Exit codes: 0 done, 1 a fault during measurement, 2 bad input, 130/143 signal.");
+      "Transports (--transport):\n",
+      tickbench::transport::TransportTableForHelp(),
+      "\nClocks (--clock, --clocks, --reference_clock):\n",
+      tickbench::timing::ClockKindTableForHelp(),
+      "\nExit codes: 0 done, 1 a fault during measurement, 2 bad input, 130/143 signal."));
 }
 
 // The arguments left after the flags, without the program name.

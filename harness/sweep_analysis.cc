@@ -13,6 +13,7 @@
 #include "analysis/model_fit.h"
 #include "platform/network_facts.h"
 #include "platform/system_info.h"
+#include "transport/transport_registry.h"
 
 namespace tickbench::harness {
 
@@ -30,6 +31,13 @@ analysis::Sweep RttSweepFromRecords(const std::vector<RunRecord>& records) {
   return sweep;
 }
 
+std::string MtuPeerAddress(absl::string_view transport_name, absl::string_view remote_host) {
+  absl::StatusOr<const transport::TransportInfo*> row = transport::FindTransport(transport_name);
+  if (!row.ok() || !(*row)->is_ip()) return "";
+  if (!remote_host.empty()) return std::string(remote_host);
+  return (*row)->is_ipv6() ? "::1" : "127.0.0.1";
+}
+
 analysis::SizeFacts CollectSizeFacts(
     const std::string& transport_name,
     const std::optional<transport::Endpoint::BufferSizes>& socket_buffers,
@@ -40,8 +48,12 @@ analysis::SizeFacts CollectSizeFacts(
     facts.push_back({"SO_SNDBUF", static_cast<double>(socket_buffers->send_bytes)});
     facts.push_back({"SO_RCVBUF", static_cast<double>(socket_buffers->receive_bytes)});
     // A UNIX stream skb carries at most sndbuf/2 - 64 bytes (net/unix/af_unix.c).
-    if (transport_name == "unix_stream") facts.push_back({"SO_SNDBUF/2 - 64 (largest AF_UNIX stream skb)",
-                     static_cast<double>(socket_buffers->send_bytes / 2 - 64)});
+    absl::StatusOr<const transport::TransportInfo*> row =
+        transport::FindTransport(transport_name);
+    if (row.ok() && (*row)->family == transport::AddressFamily::kUnix && !(*row)->datagram) {
+      facts.push_back({"SO_SNDBUF/2 - 64 (largest AF_UNIX stream skb)",
+                       static_cast<double>(socket_buffers->send_bytes / 2 - 64)});
+    }
   }
   if (!peer_address.empty()) {
     if (absl::StatusOr<int> mtu = platform::PathMtu(peer_address); mtu.ok()) {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "analysis/model_fit.h"
 #include "analysis/step_detector.h"
 #include "analysis/sweep.h"
@@ -29,9 +30,18 @@ namespace tickbench::harness {
 // The averaged RTT (ns) of every run, by size: what the step detector reads.
 analysis::Sweep RttSweepFromRecords(const std::vector<RunRecord>& records);
 
-// The sizes a step may sit at on this host: the page size, the socket buffers as set,
-// the path MTU to `peer_address` and its largest unfragmented UDP payload (MTU - 28 for
-// IPv4, - 48 for IPv6), net.core.wmem_default and rmem_default, net.unix.max_dgram_qlen.
+// The address whose path MTU matters to a sweep over the transport named
+// `transport_name`, asked of its registry row (transport/transport_registry.h), not its
+// name: `remote_host` for a sweep against a server on another host (non-empty), else
+// the loopback of the transport's IP version ("127.0.0.1" or "::1"); "" for a transport
+// that never touches an IP interface (AF_UNIX, pipes, the simulation) or a name the
+// registry lacks.
+std::string MtuPeerAddress(absl::string_view transport_name, absl::string_view remote_host);
+
+// The sizes a step may sit at on this host: the page size, the socket buffers as set
+// (and for an AF_UNIX stream transport its largest skb, SO_SNDBUF/2 - 64), the path MTU
+// to `peer_address` and its largest unfragmented UDP payload (MTU - 28 for IPv4, - 48 for
+// IPv6), net.core.wmem_default and rmem_default, net.unix.max_dgram_qlen.
 analysis::SizeFacts CollectSizeFacts(
     const std::string& transport_name,
     const std::optional<transport::Endpoint::BufferSizes>& socket_buffers,

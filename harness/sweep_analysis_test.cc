@@ -10,6 +10,7 @@ namespace tickbench::harness {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 std::vector<RunRecord> Records(double step_at, double step_ns, uint64_t seed) {
   std::mt19937_64 random(seed);
@@ -65,6 +66,34 @@ TEST(SweepAnalysisTest, SystemFactsIncludeThePageSizeAndTheLoopbackMtu) {
   EXPECT_THAT(names, HasSubstr("SO_SNDBUF"));
   EXPECT_THAT(names, HasSubstr("path MTU to 127.0.0.1"));
   EXPECT_THAT(names, HasSubstr("net.core.wmem_default"));
+}
+
+// Which transports have a path MTU, and to where, is asked of the registry's rows.
+TEST(SweepAnalysisTest, MtuPeerAddressFollowsTheTransportsAddressFamily) {
+  EXPECT_EQ(MtuPeerAddress("udp", ""), "127.0.0.1");
+  EXPECT_EQ(MtuPeerAddress("tcp", ""), "127.0.0.1");
+  EXPECT_EQ(MtuPeerAddress("udp6", ""), "::1");
+  EXPECT_EQ(MtuPeerAddress("tcp6", ""), "::1");
+  EXPECT_EQ(MtuPeerAddress("tcp", "192.0.2.7"), "192.0.2.7");
+  for (const char* local : {"unix_stream", "unix_dgram", "pipe", "sim", "no_such_transport"}) {
+    EXPECT_EQ(MtuPeerAddress(local, ""), "") << local;
+    EXPECT_EQ(MtuPeerAddress(local, "192.0.2.7"), "") << local;
+  }
+}
+
+TEST(SweepAnalysisTest, OnlyAUnixStreamTransportHasTheLargestSkbFact) {
+  const transport::Endpoint::BufferSizes buffers{212992, 212992};
+  auto names = [&](const char* transport_name) {
+    std::string joined;
+    for (const auto& fact : CollectSizeFacts(transport_name, buffers, "")) {
+      joined += fact.name + ";";
+    }
+    return joined;
+  };
+  EXPECT_THAT(names("unix_stream"), HasSubstr("largest AF_UNIX stream skb"));
+  for (const char* other : {"unix_dgram", "tcp", "pipe", "sim"}) {
+    EXPECT_THAT(names(other), Not(HasSubstr("largest AF_UNIX stream skb"))) << other;
+  }
 }
 
 }  // namespace

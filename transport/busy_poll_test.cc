@@ -1,7 +1,8 @@
 // Busy-poll receives (Endpoint::SetBusyPoll): round trips still arrive whole and checked
 // on every registered transport with a forked peer (transport/transport_registry.h; the
-// one without, the simulated transport, has nothing to poll and says so), a silent peer still ends in DeadlineExceeded within
-// the receive timeout, and a forked peer, spinning or not, dies with its parent.
+// one without, the simulated transport, has nothing to poll and says so), a silent peer
+// still ends in DeadlineExceeded within the receive timeout, and a forked peer, spinning
+// or not, dies with its parent.
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
