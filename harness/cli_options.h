@@ -12,6 +12,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "harness/output_format.h"
 #include "harness/presets.h"
 #include "harness/study_runner.h"
 #include "harness/sweep_runner.h"
@@ -20,8 +21,6 @@
 #include "transport/sim_transport.h"
 
 namespace tickbench::harness {
-
-enum class OutputFormat { kTable, kCsv, kJson };
 
 // The value of a duration flag. Parsed as absl::ParseDuration does ("250ms", "1.5s",
 // "inf"), but a value without a unit is refused with a message that names the units

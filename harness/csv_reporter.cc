@@ -1,0 +1,22 @@
+#include "harness/csv_reporter.h"
+
+#include "absl/strings/str_cat.h"
+#include "harness/study_report.h"
+
+namespace tickbench::harness {
+
+void CsvReporter::ReportContext(const RunContext& context, const ExperimentHeader& header) {
+  streams().err(FormatContextHeader(context, header));
+}
+
+void CsvReporter::ReportRuns(const std::vector<RunRecord>& records, TableStyle) {
+  absl::StrAppend(&results(), FormatCsv(records));
+}
+
+void CsvReporter::ReportCells(const std::vector<StudyCell>& cells) {
+  absl::StrAppend(&results(), FormatStudyCsv(cells));
+}
+
+void CsvReporter::ReportAnalysis(absl::string_view text) { streams().err(text); }
+
+}  // namespace tickbench::harness

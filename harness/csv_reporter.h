@@ -1,0 +1,21 @@
+// --format=csv: a header line and one row per run (sweep) or cell (study) on standard
+// output, nothing else there; the context and a sweep's step analysis go to stderr.
+#ifndef HARNESS_CSV_REPORTER_H_
+#define HARNESS_CSV_REPORTER_H_
+
+#include "harness/reporter.h"
+
+namespace tickbench::harness {
+
+class CsvReporter : public Reporter {
+ public:
+  using Reporter::Reporter;
+  void ReportContext(const RunContext& context, const ExperimentHeader& header) override;
+  void ReportRuns(const std::vector<RunRecord>& records, TableStyle style) override;
+  void ReportCells(const std::vector<StudyCell>& cells) override;
+  void ReportAnalysis(absl::string_view text) override;
+};
+
+}  // namespace tickbench::harness
+
+#endif  // HARNESS_CSV_REPORTER_H_

@@ -1,0 +1,35 @@
+#include "harness/measure_command.h"
+
+#include <memory>
+#include <utility>
+
+#include "harness/command_status.h"
+#include "harness/experiment.h"
+#include "harness/study_command.h"
+#include "harness/sweep_command.h"
+#include "remote/role_options.h"
+
+namespace tickbench::harness {
+
+int RunMeasureCommand(const CommandLine& command_line, const ReportStreams& streams) {
+  absl::StatusOr<remote::RoleOptions> role =
+      remote::ParseRoleOptions(command_line.role, command_line.listen, command_line.peer);
+  if (!role.ok()) return Usage(role.status());
+  absl::StatusOr<Plan> plan = MakePlan(command_line);
+  if (!plan.ok()) return Usage(plan.status());
+  Experiment e;
+  e.plan = *std::move(plan);
+  e.explain = command_line.explain;
+  if (absl::Status prepared = PrepareExperiment(command_line, *role, e); !prepared.ok()) {
+    if (int stopped = ExitIfStopped("while preparing"); stopped >= 0) return stopped;
+    return Usage(prepared);
+  }
+  if (int stopped = ExitIfStopped("while preparing; nothing was measured"); stopped >= 0) {
+    return stopped;
+  }
+  const std::unique_ptr<Reporter> reporter = MakeReporter(e.plan.format, streams);
+  reporter->ReportContext(e.context, HeaderOf(e));
+  return e.plan.study ? RunStudyCommand(e, *reporter) : RunSweepCommand(e, *role, *reporter);
+}
+
+}  // namespace tickbench::harness

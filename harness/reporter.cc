@@ -1,0 +1,51 @@
+#include "harness/reporter.h"
+
+#include <cstdio>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "harness/csv_reporter.h"
+#include "harness/json_reporter.h"
+#include "harness/table_reporter.h"
+
+namespace tickbench::harness {
+
+ReportStreams StandardStreams() {
+  ReportStreams streams;
+  streams.out = [](absl::string_view text) {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+  };
+  streams.err = [](absl::string_view text) {
+    std::fwrite(text.data(), 1, text.size(), stderr);
+    std::fflush(stderr);
+  };
+  return streams;
+}
+
+std::string FormatContextHeader(const RunContext& context, const ExperimentHeader& header) {
+  return absl::StrFormat("%s# experiment %s over %s%s%s: %d sizes x %d runs x %d round trips\n",
+                         FormatContextComment(context), header.experiment, header.transport,
+                         header.simulated ? " (simulated, virtual time)" : "",
+                         header.busy_poll ? " (busy-poll receives)" : "", header.sizes,
+                         header.runs, header.iterations);
+}
+
+std::string Reporter::Finalize() {
+  streams_.out(results_);
+  return results_;
+}
+
+std::unique_ptr<Reporter> MakeReporter(OutputFormat format, ReportStreams streams) {
+  switch (format) {
+    case OutputFormat::kTable:
+      return std::make_unique<TableReporter>(std::move(streams));
+    case OutputFormat::kCsv:
+      return std::make_unique<CsvReporter>(std::move(streams));
+    case OutputFormat::kJson:
+      return std::make_unique<JsonReporter>(std::move(streams));
+  }
+  return std::make_unique<TableReporter>(std::move(streams));
+}
+
+}  // namespace tickbench::harness

@@ -1,0 +1,85 @@
+// How a measurement reports, modelled on Google Benchmark's BenchmarkReporter: one
+// interface, one implementation per --format (table, CSV, JSON), made by MakeReporter,
+// the only place that chooses among the formats.
+//
+// A command calls, in this order: ReportContext once before measuring; ReportRuns (a
+// sweep) or ReportCells (a study) once with what was measured; ReportAnalysis after
+// ReportRuns with the sweep's steps; Finalize once. What is promised: the context goes
+// out at once (to `out` beside a table, to `err` beside CSV or JSON, which a parser reads
+// whole); the results go to `out` only at Finalize, which returns them for --output. Not
+// promised: any output for a call out of that order.
+#ifndef HARNESS_REPORTER_H_
+#define HARNESS_REPORTER_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "harness/output_format.h"
+#include "harness/run_context.h"
+#include "harness/run_record.h"
+#include "harness/study_runner.h"
+#include "harness/sweep_report.h"
+
+namespace tickbench::harness {
+
+// Where reports are written: the results stream and the stream for everything else.
+struct ReportStreams {
+  std::function<void(absl::string_view)> out;
+  std::function<void(absl::string_view)> err;
+};
+
+// Standard output and standard error, each flushed after every write.
+ReportStreams StandardStreams();
+
+// What a measurement runs, for the "# experiment ..." line under the context.
+struct ExperimentHeader {
+  std::string experiment;  // the preset's name; JSON stores it in the context
+  std::string transport;
+  bool simulated = false;
+  bool busy_poll = false;
+  size_t sizes = 0;
+  int runs = 0;
+  int64_t iterations = 0;
+};
+
+// The context as "#" lines followed by "# experiment NAME over TRANSPORT...".
+std::string FormatContextHeader(const RunContext& context, const ExperimentHeader& header);
+
+class Reporter {
+ public:
+  explicit Reporter(ReportStreams streams) : streams_(std::move(streams)) {}
+  virtual ~Reporter() = default;
+  Reporter(const Reporter&) = delete;
+  Reporter& operator=(const Reporter&) = delete;
+
+  // What the measurement runs on and what it runs, before it starts.
+  virtual void ReportContext(const RunContext& context, const ExperimentHeader& header) = 0;
+  // A sweep's runs; `style` chooses the figure that leads a table.
+  virtual void ReportRuns(const std::vector<RunRecord>& records, TableStyle style) = 0;
+  // A study's cells.
+  virtual void ReportCells(const std::vector<StudyCell>& cells) = 0;
+  // The sweep's step analysis (FormatSweepAnalysis): after a table, or at once to `err`.
+  virtual void ReportAnalysis(absl::string_view text) = 0;
+
+  // Writes the results to `out` and returns them (what --output writes).
+  std::string Finalize();
+
+ protected:
+  const ReportStreams& streams() const { return streams_; }
+  // The results so far, written at Finalize.
+  std::string& results() { return results_; }
+
+ private:
+  ReportStreams streams_;
+  std::string results_;
+};
+
+std::unique_ptr<Reporter> MakeReporter(OutputFormat format, ReportStreams streams);
+
+}  // namespace tickbench::harness
+
+#endif  // HARNESS_REPORTER_H_

@@ -1,0 +1,71 @@
+#include "harness/study_command.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "harness/command_status.h"
+#include "harness/echo_session.h"
+#include "harness/plot.h"
+#include "harness/study_runner.h"
+#include "platform/cpu_affinity.h"
+#include "timing/os_clocks.h"
+
+namespace tickbench::harness {
+namespace {
+
+// Waits on real hardware: a busy-wait, because a sleep would wake on a timer interrupt
+// and so lock the next round trip's start to the tick it is meant to randomise against.
+void BusyWait(int64_t nanos) {
+  const int64_t deadline = timing::MonotonicNanos() + nanos;
+  while (timing::MonotonicNanos() < deadline) {
+  }
+}
+
+StudyOutcome Study(Experiment& e, EchoSession& session) {
+  std::vector<StudyClock> study_clocks;
+  for (size_t i = 0; i < e.clocks.size(); ++i) {
+    study_clocks.push_back({e.clocks[i].get(), e.described[i].probe});
+  }
+  e.plan.study_options.reference_resolution_ns =
+      absl::ToDoubleNanoseconds(std::max(e.context.clocks.back().probe.observed_resolution,
+                                         e.reference->info().claimed_resolution));
+  const PauseFunction pause =
+      e.plan.simulate ? PauseFunction([&](int64_t ns) { e.simulated_time.AdvanceNanos(ns); })
+                      : PauseFunction(BusyWait);
+  return RunStudy(session.client(), study_clocks, *e.reference, e.plan.study_options, pause);
+}
+
+}  // namespace
+
+int RunStudyCommand(Experiment& e, Reporter& reporter) {
+  if (e.reference == nullptr) {  // MakePlan refuses it; never dereference a missing one
+    return Usage(absl::InvalidArgumentError(
+        "--reference_clock: the study compares every clock with the reference; "
+        "--reference_clock=none is not allowed with --experiment=study"));
+  }
+  if (e.plan.sweep.pin_client_cpu >= 0) {
+    if (absl::Status s = platform::PinCurrentThreadToCpu(e.plan.sweep.pin_client_cpu); !s.ok()) {
+      return Usage(absl::InvalidArgumentError(absl::StrCat("--pin: ", s.message())));
+    }
+  }
+  absl::StatusOr<EchoSession> session = EchoSession::Open(
+      *e.transport, e.plan.sweep.peer, e.plan.sweep.pin_peer_cpu, e.plan.sweep.receive_timeout);
+  if (!session.ok()) {
+    absl::FPrintF(stderr, "tickbench: cannot start: %s\n", session.status().message());
+    return kExitFault;
+  }
+  StudyOutcome outcome = Study(e, *session);
+  absl::Status closed = session->Close();
+  if (outcome.status.ok()) outcome.status = closed;
+  reporter.ReportCells(outcome.cells);
+  if (!e.plan.plot_path.empty()) {
+    if (absl::Status s = PlotStudyHistograms(e.plan.plot_path, outcome.cells); !s.ok()) {
+      absl::FPrintF(stderr, "tickbench: %s\n", WithFlag("plot", s).message());
+    }
+  }
+  return FinishMeasurement(e.plan, reporter, outcome.status, outcome.cells.size());
+}
+
+}  // namespace tickbench::harness

@@ -1,0 +1,66 @@
+#include "harness/sweep_command.h"
+
+#include <unistd.h>
+
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_format.h"
+#include "harness/command_status.h"
+#include "harness/plot.h"
+#include "harness/sweep_analysis.h"
+#include "harness/sweep_runner.h"
+#include "transport/transport_registry.h"
+
+namespace tickbench::harness {
+namespace {
+
+// The address whose path MTU may explain a step, asked of the transport registry: the
+// server's with --role=client, else the loopback of the transport's IP version; "" for a
+// transport that never touches an IP interface (AF_UNIX, pipes, the simulation).
+std::string MtuPeer(absl::string_view transport_name, const remote::RoleOptions& role) {
+  absl::StatusOr<const transport::TransportInfo*> row = transport::FindTransport(transport_name);
+  if (!row.ok() || !(*row)->is_ip()) return "";
+  if (role.role == remote::Role::kClient) return role.peer.Host();
+  return (*row)->is_ipv6() ? "::1" : "127.0.0.1";
+}
+
+// The steps of the sweep and the sizes of this host that may explain them, reported;
+// with --plot, the sweep drawn with its steps.
+void AnalyzeAndPlot(const Experiment& e, const remote::RoleOptions& role,
+                    const SweepOutcome& outcome, Reporter& reporter) {
+  const analysis::Sweep sweep = RttSweepFromRecords(outcome.records);
+  const std::string name(e.transport->name());
+  const std::string peer_address = MtuPeer(name, role);
+  const analysis::SizeFacts facts = CollectSizeFacts(name, outcome.socket_buffers, peer_address);
+  const SweepAnalysis analyzed = AnalyzeSweep(sweep, facts, e.explain);
+  reporter.ReportAnalysis(FormatSweepAnalysis(sweep, facts, analyzed));
+  if (e.plan.plot_path.empty()) return;
+  const std::string title =
+      absl::StrFormat("%s over %s, %s", e.plan.preset.name, name, e.clocks[0]->info().name);
+  if (absl::Status s = PlotSweep(
+          e.plan.plot_path, sweep,
+          analyzed.steps.ok() ? analyzed.steps->steps : std::vector<analysis::Step>{}, title);
+      !s.ok()) {
+    absl::FPrintF(stderr, "tickbench: %s\n", WithFlag("plot", s).message());
+  }
+}
+
+}  // namespace
+
+int RunSweepCommand(Experiment& e, const remote::RoleOptions& role, Reporter& reporter) {
+  const bool show_progress = isatty(STDERR_FILENO);
+  const SweepOutcome outcome = RunSweep(
+      *e.transport, *e.clocks[0], e.reference.get(), e.plan.sweep,
+      [&](int done, int total, const RunRecord& last) {
+        if (!show_progress) return;
+        absl::FPrintF(stderr, "\r  run %d, %d bytes: %d of %d measured ", last.run,
+                      last.size_bytes, done, total);
+        if (done == total) absl::FPrintF(stderr, "\r%*s\r", 60, "");
+      });
+  reporter.ReportRuns(outcome.records, e.plan.preset.style);
+  AnalyzeAndPlot(e, role, outcome, reporter);
+  return FinishMeasurement(e.plan, reporter, outcome.status, outcome.records.size());
+}
+
+}  // namespace tickbench::harness
