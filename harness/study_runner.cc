@@ -427,6 +427,14 @@ std::string SummarizeCell(const StudyCell& c) {
         absl::StrAppendFormat(&text, "; %d of %d runs biased on their own", c.runs_biased, c.runs);
       }
       absl::StrAppend(&text, ")");
+      // Each pair is read clock first, reference second: a difference no larger than one
+      // read of the clock can come from that order, not from the clock.
+      if (c.read_cost_ns > 0 && std::max(std::abs(c.bias_ci.low), std::abs(c.bias_ci.high)) <=
+                                    c.read_cost_ns) {
+        absl::StrAppendFormat(&text, ", within one read of the clock (%s ns): the order of the "
+                                     "paired reads can make it",
+                              Two(c.read_cost_ns));
+      }
     } else {
       absl::StrAppendFormat(&text, ", no bias shown (mean - reference %s ns, 95%% CI covers 0)",
                             WithInterval(c.bias_ci));

@@ -216,6 +216,23 @@ TEST(StudyRunnerTest, BoundStatesEveryTermAndBreaksPlainly) {
   EXPECT_NE(SummarizeCell(widest).find("within its bound"), std::string::npos);
 }
 
+TEST(StudyRunnerTest, ABiasSmallerThanOneReadIsAttributedToTheReadOrder) {
+  StudyCell cell;
+  cell.clock = "clock_gettime:monotonic";
+  cell.iterations = 1000;
+  cell.resolution_ns = 1;
+  cell.read_cost_ns = 25;
+  StudyRunData run = ConstructedRun(1e4, 0, 0, 1000);
+  for (double& r : run.readings_ns) r -= 10;  // every reading 10 ns short
+  AggregateStudyRuns({run}, 1, cell);
+  EXPECT_TRUE(cell.biased);
+  const std::string summary = SummarizeCell(cell);
+  EXPECT_NE(summary.find("mean biased by -10"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("within one read of the clock (25 ns)"), std::string::npos) << summary;
+  cell.read_cost_ns = 5;
+  EXPECT_EQ(SummarizeCell(cell).find("within one read"), std::string::npos);
+}
+
 TEST(StudyRunnerTest, RateIsMeasuredAndEntersTheBoundOnlyBeyondItsOwnBound) {
   StudyCell cell;
   cell.clock = "clock_gettime:monotonic";
