@@ -1,6 +1,7 @@
 #include "analysis/csv_sweep_reader.h"
 
 #include <algorithm>
+#include <cstring>
 #include <cmath>
 #include <cstdint>
 #include <map>
@@ -129,13 +130,46 @@ absl::StatusOr<double> ParseFinite(absl::string_view field, absl::string_view co
   return value;
 }
 
-std::string UnitOf(absl::string_view column) {
-  static constexpr std::pair<const char*, const char*> kSuffixes[] = {
-      {"_ns", "ns"}, {"_us", "us"}, {"_ms", "ms"}, {"_s", "s"}, {"_bytes_per_second", "B/s"}};
-  for (const auto& [suffix, unit] : kSuffixes) {
-    if (absl::EndsWith(column, suffix)) return unit;
+struct UnitSuffix {
+  const char* suffix;
+  const char* unit;  // of the values once scaled: "ns" or "B/s"
+  double scale;      // to that unit
+};
+
+// Longest first where one ends another ("_bytes_per_s" before "_s").
+constexpr UnitSuffix kUnitSuffixes[] = {
+    {"_bytes_per_second", "B/s", 1}, {"_bytes_per_s", "B/s", 1}, {"_kib_per_s", "B/s", 1024},
+    {"_kb_per_s", "B/s", 1e3},       {"_mb_per_s", "B/s", 1e6},  {"_ns", "ns", 1},
+    {"_us", "ns", 1e3},              {"_ms", "ns", 1e6},         {"_s", "ns", 1e9},
+};
+
+const UnitSuffix* KnownUnit(absl::string_view column) {
+  // A rate's "_per_s" is a time's "_s" too: a name with "_per_" has a rate or nothing.
+  const bool rate = column.find("_per_") != absl::string_view::npos;
+  for (const UnitSuffix& u : kUnitSuffixes) {
+    if (rate && std::strstr(u.suffix, "_per_") == nullptr) continue;
+    if (absl::EndsWith(column, u.suffix) && column.size() > strlen(u.suffix)) return &u;
   }
-  return "";
+  return nullptr;
+}
+
+std::string KnownUnitList() {
+  std::vector<std::string> names;
+  for (const UnitSuffix& u : kUnitSuffixes) names.push_back(u.suffix);
+  return absl::StrJoin(names, ", ");
+}
+
+// A name that ends the way a unit does without being a known one: "_per_<anything>", or
+// "_" and one to three letters ("rtt_sec", "rtt_min").
+bool LooksLikeUnknownUnit(absl::string_view column) {
+  if (KnownUnit(column) != nullptr) return false;
+  const size_t per = column.rfind("_per_");
+  if (per != absl::string_view::npos && per > 0) return true;
+  const size_t underscore = column.rfind('_');
+  if (underscore == absl::string_view::npos || underscore == 0) return false;
+  const absl::string_view tail = column.substr(underscore + 1);
+  return !tail.empty() && tail.size() <= 3 &&
+         std::all_of(tail.begin(), tail.end(), [](char c) { return absl::ascii_isalpha(c); });
 }
 
 // Where the columns are, once the first content line has been read.
@@ -183,11 +217,22 @@ absl::StatusOr<Layout> LayoutFromHeader(const std::vector<std::string>& header,
     for (const char* name : kDefaultValueColumns) {
       if ((value = find(name)) >= 0) break;
     }
+    // Else the first column whose name carries a known unit (rtt_ms, throughput_kb_per_s).
+    for (size_t i = 0; value < 0 && i < header.size(); ++i) {
+      if (static_cast<int>(i) != size && KnownUnit(header[i]) != nullptr) value = i;
+    }
+    for (size_t i = 0; value < 0 && i < header.size(); ++i) {
+      if (static_cast<int>(i) != size && LooksLikeUnknownUnit(header[i])) {
+        return LineError(line_number,
+                         absl::StrFormat("the column %s ends in an unknown unit; known: %s",
+                                         Quoted(header[i]), KnownUnitList()));
+      }
+    }
     if (value < 0) {
       return LineError(line_number,
-                       absl::StrFormat("no value column (averaged_rtt_ns, rtt_ns or value); "
-                                       "columns are %s",
-                                       ColumnList(header)));
+                       absl::StrFormat("no value column (averaged_rtt_ns, rtt_ns, value, or a "
+                                       "name ending in a unit: %s); columns are %s",
+                                       KnownUnitList(), ColumnList(header)));
     }
   }
   if (value == static_cast<int>(layout.size)) {
@@ -198,6 +243,11 @@ absl::StatusOr<Layout> LayoutFromHeader(const std::vector<std::string>& header,
                      absl::StrFormat("the value column's name %s has control characters or is "
                                      "not UTF-8",
                                      Quoted(header[value])));
+  }
+  if (LooksLikeUnknownUnit(header[value])) {
+    return LineError(line_number,
+                     absl::StrFormat("the value column %s ends in an unknown unit; known: %s",
+                                     Quoted(header[value]), KnownUnitList()));
   }
   layout.value = value;
   layout.value_name = header[value];
@@ -292,8 +342,14 @@ absl::StatusOr<Sweep> ParseSweepCsv(absl::string_view text, const CsvSweepOption
   if (points.empty()) return absl::InvalidArgumentError("no data rows");
   Sweep sweep;
   sweep.value_name = layout.value_name;
-  sweep.unit = UnitOf(layout.value_name);
-  for (auto& entry : points) sweep.points.push_back(std::move(entry.second));
+  const UnitSuffix* unit = KnownUnit(layout.value_name);
+  sweep.unit = unit == nullptr ? "" : unit->unit;
+  for (auto& entry : points) {
+    if (unit != nullptr && unit->scale != 1) {
+      for (double& v : entry.second.values) v *= unit->scale;
+    }
+    sweep.points.push_back(std::move(entry.second));
+  }
   return sweep;
 }
 

@@ -59,9 +59,15 @@ struct CsvSweepOptions {
   std::string value_column;
 };
 
-// The sweep's value_name is the value column's name ("value" without a header); its unit
-// comes from the name's suffix: _ns → "ns", _us → "us", _ms → "ms", _s → "s",
-// _bytes_per_second → "B/s", else "".
+// The sweep's value_name is the value column's name ("value" without a header). Its unit
+// comes from the name's suffix, and the values are scaled to it: time columns _ns, _us, _ms,
+// _s are read in "ns" (×1, ×1e3, ×1e6, ×1e9); throughput columns _bytes_per_s (or
+// _bytes_per_second), _kb_per_s (1000 bytes), _kib_per_s (1024), _mb_per_s (1e6 bytes) in
+// "B/s". Without such a suffix the unit is "" and the values are kept. A header with
+// size_bytes but none of the default value columns takes the first column whose name ends
+// in a known unit. A value column whose name ends in something that looks like a unit but
+// is none of these ("_per_" anything, or "_" and one to three letters: rtt_sec, rtt_min)
+// is refused, the known suffixes listed.
 absl::StatusOr<Sweep> ParseSweepCsv(absl::string_view text, const CsvSweepOptions& options = {});
 
 }  // namespace tickbench::analysis

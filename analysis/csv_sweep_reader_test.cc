@@ -2,10 +2,13 @@
 
 #include <string>
 
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
 namespace tickbench::analysis {
 namespace {
+
+using ::testing::HasSubstr;
 
 Sweep Parse(absl::string_view text, const CsvSweepOptions& options = {}) {
   absl::StatusOr<Sweep> sweep = ParseSweepCsv(text, options);
@@ -41,8 +44,43 @@ TEST(ParseSweepCsvTest, HeaderCommentsBlankLinesAndCrlf) {
       "512,2e3");
   ASSERT_EQ(sweep.points.size(), 2u);
   EXPECT_EQ(sweep.value_name, "rtt_us");
-  EXPECT_EQ(sweep.unit, "us");
-  EXPECT_EQ(sweep.points[1].values[0], 2000);
+  EXPECT_EQ(sweep.unit, "ns");  // microseconds read in nanoseconds
+  EXPECT_EQ(sweep.points[1].values[0], 2e6);
+}
+
+// Units from the header: time columns in ns, throughput columns in bytes per second, found
+// without naming the column; an unknown unit is refused with the known ones listed.
+TEST(ParseSweepCsvTest, UnitsFromTheHeader) {
+  struct Case {
+    const char* header;
+    const char* unit;
+    double value;  // of "64,3"
+  };
+  for (const Case& c : {Case{"size_bytes,rtt_ns", "ns", 3}, Case{"size_bytes,rtt_us", "ns", 3e3},
+                        Case{"size_bytes,rtt_ms", "ns", 3e6}, Case{"size_bytes,rtt_s", "ns", 3e9},
+                        Case{"size_bytes,throughput_bytes_per_s", "B/s", 3},
+                        Case{"size_bytes,throughput_kb_per_s", "B/s", 3e3},
+                        Case{"size_bytes,throughput_kib_per_s", "B/s", 3 * 1024.0},
+                        Case{"size_bytes,throughput_mb_per_s", "B/s", 3e6},
+                        Case{"size,throughput_kb_per_s", "B/s", 3e3}}) {
+    absl::StatusOr<Sweep> sweep = ParseSweepCsv(std::string(c.header) + "\n64,3\n");
+    ASSERT_TRUE(sweep.ok()) << c.header << ": " << sweep.status();
+    EXPECT_EQ(sweep->unit, c.unit) << c.header;
+    EXPECT_DOUBLE_EQ(sweep->points[0].values[0], c.value) << c.header;
+  }
+  // The first column with a known unit, past columns without one.
+  EXPECT_EQ(Parse("size_bytes,host,rtt_ms,throughput_kb_per_s\n64,a,1,2\n").value_name,
+            "rtt_ms");
+  for (const char* header : {"size_bytes,rtt_sec", "size_bytes,throughput_bits_per_s",
+                             "size,rtt_min"}) {
+    absl::StatusOr<Sweep> sweep = ParseSweepCsv(std::string(header) + "\n64,3\n");
+    ASSERT_FALSE(sweep.ok()) << header;
+    EXPECT_EQ(sweep.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_THAT(std::string(sweep.status().message()), HasSubstr("unknown unit")) << header;
+    EXPECT_THAT(std::string(sweep.status().message()), HasSubstr("_kib_per_s")) << header;
+  }
+  // Names that only contain an underscore are no units.
+  EXPECT_EQ(Parse("size,round_trip\n64,3\n").unit, "");
 }
 
 TEST(ParseSweepCsvTest, TickbenchResultsWithRuns) {
@@ -114,7 +152,9 @@ TEST(ParseSweepCsvTest, HeaderProblems) {
             "line 1: the header has no size_bytes column and is not two columns of "
             "size,value: a,b,c");
   EXPECT_EQ(Error("size_bytes,run,bandwidth\n64,0,1\n"),
-            "line 1: no value column (averaged_rtt_ns, rtt_ns or value); columns are "
+            "line 1: no value column (averaged_rtt_ns, rtt_ns, value, or a name ending in a unit: "
+            "_bytes_per_second, _bytes_per_s, _kib_per_s, _kb_per_s, _mb_per_s, _ns, _us, _ms, "
+            "_s); columns are "
             "size_bytes,run,bandwidth");
   CsvSweepOptions options;
   options.value_column = "p99_ns";
@@ -201,7 +241,9 @@ TEST(ParseSweepCsvTest, ErrorsCutLongCellsAndColumnLists) {
   std::string header = "size_bytes";
   for (int i = 1; i < 30; ++i) header += ",c" + std::to_string(i);
   EXPECT_EQ(Error(header + "\n1" + std::string(29, ',') + "\n"),
-            "line 1: no value column (averaged_rtt_ns, rtt_ns or value); columns are "
+            "line 1: no value column (averaged_rtt_ns, rtt_ns, value, or a name ending in a unit: "
+            "_bytes_per_second, _bytes_per_s, _kib_per_s, _kb_per_s, _mb_per_s, _ns, _us, _ms, "
+            "_s); columns are "
             "size_bytes,c1,c2,c3,c4,c5,c6,c7,c8,c9,c10,c11,c12,c13,c14,c15,c16,c17,c18,c19,... "
             "(30 columns)");
 }
