@@ -34,7 +34,7 @@ void WritePlainWords(const StudyCell& c, TextSink& out) {
     return;
   }
   out.Printf("  %s, %lld B: a round trip takes %.2f us (%s); the averaged figure %.2f us is "
-             "%.3f us off, %s the bound (T + 2r)/N = %.3f us, ",
+             "%.3f us off, %s the bound (T + 2r + w)/N = %.3f us, ",
              c.clock, static_cast<long long>(c.size_bytes), c.truth_ns / 1e3, c.reference,
              c.averaged_ns / 1e3, c.averaged_error_ns / 1e3,
              c.averaged_within_bound ? "within" : "NOT within", c.averaged_bound_ns / 1e3);
@@ -109,12 +109,13 @@ void WriteStudyTable(const StudyCell* cells, int count, TextSink& out) {
   for (int i = 0; i < count; ++i) WritePlainWords(cells[i], out);
   out.Print(
       "\ntruth: the reference clock over the averaged pass. averaged: the clock over the same "
-      "pass, whose error must stay below the bound (T + 2r)/N (r: the reference's resolution). "
+      "pass, whose error must stay below the bound (T + 2r + w)/N (r: the reference's resolution, "
+      "w: the widest bracket of two reference reads around a clock read). "
       "per-iteration: each round trip read alone. theory: share of readings above n = floor(d/T) "
       "ticks, predicted f from the reference's durations, 'agrees' within 3 standard errors "
       "(share and mean). zero%: the share of single round trips that read 0, predicted "
       "1 - d/T from the reference's durations; where every round trip is shorter than T the "
-      "readings tile the pass and the two differ by less than (1 + 2r/T)/N in every run.\n");
+      "readings tile the pass and the two differ by less than (1 + (2r + w)/T)/N in every run.\n");
 }
 
 void WriteStudyCsv(const StudyCell* cells, int count, TextSink& out) {
@@ -124,7 +125,7 @@ void WriteStudyCsv(const StudyCell* cells, int count, TextSink& out) {
       "per_iteration_mean_ns,per_iteration_sd_ns,per_iteration_p50_ns,per_iteration_min_ns,"
       "zero_fraction,per_iteration_truth_ns,predicted_f,observed_f,predicted_sd_ns,"
       "theory_agrees,predicted_zero_fraction,zero_bound,worst_run_zero_error,zero_within_bound,"
-      "reference,reference_resolution_ns,faults,histogram\n");
+      "reference,reference_resolution_ns,pairing_skew_ns,faults,histogram\n");
   for (int i = 0; i < count; ++i) {
     const StudyCell& c = cells[i];
     if (c.error != nullptr) continue;
@@ -137,9 +138,10 @@ void WriteStudyCsv(const StudyCell* cells, int count, TextSink& out) {
                c.per_iteration_sd_ns, c.per_iteration_p50_ns, c.per_iteration_min_ns,
                c.zero_fraction, c.per_iteration_truth_ns, c.prediction.f, c.observed_f,
                c.prediction.sd_ns, c.theory_agrees ? 1 : 0);
-    out.Printf("%.6f,%.6f,%.6f,%d,%s,%.1f,%lld,", c.prediction.zero_share, c.zero_bound,
+    out.Printf("%.6f,%.6f,%.6f,%d,%s,%.1f,%.1f,%lld,", c.prediction.zero_share, c.zero_bound,
                c.worst_run_zero_error, c.zero_within_bound ? 1 : (c.zero_bound_applies ? 0 : -1),
-               c.reference, c.reference_resolution_ns, static_cast<long long>(c.faults));
+               c.reference, c.reference_resolution_ns, c.pairing_skew_ns,
+               static_cast<long long>(c.faults));
     WriteHistogram(c, ";", false, out);
     out.Print("\n");
   }
@@ -174,7 +176,8 @@ void WriteStudyJson(const StudyCell* cells, int count, const char* platform, Tex
                c.prediction.f, c.observed_f, c.prediction.sd_ns, c.theory_agrees ? "true" : "false",
                c.prediction.zero_share, c.zero_bound, c.worst_run_zero_error,
                c.zero_bound_applies ? "true" : "false", c.zero_within_bound ? "true" : "false");
-    out.Printf("\"faults\":%lld}", static_cast<long long>(c.faults));
+    out.Printf("\"pairing_skew_ns\":%.1f,\"faults\":%lld}", c.pairing_skew_ns,
+               static_cast<long long>(c.faults));
   }
   out.Print("\n]}\n");
 }

@@ -68,7 +68,7 @@ TEST(StudyReportTest, TableHasTheHostsColumnsAndTheZeroShareCheck) {
   EXPECT_NE(out.text.find("99.88 / 99.88 (0.10) within"), std::string::npos) << out.text;
   EXPECT_NE(out.text.find("systick                         512 B: 0:3995 1:5"), std::string::npos)
       << out.text;
-  EXPECT_NE(out.text.find("is 2.346 us off, within the bound (T + 2r)/N = 10.000 us"),
+  EXPECT_NE(out.text.find("is 2.346 us off, within the bound (T + 2r + w)/N = 10.000 us"),
             std::string::npos)
       << out.text;
 }

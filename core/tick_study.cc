@@ -15,7 +15,8 @@ void StudyAccumulator::AddAveragedRun(double averaged_ns, double truth_ns) {
   truth_sum_ += truth_ns;
   truth_square_sum_ += truth_ns * truth_ns;
   cell_.averaged_bound_ns =
-      (cell_.resolution_ns + 2 * cell_.reference_resolution_ns) / static_cast<double>(cell_.iterations);
+      (cell_.resolution_ns + 2 * cell_.reference_resolution_ns + cell_.pairing_skew_ns) /
+      static_cast<double>(cell_.iterations);
   const double error = std::fabs(averaged_ns - truth_ns);
   if (error > cell_.worst_run_error_ns) cell_.worst_run_error_ns = error;
   if (!(error < cell_.averaged_bound_ns)) all_within_ = false;
@@ -33,7 +34,8 @@ void StudyAccumulator::AddPerIterationRun(int64_t count) {
   const double zero_share = static_cast<double>(zeros) / static_cast<double>(count);
   const double error = std::fabs(zero_share - run.zero_share);
   if (error > cell_.worst_run_zero_error) cell_.worst_run_zero_error = error;
-  cell_.zero_bound = (1 + 2 * cell_.reference_resolution_ns / t) / static_cast<double>(count);
+  cell_.zero_bound =
+      (1 + (2 * cell_.reference_resolution_ns + cell_.pairing_skew_ns) / t) / static_cast<double>(count);
   if (!(error < cell_.zero_bound)) all_zero_within_ = false;
   cell_.readings += count;
 }

@@ -8,15 +8,18 @@
 // the caller's (StudyWorkspace), nothing is allocated.
 //
 // What is promised:
-//   * averaged: |averaged - truth| < averaged_bound_ns = (T + 2 r) / N for each run, where
-//     truth is the reference over the same pass and r the reference's resolution (each of
-//     the reference's two readings is off by less than r). averaged_within_bound says
-//     whether every run kept it.
+//   * averaged: |averaged - truth| < averaged_bound_ns = (T + 2 r + w) / N for each run,
+//     where truth is the reference over the same pass, r the reference's resolution (each
+//     of its two readings is off by less than r) and w the pairing skew: the widest
+//     bracket of two reference reads around one clock read, measured before the cell (the
+//     clock and the reference are read one after the other, so their instants differ by
+//     less than w, and differently at the two ends). averaged_within_bound says whether
+//     every run kept it.
 //   * per-iteration: the readings of one pass tile it (each reading closes one round trip
 //     and opens the next), so the ticks they count are the ticks of the whole pass. Where
 //     every round trip is shorter than T, no reading holds more than one tick, and the share
 //     of zero readings differs from the theory's 1 - d/T (averaged over the round trips'
-//     true lengths d from the reference) by less than zero_bound = (1 + 2 r / T) / N in
+//     true lengths d from the reference) by less than zero_bound = (1 + (2 r + w) / T) / N in
 //     every run. zero_within_bound says whether every run kept it; zero_bound_applies
 //     whether the round trips were short enough for the statement to hold.
 //   * theory_agrees: the measured share above n ticks and the mean agree with the
@@ -68,6 +71,7 @@ struct StudyCell {
   int64_t iterations = 0;  // round trips per pass
   double resolution_ns = 0;            // T: the clock's claimed resolution
   double reference_resolution_ns = 0;  // r
+  double pairing_skew_ns = 0;          // w: widest reference-clock-reference bracket
 
   // The averaged pass.
   double truth_ns = 0;     // the reference's averaged round trip, mean over runs
@@ -75,7 +79,7 @@ struct StudyCell {
   double averaged_ns = 0;  // the clock's, mean over runs
   double averaged_error_ns = 0;    // |averaged - truth|
   double worst_run_error_ns = 0;   // the largest |averaged - truth| of one run
-  double averaged_bound_ns = 0;    // (T + 2 r) / N
+  double averaged_bound_ns = 0;    // (T + 2 r + w) / N
   bool averaged_within_bound = false;
 
   // The per-iteration pass, all runs pooled.
@@ -93,7 +97,7 @@ struct StudyCell {
   double observed_f = 0;  // measured share of readings above prediction.n ticks
   bool theory_agrees = false;
   bool zero_bound_applies = false;   // every round trip shorter than T
-  double zero_bound = 0;             // (1 + 2 r / T) / N
+  double zero_bound = 0;             // (1 + (2 r + w) / T) / N
   double worst_run_zero_error = 0;   // the largest |zero share - (1 - d/T)| of one run
   bool zero_within_bound = false;
 
@@ -160,6 +164,13 @@ StudyCell RunStudyCell(EndpointT& endpoint, ClockT& clock, ReferenceClockT& refe
   buffers.reference_marks = workspace.reference_marks;
   const ReferenceClock<ReferenceClockT> paired{&reference};
   const double n = static_cast<double>(options.iterations);
+  // The pairing skew: the widest of 16 reference-clock-reference brackets.
+  for (int i = 0; i < 16; ++i) {
+    const int64_t before = reference.NowTicks();
+    workspace.marks[0] = clock.NowTicks();
+    const double width = reference.TicksToNanos(reference.NowTicks() - before);
+    if (width > cell.pairing_skew_ns) cell.pairing_skew_ns = width;
+  }
   StudyAccumulator accumulator(cell, workspace);
   uint64_t sequence = 1;
   for (int64_t run = 0; run < options.runs; ++run) {

@@ -87,6 +87,9 @@ TEST(TickStudyTest, ShortRoundTripsFollowTheTheory) {
 TEST(TickStudyTest, ReadCostsDoNotBreakTheBounds) {
   const StudyCell c = RunCell({300'000, 1'200'000, 520'000}, 500, 2, 4'321'000, 120);
   ASSERT_EQ(c.error, nullptr);
+  // A reference read and a clock read of 120 ns each between the bracket's two reads.
+  EXPECT_EQ(c.pairing_skew_ns, 240);
+  EXPECT_DOUBLE_EQ(c.averaged_bound_ns, (kT + 2 * kFine + 240) / 500.0);
   EXPECT_TRUE(c.averaged_within_bound);
   EXPECT_TRUE(c.zero_bound_applies);
   EXPECT_TRUE(c.zero_within_bound) << c.worst_run_zero_error << " vs " << c.zero_bound;

@@ -1,7 +1,7 @@
 """The C++ toolchain configuration for Debian's bare-metal Arm compiler (gcc-arm-none-eabi).
 
 Compiles for a Cortex-M3 (Thumb-2, no FPU), freestanding in spirit: C++17 without
-exceptions or RTTI, newlib-nano as the C library, semihosting (rdimon) for output, the
+exceptions or RTTI, newlib as the C library, semihosting (rdimon) for output, the
 command line and the exit code. Programs bring their own start-up code and memory map
 (//board:runtime); the link leaves out the C runtime's start files (-nostartfiles).
 Everything is linked statically: the toolchain has no dynamic linker (no `supports_pic`,
@@ -80,11 +80,9 @@ def _impl(ctx):
             flag_sets = [
                 _flags(_LINK_ACTIONS, _CPU_FLAGS + [
                     "-nostartfiles",
-                    "--specs=nano.specs",
+                    # newlib with semihosting. Not newlib-nano: its printf has no %lld,
+                    # which the reports print int64_t counts with.
                     "--specs=rdimon.specs",
-                    # newlib-nano's printf leaves out floating point unless asked.
-                    "-u",
-                    "_printf_float",
                     "-Wl,--gc-sections",
                     "-lstdc++",
                     "-lm",

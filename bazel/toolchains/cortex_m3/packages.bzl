@@ -8,7 +8,7 @@ the next board build checks again and goes on.
 # Each package known by one file it installs.
 _MCU_PACKAGE_FILES = {
     "gcc-arm-none-eabi": "/usr/bin/arm-none-eabi-g++",
-    "libnewlib-arm-none-eabi": "/usr/lib/arm-none-eabi/newlib/thumb/v7-m/nofp/librdimon_nano.a",
+    "libnewlib-arm-none-eabi": "/usr/lib/arm-none-eabi/newlib/thumb/v7-m/nofp/librdimon.a",
     "libstdc++-arm-none-eabi-newlib": "/usr/lib/arm-none-eabi/include/c++",
 }
 
