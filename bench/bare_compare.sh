@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# tickbench's round trip against the bare loop (//bench:bare_loop: send and receive and
+# nothing else) on every transport, alternating the two run by run, size by size,
+# placement by placement and mode by mode, so that drift in the machine's load falls on
+# both alike.
+#
+#   bench/bare_compare.sh [--reps=7] [--iterations=2000] [--warmup=1000] [--sizes=1,1024]
+#                         [--transports=unix_stream,unix_dgram,udp,tcp,pipe]
+#                         [--cpus=0,1] [--cases=same:blocking,split:blocking,split:busy_poll]
+#                         [--harness=bazel-bin/harness/harness] [--bare=bazel-bin/bench/bare_loop]
+#                         [--raw=FILE]
+#
+# Needs both binaries built (bazel build //harness //bench:bare_loop); each pins itself
+# and its peer (--pin). A case is PLACEMENT:MODE: placement `same` pins client and
+# peer to the first of --cpus, `split` the client to the first and the peer to the
+# second; mode `blocking` or `busy_poll` (tickbench --busy_poll, bare_loop --busy_poll:
+# both sides spin). same:busy_poll is left out by default: two spinning processes on one
+# CPU hand over only when the scheduler preempts one, and a round trip then takes a
+# scheduler slice (about 8 ms on a 2-vCPU VM), which measures the scheduler, not the
+# transport.
+#
+# Each run: tickbench --experiment=sweep --runs=1 --batch=1 --clock=clock_gettime (CLOCK_MONOTONIC,
+# the clock bare_loop reads too) --reference_clock=none; its figure is the median round trip
+# (CSV per_iteration_p50_ns); bare_loop's is the median of its round trips. Odd
+# repetitions run tickbench first, even ones the bare loop first.
+#
+# Prints, for each case, transport and size: the median over the repetitions of each
+# one's median round trip (µs), and the ratio tickbench / bare: the median of the
+# repetitions' paired ratios (each tickbench run over the bare run beside it) with a
+# bootstrap 95% interval (2000 resamples of the repetitions, percentile method).
+set -euo pipefail
+
+reps=7
+iterations=2000
+warmup=1000
+sizes=1,1024
+transports=unix_stream,unix_dgram,udp,tcp,pipe
+cpus=0,1
+cases=same:blocking,split:blocking,split:busy_poll
+harness=bazel-bin/harness/harness
+bare=bazel-bin/bench/bare_loop
+raw=""
+for arg in "$@"; do
+  case "$arg" in
+    --reps=*) reps=${arg#*=} ;;
+    --iterations=*) iterations=${arg#*=} ;;
+    --warmup=*) warmup=${arg#*=} ;;
+    --sizes=*) sizes=${arg#*=} ;;
+    --transports=*) transports=${arg#*=} ;;
+    --cpus=*) cpus=${arg#*=} ;;
+    --cases=*) cases=${arg#*=} ;;
+    --harness=*) harness=${arg#*=} ;;
+    --bare=*) bare=${arg#*=} ;;
+    --raw=*) raw=${arg#*=} ;;
+    -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
+    *) echo "bare_compare.sh: unknown option '$arg' (see --help)" >&2; exit 2 ;;
+  esac
+done
+[[ "$reps" =~ ^[1-9][0-9]*$ ]] || { echo "bare_compare.sh: --reps must be a positive number" >&2; exit 2; }
+[[ "$cpus" =~ ^[0-9]+,[0-9]+$ ]] || { echo "bare_compare.sh: --cpus takes CLIENT,PEER" >&2; exit 2; }
+for binary in "$harness" "$bare"; do
+  [ -x "$binary" ] || { echo "bare_compare.sh: no binary at $binary (bazel build //harness //bench:bare_loop, or --harness=/--bare=)" >&2; exit 2; }
+done
+command -v timeout >/dev/null || { echo "bare_compare.sh: timeout is missing" >&2; exit 2; }
+client_cpu=${cpus%,*}
+peer_cpu=${cpus#*,}
+IFS=, read -r -a size_list <<<"$sizes"
+IFS=, read -r -a transport_list <<<"$transports"
+IFS=, read -r -a case_list <<<"$cases"
+for c in "${case_list[@]}"; do
+  case "$c" in
+    same:blocking|same:busy_poll|split:blocking|split:busy_poll) ;;
+    *) echo "bare_compare.sh: unknown case '$c' (PLACEMENT:MODE, same|split : blocking|busy_poll)" >&2; exit 2 ;;
+  esac
+done
+
+run_limit=300  # seconds for one run, even at 10 ms a round trip
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+pin_of() { [ "$1" = same ] && echo "$client_cpu,$client_cpu" || echo "$client_cpu,$peer_cpu"; }
+flag_of() { [ "$1" = busy_poll ] && echo --busy_poll || true; }
+
+# Prints tickbench's median round trip in µs, or nothing on failure.
+run_tickbench() {
+  local transport=$1 size=$2 placement=$3 mode=$4 csv="$work/tickbench.csv"
+  # shellcheck disable=SC2046  # flag_of prints one flag or nothing
+  if timeout "$run_limit" "$harness" --experiment=sweep --transport="$transport" \
+      --sizes="$size" --runs=1 --iterations="$iterations" --warmup="$warmup" --format=csv \
+      --clock=clock_gettime --reference_clock=none --batch=1 --pin="$(pin_of "$placement")" \
+      $(flag_of "$mode") >"$csv" 2>"$work/tickbench.err"; then
+    awk -F, -v transport="$transport" 'NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; next }
+             $1 == transport { printf "%.3f\n", $col["per_iteration_p50_ns"] / 1e3 }' "$csv"
+  else
+    echo "bare_compare.sh: tickbench $transport $size $placement $mode failed:" >&2
+    tail -3 "$work/tickbench.err" >&2
+  fi
+}
+
+# Prints the bare loop's median round trip in µs, or nothing on failure.
+run_bare() {
+  local transport=$1 size=$2 placement=$3 mode=$4
+  # shellcheck disable=SC2046
+  if timeout "$run_limit" "$bare" --transport="$transport" --size="$size" \
+      --iterations="$iterations" --warmup="$warmup" --pin="$(pin_of "$placement")" \
+      $(flag_of "$mode") >"$work/bare.out" 2>"$work/bare.err"; then
+    awk '{ print $5 }' "$work/bare.out"
+  else
+    echo "bare_compare.sh: bare_loop $transport $size $placement $mode failed:" >&2
+    tail -3 "$work/bare.err" >&2
+  fi
+}
+
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+
+echo "# machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1); $(nproc) CPUs; Linux $(uname -r);" \
+     "clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+echo "# $reps repetitions; $iterations round trips a run after $warmup untimed; cpus $cpus;" \
+     "cases $cases"
+echo "# load average at start: $(load)"
+
+results="$work/results"  # tool case transport size rep value_us
+: >"$results"
+for ((rep = 1; rep <= reps; ++rep)); do
+  for c in "${case_list[@]}"; do
+    placement=${c%:*}
+    mode=${c#*:}
+    for transport in "${transport_list[@]}"; do
+      for size in "${size_list[@]}"; do
+        order=(tickbench bare)
+        if ((rep % 2 == 0)); then order=(bare tickbench); fi
+        for tool in "${order[@]}"; do
+          value=$("run_$tool" "$transport" "$size" "$placement" "$mode" || true)
+          if [ -n "$value" ]; then echo "$tool $c $transport $size $rep $value" >>"$results"; fi
+        done
+      done
+    done
+  done
+  echo "# repetition $rep of $reps done; load average $(load)" >&2
+done
+echo "# load average at end: $(load)"
+if [ -n "$raw" ]; then cp "$results" "$raw"; fi
+
+awk -v seed=1 '
+  function sort(a, n,   i, j, t) {  # insertion sort of a[1..n], numerically
+    for (i = 2; i <= n; ++i) for (j = i; j > 1 && a[j - 1] > a[j]; --j) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+  }
+  function shellsort(a, n,   gap, i, j, t) {  # a[1..n], numerically; no recursion (mawk)
+    for (gap = int(n / 2); gap > 0; gap = int(gap / 2))
+      for (i = gap + 1; i <= n; ++i)
+        for (j = i; j > gap && a[j - gap] > a[j]; j -= gap) { t = a[j]; a[j] = a[j - gap]; a[j - gap] = t }
+  }
+  function median(a, n,   b, i) {
+    for (i = 1; i <= n; ++i) b[i] = a[i]
+    sort(b, n)
+    return n % 2 ? b[(n + 1) / 2] : (b[n / 2] + b[n / 2 + 1]) / 2
+  }
+  { key = $2 " " $3 " " $4; value[$1, key, $5] = $6; if (!(key in seen)) { seen[key] = 1; keys[++nkeys] = key } }
+  END {
+    srand(seed)
+    printf "%-15s %-11s %6s | %9s %9s | %6s %15s %4s\n", "case", "transport", "size B",
+           "tickbench", "bare", "ratio", "95% interval", "reps"
+    for (k = 1; k <= nkeys; ++k) {
+      key = keys[k]; n = 0; delete r; delete tb; delete bl
+      for (rep = 1; rep <= 1000; ++rep) {
+        if (((("tickbench", key, rep) in value)) && ((("bare", key, rep) in value)) && value["bare", key, rep] > 0) {
+          ++n; tb[n] = value["tickbench", key, rep]; bl[n] = value["bare", key, rep]; r[n] = tb[n] / bl[n]
+        }
+      }
+      split(key, part, " ")
+      if (n == 0) { printf "%-15s %-11s %6s | %9s %9s | %6s %15s %4d\n", part[1], part[2], part[3], "-", "-", "-", "-", 0; continue }
+      delete boot
+      for (b = 1; b <= 2000; ++b) {
+        delete s
+        for (i = 1; i <= n; ++i) s[i] = r[1 + int(rand() * n)]
+        boot[b] = median(s, n)
+      }
+      shellsort(boot, 2000)
+      printf "%-15s %-11s %6s | %9.2f %9.2f | %6.3f  [%5.3f, %5.3f] %4d\n", part[1], part[2], part[3],
+             median(tb, n), median(bl, n), median(r, n), boot[51], boot[1950], n
+    }
+    print "Round trip in us: the median over the repetitions of each run'"'"'s median. ratio: the median of"
+    print "the paired ratios tickbench / bare (runs side by side), with a bootstrap 95% interval."
+  }' "$results"
