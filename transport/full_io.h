@@ -1,12 +1,14 @@
-// Whole-buffer reads and writes on blocking descriptors, with the errors the transports
-// report.
+// Whole-buffer reads and writes on blocking descriptors (and reads on O_NONBLOCK ones, where
+// a function says so), with the errors the transports report.
 //
 // Error mapping (the same for every transport, so callers can act on the code alone):
 //   * end of file, ECONNRESET, EPIPE, ECONNREFUSED -> Unavailable, with the text "peer
 //     closed the connection" (ECONNREFUSED is how a connected UDP or UNIX datagram socket
 //     learns that the peer's socket is gone);
-//   * EAGAIN/EWOULDBLOCK -> DeadlineExceeded: every descriptor here is blocking, so these
-//     can only come from SO_RCVTIMEO (ReadFull()'s own ppoll() wait ends the same way);
+//   * EAGAIN/EWOULDBLOCK -> DeadlineExceeded: on a blocking descriptor they can only come
+//     from SO_RCVTIMEO (ReadFull()'s own ppoll() wait ends the same way). The reads for
+//     O_NONBLOCK descriptors (ReadFullWaitingOnEagain, SpinReadFull) wait or spin on
+//     them instead, and end with DeadlineExceeded when their own timeout runs out;
 //   * EINTR is retried; anything else goes through platform::ErrnoToStatus().
 //
 // SIGPIPE: writing to a socket or pipe whose reader has gone raises SIGPIPE, which kills
