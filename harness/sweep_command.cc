@@ -10,20 +10,9 @@
 #include "harness/plot.h"
 #include "harness/sweep_analysis.h"
 #include "harness/sweep_runner.h"
-#include "transport/transport_registry.h"
 
 namespace tickbench::harness {
 namespace {
-
-// The address whose path MTU may explain a step, asked of the transport registry: the
-// server's with --role=client, else the loopback of the transport's IP version; "" for a
-// transport that never touches an IP interface (AF_UNIX, pipes, the simulation).
-std::string MtuPeer(absl::string_view transport_name, const remote::RoleOptions& role) {
-  absl::StatusOr<const transport::TransportInfo*> row = transport::FindTransport(transport_name);
-  if (!row.ok() || !(*row)->is_ip()) return "";
-  if (role.role == remote::Role::kClient) return role.peer.Host();
-  return (*row)->is_ipv6() ? "::1" : "127.0.0.1";
-}
 
 // The steps of the sweep and the sizes of this host that may explain them, reported;
 // with --plot, the sweep drawn with its steps.
@@ -31,7 +20,8 @@ void AnalyzeAndPlot(const Experiment& e, const remote::RoleOptions& role,
                     const SweepOutcome& outcome, Reporter& reporter) {
   const analysis::Sweep sweep = RttSweepFromRecords(outcome.records);
   const std::string name(e.transport->name());
-  const std::string peer_address = MtuPeer(name, role);
+  const std::string peer_address =
+      MtuPeerAddress(name, role.role == remote::Role::kClient ? role.peer.Host() : "");
   const analysis::SizeFacts facts = CollectSizeFacts(name, outcome.socket_buffers, peer_address);
   const SweepAnalysis analyzed = AnalyzeSweep(sweep, facts, e.explain);
   reporter.ReportAnalysis(FormatSweepAnalysis(sweep, facts, analyzed));
