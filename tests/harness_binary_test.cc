@@ -1,13 +1,16 @@
 // End to end: the harness binary as a user runs it, with each preset on a short setting,
-// in each output format, and with bad flags.
+// in each output format, the study in each format, and with bad flags.
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <regex>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -296,6 +299,87 @@ TEST(HarnessBinaryTest, ClocksDescribeThemselves) {
   ASSERT_EQ(info.exit_code, 0) << info.err;
   EXPECT_THAT(info.out, testing::ContainsRegex("tick:10ms +10 ms +10 ms"));
   EXPECT_THAT(info.out, testing::ContainsRegex("tick:20ms +20 ms +20 ms"));
+}
+
+// The study end to end on the simulated transport: exit 0 and exactly one row per clock and
+// size in each format, the virtual clock exact and every clock's averaged error within the
+// bound it states.
+constexpr char kStudyArgs[] =
+    "--experiment=study --transport=sim --clocks=virtual,tick:1ms,tick:5ms "
+    "--sizes=64,512,2048 --iterations=50 --runs=2 --seed=3";
+
+std::multiset<std::pair<std::string, int>> ExpectedStudyCells() {
+  std::multiset<std::pair<std::string, int>> cells;
+  for (const char* clock : {"virtual", "tick:1ms", "tick:5ms"}) {
+    for (int size : {64, 512, 2048}) cells.insert({clock, size});
+  }
+  return cells;
+}
+
+TEST(HarnessBinaryTest, StudyTablePrintsOneRowPerClockAndSize) {
+  const HarnessResult r = RunHarness(kStudyArgs);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::multiset<std::pair<std::string, int>> cells;
+  std::string clock;
+  const std::regex header("([a-z_:0-9]+): .*resolution T = .*");
+  const std::regex row(" *([0-9]+) \\| .*");
+  for (absl::string_view view : absl::StrSplit(r.out, '\n')) {
+    const std::string line(view);
+    std::smatch m;
+    if (std::regex_match(line, m, header)) clock = m[1];
+    if (std::regex_match(line, m, row)) cells.insert({clock, std::stoi(m[1])});
+  }
+  EXPECT_EQ(cells, ExpectedStudyCells()) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("In plain words:"));
+}
+
+TEST(HarnessBinaryTest, StudyCsvHasOneRowPerClockAndSizeWithinTheStatedBound) {
+  const HarnessResult r = RunHarness(std::string(kStudyArgs) + " --format=csv");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<std::string> lines = absl::StrSplit(r.out, '\n', absl::SkipEmpty());
+  ASSERT_EQ(lines.size(), 10u) << r.out;  // the header and 3 clocks x 3 sizes
+  const std::vector<std::string> names = absl::StrSplit(lines[0], ',');
+  auto column = [&](const std::string& name) {
+    const auto it = std::find(names.begin(), names.end(), name);
+    EXPECT_NE(it, names.end()) << name;
+    return static_cast<size_t>(it - names.begin());
+  };
+  const auto clock = column("clock"), size = column("size_bytes"), truth = column("truth_ns"),
+             averaged = column("averaged_ns"), error = column("averaged_error_ns"),
+             bound = column("averaged_bound_ns"), within = column("averaged_within_bound");
+  std::multiset<std::pair<std::string, int>> cells;
+  for (size_t i = 1; i < lines.size(); ++i) {
+    const std::vector<std::string> cell = absl::StrSplit(lines[i], ',');
+    ASSERT_EQ(cell.size(), names.size()) << lines[i];
+    cells.insert({cell[clock], std::stoi(cell[size])});
+    EXPECT_GT(std::stod(cell[truth]), 20000) << "the simulation's fixed cost is 20 us";
+    if (cell[clock] == "virtual") EXPECT_EQ(cell[averaged], cell[truth]) << lines[i];
+    EXPECT_LE(std::abs(std::stod(cell[error])), std::stod(cell[bound])) << lines[i];
+    EXPECT_EQ(cell[within], "1") << lines[i];
+  }
+  EXPECT_EQ(cells, ExpectedStudyCells());
+}
+
+TEST(HarnessBinaryTest, StudyJsonHasOneCellPerClockAndSize) {
+  const HarnessResult r = RunHarness(std::string(kStudyArgs) + " --format=json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const size_t at = r.out.find("\"cells\":[");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const std::string cells_text = r.out.substr(at);
+  std::multiset<std::pair<std::string, int>> cells;
+  const std::regex cell("\"clock\":\"([^\"]+)\",\"size_bytes\":([0-9]+)");
+  for (std::sregex_iterator it(cells_text.begin(), cells_text.end(), cell), end; it != end;
+       ++it) {
+    cells.insert({(*it)[1], std::stoi((*it)[2])});
+  }
+  EXPECT_EQ(cells, ExpectedStudyCells());
+  EXPECT_EQ(Numbers(cells_text, "bound_ns").size(), 9u);
+  size_t within = 0;
+  for (size_t p = cells_text.find("\"within_bound\":true"); p != std::string::npos;
+       p = cells_text.find("\"within_bound\":true", p + 1)) {
+    ++within;
+  }
+  EXPECT_EQ(within, 9u);
 }
 
 }  // namespace
