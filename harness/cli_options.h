@@ -76,6 +76,9 @@ struct CommandLine {
   absl::Duration sim_per_small = transport::SimRttModel().per_small;
   std::string sim_jitter = "none";  // transport::ParseJitterKind's name of JitterKind::kNone
   absl::Duration sim_jitter_scale = transport::SimRttModel().jitter_scale;
+  int64_t sim_mtu = transport::SimRttModel().mtu_bytes;
+  double sim_link_rate = transport::SimRttModel().link_rate_bps;
+  absl::Duration sim_per_packet = transport::SimRttModel().per_packet;
   int64_t retries = 3;
   // Roles and the modes that measure nothing.
   std::string role = "local";
@@ -86,6 +89,7 @@ struct CommandLine {
   std::string analyze;
   std::string analyze_column;
   bool explain = false;
+  bool fit_sim = false;  // --analyze: fit the simulation to the curve
   std::string plot;
   std::set<std::string> specified;  // names of the flags given on the command line
   // The flags given, by name in order, with their values as Abseil prints them: for the

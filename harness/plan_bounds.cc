@@ -94,6 +94,32 @@ absl::Status MakeSimModel(const CommandLine& c, transport::SimRttModel& model) {
       !s.ok()) {
     return s;
   }
+  // The link: its rate and packet cost do something only with an MTU.
+  for (const char* flag : {"sim_link_rate", "sim_per_packet"}) {
+    if (Given(c, flag) && c.sim_mtu == 0) return BadFlag(flag, "applies only with --sim_mtu");
+  }
+  if (c.sim_mtu != 0) {
+    if (absl::Status s = IntegerInRange("sim_mtu", c.sim_mtu, transport::kMinSimMtuBytes,
+                                        transport::kMaxSimBufferBytes, " bytes (0: no link)");
+        !s.ok()) {
+      return s;
+    }
+  }
+  if (!(c.sim_link_rate == 0 || (c.sim_link_rate >= transport::kMinSimLinkRateBps &&
+                                 c.sim_link_rate <= transport::kMaxSimLinkRateBps))) {
+    return BadFlag("sim_link_rate",
+                   absl::StrCat("must be 0 (no wire time) or in [", transport::kMinSimLinkRateBps,
+                                ", ", transport::kMaxSimLinkRateBps, "] bits per second; got ",
+                                c.sim_link_rate));
+  }
+  if (absl::Status s = DurationInRange("sim_per_packet", c.sim_per_packet, absl::ZeroDuration(),
+                                       transport::kMaxSimPerBuffer);
+      !s.ok()) {
+    return s;
+  }
+  model.mtu_bytes = c.sim_mtu;
+  model.link_rate_bps = c.sim_link_rate;
+  model.per_packet = c.sim_per_packet;
   model.fixed = c.sim_fixed;
   model.per_byte_ns = c.sim_per_byte_ns;
   model.bsd_buffers = c.sim_bsd;

@@ -183,9 +183,10 @@ std::string FormatSweepAnalysis(const analysis::Sweep& sweep, const analysis::Si
     for (size_t i = 0; i < result.implied_steps.size() && i < kMaxListed; ++i) {
       const analysis::ImpliedStep& step = result.implied_steps[i];
       absl::StrAppendFormat(
-          &text, "  jump %s between %.0f and %.0f bytes: %+.0f %s (%s implies it, %.1f standard "
+          &text, "  jump %s between %.0f and %.0f bytes: %+.0f%s (%s implies it, %.1f standard "
           "errors)%s\n",
-          step.jump >= 0 ? "up" : "down", step.size_before, step.size_after, step.jump, sweep.unit,
+          step.jump >= 0 ? "up" : "down", step.size_before, step.size_after, step.jump,
+          sweep.unit.empty() ? "" : absl::StrCat(" ", sweep.unit),
           model, step.jump_stderr > 0 ? std::fabs(step.jump) / step.jump_stderr : INFINITY,
           result.implied_causes[i].empty()
               ? ""
