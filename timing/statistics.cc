@@ -5,8 +5,6 @@
 
 namespace tickbench::timing {
 
-double RunningStats::sd() const { return std::sqrt(variance()); }
-
 double QuantileOfSorted(absl::Span<const double> sorted, double q) {
   if (sorted.empty()) return 0;
   const double position = q * static_cast<double>(sorted.size() - 1);

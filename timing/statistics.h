@@ -8,37 +8,14 @@
 #include <vector>
 
 #include "absl/types/span.h"
+#include "core/running_stats.h"
 #include "timing/log_histogram.h"
 
 namespace tickbench::timing {
 
 // Mean and variance in one pass without the cancellation of sum-of-squares formulas
-// (Welford 1962).
-class RunningStats {
- public:
-  void Add(double value) {
-    ++count_;
-    const double delta = value - mean_;
-    mean_ += delta / static_cast<double>(count_);
-    m2_ += delta * (value - mean_);
-    if (value < min_) min_ = value;
-    if (value > max_) max_ = value;
-  }
-  int64_t count() const { return count_; }
-  double mean() const { return count_ > 0 ? mean_ : 0; }
-  // Sample variance (n - 1 in the denominator); 0 for fewer than two values.
-  double variance() const { return count_ > 1 ? m2_ / static_cast<double>(count_ - 1) : 0; }
-  double sd() const;
-  double min() const { return count_ > 0 ? min_ : 0; }
-  double max() const { return count_ > 0 ? max_ : 0; }
-
- private:
-  int64_t count_ = 0;
-  double mean_ = 0;
-  double m2_ = 0;
-  double min_ = std::numeric_limits<double>::infinity();
-  double max_ = -std::numeric_limits<double>::infinity();
-};
+// (Welford 1962): the freestanding core's, the same code the board runs.
+using RunningStats = core::RunningStats;
 
 struct Summary {
   int64_t count = 0;
