@@ -9,8 +9,6 @@
 #include "absl/strings/str_format.h"
 #include "analysis/csv_sweep_reader.h"
 #include "analysis/model_fit.h"
-#include "harness/analysis_json.h"
-#include "harness/clock_report.h"
 #include "harness/command_status.h"
 #include "harness/output_file.h"
 #include "harness/plot.h"
@@ -46,16 +44,7 @@ absl::StatusOr<analysis::Sweep> ReadSweep(const std::string& resolved, const std
 
 }  // namespace
 
-int RunAnalyzeCommand(const CommandLine& command_line, const ReportStreams& given_streams) {
-  absl::StatusOr<OutputFormat> format = ParseModeFormat("analyze", command_line.format);
-  if (!format.ok()) return Usage(format.status());
-  // With --format=json the text goes into the JSON's "report", which alone is printed.
-  std::string report;
-  const bool json = *format == OutputFormat::kJson;
-  const ReportStreams streams =
-      json ? ReportStreams{[&report](absl::string_view text) { absl::StrAppend(&report, text); },
-                           given_streams.err}
-           : given_streams;
+int RunAnalyzeCommand(const CommandLine& command_line, const ReportStreams& streams) {
   const std::string resolved = ResolveUserPath(command_line.analyze);
   const std::string shown = absl::CHexEscape(resolved);
   std::string plot_path;
@@ -95,7 +84,6 @@ int RunAnalyzeCommand(const CommandLine& command_line, const ReportStreams& give
     }
   }
   if (int stopped = ExitIfStopped("during --analyze"); stopped >= 0) return stopped;
-  if (json) given_streams.out(FormatAnalysisJson(shown, *sweep, analyzed, report));
   return kExitOk;
 }
 
