@@ -39,9 +39,10 @@ void WritePlainWords(const StudyCell& c, TextSink& out) {
              c.averaged_ns / 1e3, c.averaged_error_ns / 1e3,
              c.averaged_within_bound ? "within" : "NOT within", c.averaged_bound_ns / 1e3);
   if (c.zero_bound_applies) {
-    out.Printf("and %.1f%% of single round trips read 0 against 1 - d/T = %.1f%% (%s 1/N).\n",
+    out.Printf("and %.2f%% of single round trips read 0 against 1 - d/T = %.2f%% (%s the "
+               "bound (1 + (2r + w)/T)/N = %.2f%%).\n",
                100 * c.zero_fraction, 100 * c.prediction.zero_share,
-               c.zero_within_bound ? "within" : "NOT within");
+               c.zero_within_bound ? "within" : "NOT within", 100 * c.zero_bound);
   } else {
     out.Printf("and single round trips read %.2f us on average (theory %.2f us), some "
                "round trips being longer than T = %s.\n",
