@@ -8,11 +8,8 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "harness/cli_options.h"
-#include "harness/output_file.h"
 #include "harness/plan_checks.h"
-#include "harness/plot.h"
 #include "harness/size_list.h"
 #include "transport/sim_transport.h"
 #include "transport/transport_factory.h"
@@ -329,69 +326,9 @@ absl::Status ResolveStudyOptions(PlanState& st) {
   return absl::OkStatus();
 }
 
-// Bounds on what the plan would take: memory for its results, and in simulation the
-// virtual time its nanosecond clock must hold.
-absl::Status CheckPlanBounds(PlanState& st) {
-  const CommandLine& c = st.c;
-  Plan& plan = st.plan;
-  const double bytes = EstimatePlanBytes(plan);
-  if (bytes > kMaxPlanBytes) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "--sizes, --runs, --iterations: the results would take up to %s of memory (%d sizes x %d "
-        "runs x %d round trips%s), more than the %s allowed; measure fewer sizes, runs or round "
-        "trips%s",
-        FormatBytes(bytes), plan.sweep.sizes.size(), plan.sweep.runs, plan.sweep.engine.iterations,
-        plan.study ? absl::StrFormat(" x %d clocks", plan.study_clocks.size())
-                   : absl::StrFormat(", %d retries", plan.sweep.retries),
-        FormatBytes(kMaxPlanBytes), plan.study ? "" : " (or raise --batch)"));
-  }
-  if (plan.simulate) {
-    const double nanos = WorstSimulatedNanos(plan);
-    if (!(nanos <= kMaxSimulatedNanos)) {
-      return absl::InvalidArgumentError(absl::StrFormat(
-          "--transport=sim: the run could span up to %.3g years of virtual time, more than the "
-          "%.0f years its nanosecond clock holds; lower --iterations, --runs, --sizes or the "
-          "simulated costs (--sim_fixed, --sim_per_byte_ns, --peer_reply_delay, --receive_timeout)",
-          nanos / 3.15576e16, kMaxSimulatedNanos / 3.15576e16));
-    }
-  }
-  return absl::OkStatus();
-}
-
-// --format, --output and --plot, the targets checked before anything is measured.
-absl::Status ResolveOutputs(PlanState& st) {
-  const CommandLine& c = st.c;
-  Plan& plan = st.plan;
-  if (c.format == "table") {
-    plan.format = OutputFormat::kTable;
-  } else if (c.format == "csv") {
-    plan.format = OutputFormat::kCsv;
-  } else if (c.format == "json") {
-    plan.format = OutputFormat::kJson;
-  } else {
-    return BadFlag(
-        "format", absl::StrCat("unknown format ", Quoted(c.format), "; allowed: table, csv, json"));
-  }
-  if (Given(c, "output") && c.output.empty()) {
-    return BadFlag("output", "takes a file, or - for standard output");
-  }
-  if (!c.output.empty() && c.output != "-") {
-    plan.output_path = ResolveUserPath(c.output);
-    if (absl::Status s = CheckOutputTarget("output", plan.output_path); !s.ok()) {
-      return BadFlag("output", s.message());
-    }
-  }
-  if (Given(c, "plot") || !c.plot.empty()) {
-    absl::StatusOr<std::string> plot = CheckPlotTarget(c.plot);
-    if (!plot.ok()) return plot.status();
-    plan.plot_path = *plot;
-    if (!plan.output_path.empty() &&
-        (plan.output_path == plan.plot_path || plan.output_path == PlotDataPath(plan.plot_path))) {
-      return BadFlag("output", "names the same file as --plot or its data file");
-    }
-  }
-  return absl::OkStatus();
-}
+// What the plan would take, and where its results go (plan_outputs.cc).
+absl::Status CheckBounds(PlanState& st) { return CheckPlanBounds(st.plan); }
+absl::Status ResolveOutputTargets(PlanState& st) { return ResolveOutputs(st.c, st.plan); }
 
 }  // namespace
 
@@ -406,8 +343,8 @@ absl::StatusOr<Plan> MakePlan(const CommandLine& c) {
   st.client = c.role == "client";
   for (absl::Status (*step)(PlanState&) :
        {ResolveTransport, CheckStudyFlags, ResolveClock, ResolveReference, ResolveStudyClocks,
-        ResolveTickPhase, ResolveCounts, ResolvePeer, ResolveStudyOptions, CheckPlanBounds,
-        ResolveOutputs}) {
+        ResolveTickPhase, ResolveCounts, ResolvePeer, ResolveStudyOptions, CheckBounds,
+        ResolveOutputTargets}) {
     if (absl::Status s = step(st); !s.ok()) return s;
   }
   return std::move(st.plan);

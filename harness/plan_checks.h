@@ -1,5 +1,5 @@
 // The checks MakePlan and ChooseMode share (cli_options.cc, make_plan.cc,
-// plan_bounds.cc): internal to the command line, not for other callers.
+// plan_bounds.cc, plan_outputs.cc): internal to the command line, not for other callers.
 #ifndef HARNESS_PLAN_CHECKS_H_
 #define HARNESS_PLAN_CHECKS_H_
 
@@ -37,6 +37,11 @@ bool ReadsSimulatedTime(const timing::ClockSpec& spec);
 absl::Status MakeSimModel(const CommandLine& c, transport::SimRttModel& model);
 // The most virtual time a simulated plan can take, in ns.
 double WorstSimulatedNanos(const Plan& plan);
+// Bounds on what `plan` would take: memory for its results, and in simulation the virtual
+// time its nanosecond clock must hold (plan_outputs.cc).
+absl::Status CheckPlanBounds(const Plan& plan);
+// --format, --output and --plot into `plan`, the targets checked (plan_outputs.cc).
+absl::Status ResolveOutputs(const CommandLine& c, Plan& plan);
 // "512 MiB", "8.0 GiB", "1.5 TiB".
 std::string FormatBytes(double bytes);
 
