@@ -122,10 +122,10 @@ absl::StatusOr<double> ParseFinite(absl::string_view field, absl::string_view co
                                    int line_number) {
   double value;
   if (!absl::SimpleAtod(field, &value)) {
-    return LineError(line_number, absl::StrFormat("%s %s is not a number", column, Quoted(field)));
+    return LineError(line_number, absl::StrFormat("%s %s is not a number", Escaped(column), Quoted(field)));
   }
   if (!std::isfinite(value)) {
-    return LineError(line_number, absl::StrFormat("%s %s is not finite", column, Quoted(field)));
+    return LineError(line_number, absl::StrFormat("%s %s is not finite", Escaped(column), Quoted(field)));
   }
   return value;
 }
