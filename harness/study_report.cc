@@ -141,6 +141,93 @@ std::string FormatStudyCsv(const std::vector<StudyCell>& cells) {
   return text;
 }
 
+namespace {
+
+// The cell's "averaged" figure with its bound term by term, and the clock's "rate".
+void WriteAveragedJson(JsonWriter& json, const StudyCell& c) {
+  json.Key("averaged"); json.BeginObject();
+  json.Key("rtt_ns"); json.Number(c.averaged_ns);
+  WriteInterval(json, "rtt_ns", c.averaged_ci);
+  json.Key("error_ns"); json.Number(c.averaged_error_ns);
+  WriteInterval(json, "error_ns", c.averaged_error_ci);
+  json.Key("worst_run_error_ns"); json.Number(c.worst_run_error_ns);
+  json.Key("bound_ns"); json.Number(c.averaged_bound_ns);
+  json.Key("bound_terms_ns"); json.BeginObject();
+  json.Key("quantization"); json.Number(c.averaged_bound_ns);
+  json.Key("pairing"); json.Number(c.pairing_bound_ns);
+  json.Key("reference"); json.Number(c.reference_bound_ns);
+  json.Key("rate"); json.Number(c.rate_bound_ns);
+  json.Key("total"); json.Number(c.total_bound_ns());
+  json.EndObject();
+  json.Key("within_bound"); json.Bool(c.averaged_within_bound);
+  json.Key("worst_run_bound_ratio"); json.Number(c.worst_run_bound_ratio);
+  json.Key("pair_skew_ns"); json.Number(c.pair_skew_ns);
+  json.Key("unresolved"); json.Bool(c.averaged_unresolved);
+  json.Key("round_trips_to_resolve"); json.Integer(c.round_trips_to_resolve);
+  json.EndObject();
+  json.Key("rate"); json.BeginObject();
+  json.Key("ppm"); json.Number(c.rate_ppm);
+  json.Key("bound_ppm"); json.Number(c.rate_bound_ppm);
+  json.Key("shown_ppm"); json.Number(c.rate_shown_ppm);
+  json.EndObject();
+}
+
+// The cell's "per_iteration" figures, their intervals and the histogram in ticks.
+void WritePerIterationJson(JsonWriter& json, const StudyCell& c) {
+  json.Key("per_iteration"); json.BeginObject();
+  json.Key("mean_ns"); json.Number(c.per_iteration.mean);
+  WriteInterval(json, "mean_ns", c.per_iteration_mean_ci);
+  json.Key("sd_ns"); json.Number(c.per_iteration.sd);
+  json.Key("p50_ns"); json.Number(c.per_iteration.p50);
+  WriteInterval(json, "p50_ns", c.median_ci);
+  json.Key("p99_ns"); json.Number(c.per_iteration.p99);
+  WriteInterval(json, "p99_ns", c.p99_ci);
+  json.Key("single_reading_unresolved"); json.Bool(c.single_reading_unresolved);
+  json.Key("min_ns"); json.Number(c.per_iteration.min);
+  json.Key("zero_fraction"); json.Number(c.per_iteration.zero_fraction);
+  WriteInterval(json, "zero_fraction", c.zero_share_ci);
+  json.Key("truth_ns"); json.Number(c.per_iteration_truth_ns);
+  WriteInterval(json, "truth_ns", c.reference_mean_ci);
+  json.Key("mean_bias_ns"); json.Number(c.bias_ci.estimate);
+  WriteInterval(json, "mean_bias_ns", c.bias_ci);
+  json.Key("biased"); json.Bool(c.biased);
+  json.Key("runs_biased"); json.Integer(c.runs_biased);
+  json.Key("mean_error_ns"); json.Number(c.per_iteration.mean - c.per_iteration_truth_ns);
+  json.Key("p50_error_ns"); json.Number(c.per_iteration.p50 - c.reference_per_iteration.p50);
+  json.Key("min_error_ns"); json.Number(c.per_iteration.min - c.reference_per_iteration.min);
+  json.Key("reference_p50_ns"); json.Number(c.reference_per_iteration.p50);
+  json.Key("reference_min_ns"); json.Number(c.reference_per_iteration.min);
+  json.Key("worst_run_bias_ns"); json.Number(c.worst_run_bias_ns);
+  json.Key("histogram_ticks"); json.BeginArray();
+  for (int64_t count : c.histogram) json.Integer(count);
+  json.EndArray();
+  json.EndObject();
+}
+
+// The cell's "theory" (the coarse-tick prediction) and "phase" (the uniformity test).
+void WriteTheoryAndPhaseJson(JsonWriter& json, const StudyCell& c) {
+  json.Key("theory"); json.BeginObject();
+  json.Key("applies"); json.Bool(c.prediction_applies);
+  json.Key("n"); json.Integer(c.prediction.n);
+  json.Key("predicted_f"); json.Number(c.prediction.f);
+  json.Key("observed_f"); json.Number(c.observed.share_above_n);
+  json.Key("predicted_mean_ns"); json.Number(c.prediction.mean_ns);
+  json.Key("predicted_sd_ns"); json.Number(c.prediction.sd_ns);
+  json.Key("agrees"); json.Bool(c.verdict.agrees());
+  json.Key("disturbed_intervals_left_out"); json.Integer(c.disturbed_intervals);
+  json.EndObject();
+  json.Key("phase"); json.BeginObject();
+  json.Key("chi_square"); json.Number(c.phase_test.chi_square);
+  json.Key("degrees_of_freedom"); json.Integer(c.phase_test.degrees_of_freedom);
+  json.Key("p_value"); json.Number(c.phase_test.p_value);
+  json.Key("tested"); json.Bool(c.phase_tested);
+  json.Key("loop_period_ns"); json.Number(c.loop_period_ns);
+  json.Key("locked"); json.Bool(c.phase_locked);
+  json.EndObject();
+}
+
+}  // namespace
+
 std::string FormatStudyJson(const RunContext& context, const std::vector<StudyCell>& cells) {
   JsonWriter json;
   json.BeginObject();
@@ -160,77 +247,9 @@ std::string FormatStudyJson(const RunContext& context, const std::vector<StudyCe
     json.Key("sd_across_runs_ns"); json.Number(c.truth_spread_ns);
     WriteInterval(json, "rtt_ns", c.truth_ci);
     json.EndObject();
-    json.Key("averaged"); json.BeginObject();
-    json.Key("rtt_ns"); json.Number(c.averaged_ns);
-    WriteInterval(json, "rtt_ns", c.averaged_ci);
-    json.Key("error_ns"); json.Number(c.averaged_error_ns);
-    WriteInterval(json, "error_ns", c.averaged_error_ci);
-    json.Key("worst_run_error_ns"); json.Number(c.worst_run_error_ns);
-    json.Key("bound_ns"); json.Number(c.averaged_bound_ns);
-    json.Key("bound_terms_ns"); json.BeginObject();
-    json.Key("quantization"); json.Number(c.averaged_bound_ns);
-    json.Key("pairing"); json.Number(c.pairing_bound_ns);
-    json.Key("reference"); json.Number(c.reference_bound_ns);
-    json.Key("rate"); json.Number(c.rate_bound_ns);
-    json.Key("total"); json.Number(c.total_bound_ns());
-    json.EndObject();
-    json.Key("within_bound"); json.Bool(c.averaged_within_bound);
-    json.Key("worst_run_bound_ratio"); json.Number(c.worst_run_bound_ratio);
-    json.Key("pair_skew_ns"); json.Number(c.pair_skew_ns);
-    json.Key("unresolved"); json.Bool(c.averaged_unresolved);
-    json.Key("round_trips_to_resolve"); json.Integer(c.round_trips_to_resolve);
-    json.EndObject();
-    json.Key("rate"); json.BeginObject();
-    json.Key("ppm"); json.Number(c.rate_ppm);
-    json.Key("bound_ppm"); json.Number(c.rate_bound_ppm);
-    json.Key("shown_ppm"); json.Number(c.rate_shown_ppm);
-    json.EndObject();
-    json.Key("per_iteration"); json.BeginObject();
-    json.Key("mean_ns"); json.Number(c.per_iteration.mean);
-    WriteInterval(json, "mean_ns", c.per_iteration_mean_ci);
-    json.Key("sd_ns"); json.Number(c.per_iteration.sd);
-    json.Key("p50_ns"); json.Number(c.per_iteration.p50);
-    WriteInterval(json, "p50_ns", c.median_ci);
-    json.Key("p99_ns"); json.Number(c.per_iteration.p99);
-    WriteInterval(json, "p99_ns", c.p99_ci);
-    json.Key("single_reading_unresolved"); json.Bool(c.single_reading_unresolved);
-    json.Key("min_ns"); json.Number(c.per_iteration.min);
-    json.Key("zero_fraction"); json.Number(c.per_iteration.zero_fraction);
-    WriteInterval(json, "zero_fraction", c.zero_share_ci);
-    json.Key("truth_ns"); json.Number(c.per_iteration_truth_ns);
-    WriteInterval(json, "truth_ns", c.reference_mean_ci);
-    json.Key("mean_bias_ns"); json.Number(c.bias_ci.estimate);
-    WriteInterval(json, "mean_bias_ns", c.bias_ci);
-    json.Key("biased"); json.Bool(c.biased);
-    json.Key("runs_biased"); json.Integer(c.runs_biased);
-    json.Key("mean_error_ns"); json.Number(c.per_iteration.mean - c.per_iteration_truth_ns);
-    json.Key("p50_error_ns"); json.Number(c.per_iteration.p50 - c.reference_per_iteration.p50);
-    json.Key("min_error_ns"); json.Number(c.per_iteration.min - c.reference_per_iteration.min);
-    json.Key("reference_p50_ns"); json.Number(c.reference_per_iteration.p50);
-    json.Key("reference_min_ns"); json.Number(c.reference_per_iteration.min);
-    json.Key("worst_run_bias_ns"); json.Number(c.worst_run_bias_ns);
-    json.Key("histogram_ticks"); json.BeginArray();
-    for (int64_t count : c.histogram) json.Integer(count);
-    json.EndArray();
-    json.EndObject();
-    json.Key("theory"); json.BeginObject();
-    json.Key("applies"); json.Bool(c.prediction_applies);
-    json.Key("n"); json.Integer(c.prediction.n);
-    json.Key("predicted_f"); json.Number(c.prediction.f);
-    json.Key("observed_f"); json.Number(c.observed.share_above_n);
-    json.Key("predicted_mean_ns"); json.Number(c.prediction.mean_ns);
-    json.Key("predicted_sd_ns"); json.Number(c.prediction.sd_ns);
-    json.Key("agrees"); json.Bool(c.verdict.agrees());
-    json.Key("disturbed_intervals_left_out"); json.Integer(c.disturbed_intervals);
-    json.EndObject();
-    json.Key("phase"); json.BeginObject();
-    json.Key("chi_square"); json.Number(c.phase_test.chi_square);
-    json.Key("degrees_of_freedom"); json.Integer(c.phase_test.degrees_of_freedom);
-    json.Key("p_value"); json.Number(c.phase_test.p_value);
-    json.Key("tested"); json.Bool(c.phase_tested);
-    json.Key("loop_period_ns"); json.Number(c.loop_period_ns);
-    json.Key("locked"); json.Bool(c.phase_locked);
-    json.EndObject();
+    WriteAveragedJson(json, c);
+    WritePerIterationJson(json, c);
+    WriteTheoryAndPhaseJson(json, c);
     json.Key("probe_effect_ns_per_read"); json.Number(c.probe_effect_ns_per_read);
     WriteInterval(json, "probe_effect_ns_per_read", c.probe_effect_ci);
     json.Key("read_cost_ns"); json.Number(c.read_cost_ns);

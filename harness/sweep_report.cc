@@ -84,6 +84,100 @@ const char* const kCsvColumns[] = {
     "loss_rate", "warmup_lost", "receive_timeout_ns", "invalid_reason", "resolution_ns",
     "averaged_quantum_ns", "averaged_unresolved", "round_trips_to_resolve", "throughput_note"};
 
+namespace {
+
+// One size's runs summed up for the table, figures in the lead column's unit.
+struct TableRow {
+  timing::RunningStats lead_stats, mean, sd, p50, p99, zero, ref_rtt, ref_sd;
+  std::vector<double> lead_values;
+  double quantum = 0;  // the largest T/N of a run, in the lead figure's unit (RTT styles)
+  int64_t round_trips_to_resolve = 0;
+  bool unresolved = false;
+  std::string throughput_note;
+  int64_t faults = 0, lost = 0, trips = 0, retried = 0, valid = 0;
+};
+
+TableRow SummarizeSize(const std::vector<const RunRecord*>& runs, TableStyle style) {
+  TableRow row;
+  for (const RunRecord* r : runs) {
+    row.faults += r->integrity.total() + r->warmup_lost + (r->error.empty() ? 0 : 1);
+    row.lost += r->integrity.lost;
+    row.trips += r->completed;
+    if (r->attempt > 1) ++row.retried;
+    if (!r->valid()) continue;  // no figure: a faulty trip is never timed
+    ++row.valid;
+    const double figure = style == TableStyle::kThroughput ? r->throughput_bytes_per_s / 1e3
+                          : style == TableStyle::kRttMillis ? r->averaged_rtt_ns / 1e6
+                                                            : r->averaged_rtt_ns / 1e3;
+    row.lead_stats.Add(figure);
+    row.lead_values.push_back(figure);
+    if (style != TableStyle::kThroughput) {
+      row.quantum =
+          std::max(row.quantum, r->quantum_ns / (style == TableStyle::kRttMillis ? 1e6 : 1e3));
+    } else if (r->averaged_rtt_ns > 0 && std::isfinite(figure)) {
+      row.quantum = std::max(row.quantum, figure * r->quantum_ns / r->averaged_rtt_ns);  // first order
+    }
+    row.unresolved = row.unresolved || r->averaged_unresolved;
+    row.round_trips_to_resolve = std::max(row.round_trips_to_resolve, r->round_trips_to_resolve);
+    if (row.throughput_note.empty()) row.throughput_note = r->throughput_note;
+    row.mean.Add(r->per_iteration_ns.mean / 1e3);
+    row.sd.Add(r->per_iteration_ns.sd / 1e3);
+    row.p50.Add(r->per_iteration_ns.p50 / 1e3);
+    row.p99.Add(r->per_iteration_ns.p99 / 1e3);
+    row.zero.Add(r->per_iteration_ns.zero_fraction * 100);
+    if (r->has_reference) {
+      row.ref_rtt.Add(r->reference_averaged_rtt_ns / 1e3);
+      row.ref_sd.Add(r->reference_per_iteration_ns.sd / 1e3);
+    }
+  }
+  return row;
+}
+
+// The table's line for one size into `text`, its notes (unresolved, throughput) into `notes`.
+void AppendTableRow(size_t size, const TableRow& row, TableStyle style, std::string& text,
+                    std::string& notes) {
+  const int precision = style == TableStyle::kRttMillis ? 4 : style == TableStyle::kThroughput ? 0 : 2;
+  const std::string loss_rate = row.trips > 0 ? Number(100.0 * row.lost / row.trips, 2) : "-";
+  if (row.valid == 0) {
+    // Never a number for a size with nothing timed: what was lost, in its place.
+    absl::StrAppendFormat(&text, "%8d %4d %16s %10s | %-41s | %-23s | %5s %8d %7d\n", size, 0,
+                          absl::StrCat("lost ", row.lost), "-", "no valid run", "-", loss_rate,
+                          row.retried, row.faults);
+    return;
+  }
+  // 95% across runs (Student t), the SD floored at what identical quantized runs allow;
+  // one run has no interval. Digits follow the half-width; "?" marks T/N above 10% of
+  // the RTT.
+  const timing::ConfidenceInterval ci = timing::AcrossRunsInterval(
+      row.lead_values,
+      timing::QuantizedSdFloor(row.quantum, static_cast<int64_t>(row.lead_values.size())));
+  const bool interval = row.valid > 1 && ci.valid && std::isfinite(ci.half_width());
+  std::string lead_text = interval ? timing::FormatRounded(row.lead_stats.mean(), ci.half_width())
+                                   : Number(row.lead_stats.mean(), precision);
+  if (row.unresolved) lead_text += " ?";
+  absl::StrAppendFormat(&text, "%8d %4d %16s %10s | %18s %6s %6s %5s %5s | %18s %4s | %5s %8d %7d\n", size,
+                        row.valid, lead_text,
+                        interval ? absl::StrCat("± ", timing::FormatRounded(ci.half_width(), ci.half_width()))
+                                 : "-",
+                        Number(row.mean.mean(), 2),
+                        Number(row.sd.mean(), 2), Number(row.p50.mean(), 1), Number(row.p99.mean(), 1),
+                        Number(row.zero.mean(), 0),
+                        row.ref_rtt.count() ? Number(row.ref_rtt.mean(), 2) : "-",
+                        row.ref_sd.count() ? Number(row.ref_sd.mean(), 2) : "-", loss_rate, row.retried,
+                        row.faults);
+  if (row.unresolved) {
+    notes += absl::StrFormat(
+        "  %d B: ? unresolved: T/N is over 10%% of the RTT; N >= 100 T/d = %s round trips would "
+        "resolve it to 1%%\n",
+        size, row.round_trips_to_resolve > 0 ? absl::StrCat(row.round_trips_to_resolve) : "(unknown)");
+  }
+  if (style == TableStyle::kThroughput && !row.throughput_note.empty()) {
+    notes += absl::StrFormat("  %d B: throughput %s\n", size, row.throughput_note);
+  }
+}
+
+}  // namespace
+
 std::string FormatTable(const std::vector<RunRecord>& records, TableStyle style) {
   const char* lead = style == TableStyle::kThroughput ? "throughput KB/s"
                      : style == TableStyle::kRttMillis ? "avg RTT ms"
@@ -94,80 +188,7 @@ std::string FormatTable(const std::vector<RunRecord>& records, TableStyle style)
       "per-iteration, us: mean     sd    p50   p99  zero%", "reference avg, us: RTT  sd",
       "lost%  retried  faults");
   for (const auto& [size, runs] : BySize(records)) {
-    timing::RunningStats lead_stats, mean, sd, p50, p99, zero, ref_rtt, ref_sd;
-    std::vector<double> lead_values;
-    double quantum = 0;  // the largest T/N of a run, in the lead figure's unit (RTT styles)
-    int64_t round_trips_to_resolve = 0;
-    bool unresolved = false;
-    std::string throughput_note;
-    int64_t faults = 0, lost = 0, trips = 0, retried = 0, valid = 0;
-    for (const RunRecord* r : runs) {
-      faults += r->integrity.total() + r->warmup_lost + (r->error.empty() ? 0 : 1);
-      lost += r->integrity.lost;
-      trips += r->completed;
-      if (r->attempt > 1) ++retried;
-      if (!r->valid()) continue;  // no figure: a faulty trip is never timed
-      ++valid;
-      const double figure = style == TableStyle::kThroughput ? r->throughput_bytes_per_s / 1e3
-                            : style == TableStyle::kRttMillis ? r->averaged_rtt_ns / 1e6
-                                                              : r->averaged_rtt_ns / 1e3;
-      lead_stats.Add(figure);
-      lead_values.push_back(figure);
-      if (style != TableStyle::kThroughput) {
-        quantum = std::max(quantum, r->quantum_ns / (style == TableStyle::kRttMillis ? 1e6 : 1e3));
-      } else if (r->averaged_rtt_ns > 0 && std::isfinite(figure)) {
-        quantum = std::max(quantum, figure * r->quantum_ns / r->averaged_rtt_ns);  // first order
-      }
-      unresolved = unresolved || r->averaged_unresolved;
-      round_trips_to_resolve = std::max(round_trips_to_resolve, r->round_trips_to_resolve);
-      if (throughput_note.empty()) throughput_note = r->throughput_note;
-      mean.Add(r->per_iteration_ns.mean / 1e3);
-      sd.Add(r->per_iteration_ns.sd / 1e3);
-      p50.Add(r->per_iteration_ns.p50 / 1e3);
-      p99.Add(r->per_iteration_ns.p99 / 1e3);
-      zero.Add(r->per_iteration_ns.zero_fraction * 100);
-      if (r->has_reference) {
-        ref_rtt.Add(r->reference_averaged_rtt_ns / 1e3);
-        ref_sd.Add(r->reference_per_iteration_ns.sd / 1e3);
-      }
-    }
-    const int precision = style == TableStyle::kRttMillis ? 4 : style == TableStyle::kThroughput ? 0 : 2;
-    const std::string loss_rate = trips > 0 ? Number(100.0 * lost / trips, 2) : "-";
-    if (valid == 0) {
-      // Never a number for a size with nothing timed: what was lost, in its place.
-      absl::StrAppendFormat(&text, "%8d %4d %16s %10s | %-41s | %-23s | %5s %8d %7d\n", size, 0,
-                            absl::StrCat("lost ", lost), "-", "no valid run", "-", loss_rate,
-                            retried, faults);
-      continue;
-    }
-    // 95% across runs (Student t), the SD floored at what identical quantized runs allow;
-    // one run has no interval. Digits follow the half-width; "?" marks T/N above 10% of
-    // the RTT.
-    const timing::ConfidenceInterval ci = timing::AcrossRunsInterval(
-        lead_values, timing::QuantizedSdFloor(quantum, static_cast<int64_t>(lead_values.size())));
-    const bool interval = valid > 1 && ci.valid && std::isfinite(ci.half_width());
-    std::string lead_text = interval ? timing::FormatRounded(lead_stats.mean(), ci.half_width())
-                                     : Number(lead_stats.mean(), precision);
-    if (unresolved) lead_text += " ?";
-    absl::StrAppendFormat(&text, "%8d %4d %16s %10s | %18s %6s %6s %5s %5s | %18s %4s | %5s %8d %7d\n", size,
-                          valid, lead_text,
-                          interval ? absl::StrCat("± ", timing::FormatRounded(ci.half_width(), ci.half_width()))
-                                   : "-",
-                          Number(mean.mean(), 2),
-                          Number(sd.mean(), 2), Number(p50.mean(), 1), Number(p99.mean(), 1),
-                          Number(zero.mean(), 0),
-                          ref_rtt.count() ? Number(ref_rtt.mean(), 2) : "-",
-                          ref_sd.count() ? Number(ref_sd.mean(), 2) : "-", loss_rate, retried,
-                          faults);
-    if (unresolved) {
-      notes += absl::StrFormat(
-          "  %d B: ? unresolved: T/N is over 10%% of the RTT; N >= 100 T/d = %s round trips would "
-          "resolve it to 1%%\n",
-          size, round_trips_to_resolve > 0 ? absl::StrCat(round_trips_to_resolve) : "(unknown)");
-    }
-    if (style == TableStyle::kThroughput && !throughput_note.empty()) {
-      notes += absl::StrFormat("  %d B: throughput %s\n", size, throughput_note);
-    }
+    AppendTableRow(size, SummarizeSize(runs, style), style, text, notes);
   }
   text += notes;
   absl::StrAppend(&text,
@@ -221,6 +242,35 @@ std::string FormatCsv(const std::vector<RunRecord>& records) {
   return text;
 }
 
+namespace {
+
+// A record's "reference" figures (or "none") and its "faults".
+void WriteReferenceAndFaults(JsonWriter& json, const RunRecord& r) {
+  json.Key("reference");
+  if (r.has_reference) {
+    json.BeginObject();
+    json.Key("averaged_rtt_ns"); json.Number(r.reference_averaged_rtt_ns);
+    json.Key("per_iteration_mean_ns"); json.Number(r.reference_per_iteration_ns.mean);
+    json.Key("per_iteration_sd_ns"); json.Number(r.reference_per_iteration_ns.sd);
+    json.Key("per_iteration_p50_ns"); json.Number(r.reference_per_iteration_ns.p50);
+    json.Key("per_iteration_p99_ns"); json.Number(r.reference_per_iteration_ns.p99);
+    json.EndObject();
+  } else {
+    json.String("none");
+  }
+  json.Key("faults");
+  json.BeginObject();
+  json.Key("lost"); json.Integer(r.integrity.lost);
+  json.Key("late"); json.Integer(r.integrity.late);
+  json.Key("reordered"); json.Integer(r.integrity.reordered);
+  json.Key("corrupted"); json.Integer(r.integrity.corrupted);
+  json.Key("warmup_lost"); json.Integer(r.warmup_lost);
+  json.Key("loss_rate"); json.Number(LossRate(r));
+  json.EndObject();
+}
+
+}  // namespace
+
 std::string FormatJson(const RunContext& context, const std::vector<RunRecord>& records,
                        const std::string& experiment) {
   JsonWriter json;
@@ -265,27 +315,7 @@ std::string FormatJson(const RunContext& context, const std::vector<RunRecord>& 
     for (int64_t count : r.resolution_histogram) json.Integer(count);
     json.EndArray();
     json.EndObject();
-    json.Key("reference");
-    if (r.has_reference) {
-      json.BeginObject();
-      json.Key("averaged_rtt_ns"); json.Number(r.reference_averaged_rtt_ns);
-      json.Key("per_iteration_mean_ns"); json.Number(r.reference_per_iteration_ns.mean);
-      json.Key("per_iteration_sd_ns"); json.Number(r.reference_per_iteration_ns.sd);
-      json.Key("per_iteration_p50_ns"); json.Number(r.reference_per_iteration_ns.p50);
-      json.Key("per_iteration_p99_ns"); json.Number(r.reference_per_iteration_ns.p99);
-      json.EndObject();
-    } else {
-      json.String("none");
-    }
-    json.Key("faults");
-    json.BeginObject();
-    json.Key("lost"); json.Integer(r.integrity.lost);
-    json.Key("late"); json.Integer(r.integrity.late);
-    json.Key("reordered"); json.Integer(r.integrity.reordered);
-    json.Key("corrupted"); json.Integer(r.integrity.corrupted);
-    json.Key("warmup_lost"); json.Integer(r.warmup_lost);
-    json.Key("loss_rate"); json.Number(LossRate(r));
-    json.EndObject();
+    WriteReferenceAndFaults(json, r);
     json.Key("invalid_reason"); json.String(r.invalid_reason);
     json.Key("error"); json.String(r.error);
     json.EndObject();
