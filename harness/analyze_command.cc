@@ -9,6 +9,8 @@
 #include "absl/strings/str_format.h"
 #include "analysis/csv_sweep_reader.h"
 #include "analysis/model_fit.h"
+#include "harness/analysis_json.h"
+#include "harness/clock_report.h"
 #include "harness/command_status.h"
 #include "harness/output_file.h"
 #include "harness/plot.h"
@@ -44,7 +46,16 @@ absl::StatusOr<analysis::Sweep> ReadSweep(const std::string& resolved, const std
 
 }  // namespace
 
-int RunAnalyzeCommand(const CommandLine& command_line, const ReportStreams& streams) {
+int RunAnalyzeCommand(const CommandLine& command_line, const ReportStreams& given_streams) {
+  absl::StatusOr<OutputFormat> format = ParseModeFormat("analyze", command_line.format);
+  if (!format.ok()) return Usage(format.status());
+  // With --format=json the text goes into the JSON's "report", which alone is printed.
+  std::string report;
+  const bool json = *format == OutputFormat::kJson;
+  const ReportStreams streams =
+      json ? ReportStreams{[&report](absl::string_view text) { absl::StrAppend(&report, text); },
+                           given_streams.err}
+           : given_streams;
   const std::string resolved = ResolveUserPath(command_line.analyze);
   const std::string shown = absl::CHexEscape(resolved);
   std::string plot_path;
@@ -84,6 +95,7 @@ int RunAnalyzeCommand(const CommandLine& command_line, const ReportStreams& stre
     }
   }
   if (int stopped = ExitIfStopped("during --analyze"); stopped >= 0) return stopped;
+  if (json) given_streams.out(FormatAnalysisJson(shown, *sweep, analyzed, report));
   return kExitOk;
 }
 

@@ -156,6 +156,11 @@ FlagUse UseOf(const std::string& flag) {
   }
   if (flag == "explain") return {Bit(Mode::kMeasure) | Bit(Mode::kAnalyze), "a sweep or --analyze"};
   if (flag == "fit_sim") return {Bit(Mode::kAnalyze), "--analyze"};
+  if (flag == "format") {
+    return {Bit(Mode::kMeasure) | Bit(Mode::kListClocks) | Bit(Mode::kClockInfo) |
+                Bit(Mode::kAnalyze),
+            "a measurement, --list_clocks, --clock_info or --analyze"};
+  }
   if (flag == "plot")
     return {Bit(Mode::kMeasure) | Bit(Mode::kAnalyze), "a measurement or --analyze"};
   if (flag == "role")

@@ -15,6 +15,8 @@ namespace tickbench::harness {
 
 int RunClockInfoCommand(const CommandLine& command_line, const ReportStreams& streams) {
   const std::string& which = command_line.clock_info;
+  absl::StatusOr<OutputFormat> format = ParseModeFormat("clock_info", command_line.format);
+  if (!format.ok()) return Usage(format.status());
   std::vector<timing::ClockSpec> specs;
   if (which == "all") {
     specs = timing::AvailableClockSpecs();
@@ -39,7 +41,8 @@ int RunClockInfoCommand(const CommandLine& command_line, const ReportStreams& st
     described.push_back(ClockDescription{"", (*clock)->info(), timing::ProbeClock(**clock)});
   }
   if (int stopped = ExitIfStopped("while probing the clocks"); stopped >= 0) return stopped;
-  streams.out(FormatClockInfo(described));
+  streams.out(*format == OutputFormat::kJson ? FormatClockInfoJson(described)
+                                             : FormatClockInfo(described));
   return kExitOk;
 }
 

@@ -1,7 +1,9 @@
 #include "harness/clock_report.h"
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_format.h"
+#include "harness/json_writer.h"
 
 namespace tickbench::harness {
 namespace {
@@ -45,6 +47,61 @@ std::string FormatClockInfo(const std::vector<ClockDescription>& clocks) {
                   "non-zero step between successive reads; read cost: median over batches of 1000 "
                   "reads; backward: reads below the one before.\n");
   return text;
+}
+
+std::string FormatClockListJson(const std::vector<timing::ClockSpec>& specs,
+                                const timing::ClockEnvironment& environment) {
+  JsonWriter json;
+  json.BeginObject();
+  WriteProvenanceJson(json, "list_clocks");
+  json.Key("clocks");
+  json.BeginArray();
+  for (const timing::ClockSpec& spec : specs) {
+    absl::StatusOr<std::unique_ptr<timing::Clock>> clock = timing::MakeClock(spec, environment);
+    json.BeginObject();
+    json.Key("spec"); json.String(timing::ClockSpecToString(spec));
+    json.Key("available"); json.Bool(clock.ok());
+    json.Key("name"); json.String(clock.ok() ? (*clock)->info().name : "");
+    json.Key("unavailable_reason"); json.String(clock.ok() ? "" : clock.status().message());
+    json.EndObject();
+  }
+  json.EndArray();
+  json.EndObject();
+  return json.text() + "\n";
+}
+
+std::string FormatClockInfoJson(const std::vector<ClockDescription>& clocks) {
+  JsonWriter json;
+  json.BeginObject();
+  WriteProvenanceJson(json, "clock_info");
+  json.Key("clocks");
+  json.BeginArray();
+  for (const ClockDescription& clock : clocks) {
+    json.BeginObject();
+    json.Key("spec"); json.String(clock.info.spec);
+    json.Key("name"); json.String(clock.info.name);
+    json.Key("ticks_per_second"); json.Number(clock.info.ticks_per_second);
+    json.Key("claimed_resolution_ns");
+    json.Number(absl::ToDoubleNanoseconds(clock.info.claimed_resolution));
+    json.Key("observed_resolution_ns");
+    json.Number(absl::ToDoubleNanoseconds(clock.probe.observed_resolution));
+    json.Key("read_cost_ns"); json.Number(clock.probe.read_cost_ns);
+    json.Key("backward_steps"); json.Integer(clock.probe.backward_steps);
+    json.Key("notes"); json.String(clock.info.notes);
+    json.EndObject();
+  }
+  json.EndArray();
+  json.EndObject();
+  return json.text() + "\n";
+}
+
+absl::StatusOr<OutputFormat> ParseModeFormat(absl::string_view mode_flag,
+                                             absl::string_view format) {
+  if (format == "table") return OutputFormat::kTable;
+  if (format == "json") return OutputFormat::kJson;
+  return absl::InvalidArgumentError(absl::StrCat("--format: --", mode_flag,
+                                                 " reports as table or json; got '",
+                                                 absl::CHexEscape(format), "'"));
 }
 
 }  // namespace tickbench::harness

@@ -5,6 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "harness/output_format.h"
 #include "harness/run_context.h"
 #include "timing/clock_spec.h"
 
@@ -16,6 +19,20 @@ std::string FormatClockList(const std::vector<timing::ClockSpec>& specs,
 
 // For each clock: claimed resolution, observed resolution, read cost, backward steps.
 std::string FormatClockInfo(const std::vector<ClockDescription>& clocks);
+
+// The same as one JSON object (provenance, then "clocks": [{spec, available, name,
+// unavailable_reason}]).
+std::string FormatClockListJson(const std::vector<timing::ClockSpec>& specs,
+                                const timing::ClockEnvironment& environment);
+
+// The same as one JSON object (provenance, then "clocks": [{spec, name, ticks_per_second,
+// claimed_resolution_ns, observed_resolution_ns, read_cost_ns, backward_steps, notes}]).
+std::string FormatClockInfoJson(const std::vector<ClockDescription>& clocks);
+
+// --format for a mode that reports no measurement (--list_clocks, --clock_info, --analyze;
+// `mode_flag` names it): table or json; InvalidArgument naming --format otherwise.
+absl::StatusOr<OutputFormat> ParseModeFormat(absl::string_view mode_flag,
+                                             absl::string_view format);
 
 }  // namespace tickbench::harness
 

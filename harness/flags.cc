@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -20,7 +21,12 @@
 #include "absl/flags/usage_config.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "harness/build_info.h"
+#include "harness/flag_hints.h"
+#include "harness/presets.h"
 #include "timing/clock_registry.h"
 #include "transport/transport_registry.h"
 
@@ -41,8 +47,8 @@ using tickbench::harness::DurationFlag;
 ABSL_FLAG(std::string, experiment, Defaults().experiment,
           "What to run: unix_throughput (classic 1: UNIX stream socket, throughput against "
           "size, 1000 iterations x 4 runs), udp_rtt (classic 2: UDP/IPv4, RTT against size, "
-          "50..2000 step 50, 5000 round trips), or sweep (the flags' own values). Flags given "
-          "with a preset override it.");
+          "50..2000 step 50, 5000 round trips), study (the timer-resolution study over "
+          "--clocks), or sweep (the flags' own values). Flags given with a preset override it.");
 // The lists of transports, clocks and clock ids in these help texts are the registries'
 // (transport/transport_registry.h, timing/clock_registry.h), built when --help asks.
 ABSL_FLAG(std::string, transport, Defaults().transport,
@@ -207,15 +213,53 @@ constexpr int kExitUsage = 2;
 // help flags are handled here, after the parse: a bad flag beside --help is still an
 // error (2); --help alone is 0.
 int g_exit_code_during_parse = -1;
+// "did you mean" lines for unknown flags, printed when the parse exits on them.
+std::vector<std::string>* g_unknown_flag_hints = nullptr;
 void RewriteParseExit() {
   if (g_exit_code_during_parse < 0) return;
+  if (g_unknown_flag_hints != nullptr && g_exit_code_during_parse == kExitUsage) {
+    for (const std::string& hint : *g_unknown_flag_hints) std::cerr << hint << "\n";
+  }
   std::cout.flush();  // _exit() skips the flush that exit() would have done
   std::fflush(nullptr);
   _exit(g_exit_code_during_parse);
 }
 
+// The experiments, each described in lines of at most 100 columns, for --help.
+std::string ExperimentTableForHelp() {
+  std::string text;
+  for (const tickbench::harness::Preset& preset : tickbench::harness::Presets()) {
+    std::string line = absl::StrFormat("  %-16s", preset.name);
+    for (absl::string_view word : absl::StrSplit(preset.description, ' ')) {
+      if (line.size() + 1 + word.size() > 100) {
+        absl::StrAppend(&text, line, "\n");
+        line = std::string(18, ' ');
+      }
+      absl::StrAppend(&line, " ", word);
+    }
+    absl::StrAppend(&text, line, "\n");
+  }
+  return text;
+}
+
+// Every flag's name (tickbench's and Abseil's own), sorted.
+std::vector<std::string> AllFlagNames() {
+  std::vector<std::string> names;
+  for (const auto& [name, flag] : absl::GetAllFlags()) {
+    if (!flag->IsRetired()) names.emplace_back(name);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+bool FlagTakesValue(absl::string_view name) {
+  const absl::CommandLineFlag* flag = absl::FindCommandLineFlag(name);
+  return flag != nullptr && !flag->IsOfType<bool>();
+}
+
 void SetUsage() {
   absl::FlagsUsageConfig config;
+  config.version_string = [] { return VersionLine() + "\n"; };
   config.contains_help_flags = [](absl::string_view file) {
     return absl::StrContains(file, "harness/flags.cc");
   };
@@ -230,19 +274,28 @@ void SetUsage() {
       "  bazel run //harness -- --list_clocks | --clock_info=all\n\n"
       "Transports (--transport):\n",
       tickbench::transport::TransportTableForHelp(),
+      "\nExperiments (--experiment):\n", ExperimentTableForHelp(),
       "\nClocks (--clock, --clocks, --reference_clock):\n",
       tickbench::timing::ClockKindTableForHelp(),
       "\nExit codes: 0 done, 1 a fault during measurement, 2 bad input, 130/143 signal."));
 }
 
 // The arguments left after the flags, without the program name.
+// -h is --help.
 std::vector<std::string> ParseFlags(int argc, char** argv) {
   SetUsage();
+  std::vector<char*> args(argv, argv + argc);
+  static char help[] = "--help";
+  for (int i = 1; i < argc && absl::string_view(args[i]) != "--"; ++i) {
+    if (absl::string_view(args[i]) == "-h") args[i] = help;
+  }
+  g_unknown_flag_hints = new std::vector<std::string>(UnknownFlagHints(
+      std::vector<std::string>(args.begin() + 1, args.end()), AllFlagNames(), FlagTakesValue));
   g_exit_code_during_parse = kExitUsage;
   std::atexit(RewriteParseExit);
   // Abseil 20220623 offers no public parse that leaves the help flags to the caller.
   std::vector<char*> rest = absl::flags_internal::ParseCommandLineImpl(
-      argc, argv, absl::flags_internal::ArgvListAction::kRemoveParsedArgs,
+      argc, args.data(), absl::flags_internal::ArgvListAction::kRemoveParsedArgs,
       absl::flags_internal::UsageFlagsAction::kIgnoreUsage,
       absl::flags_internal::OnUndefinedFlag::kAbortIfUndefined);
   // Every flag parsed: now --help, --helpfull, --version, --only_check_args, ...

@@ -6,10 +6,14 @@
 
 namespace tickbench::harness {
 
-int RunListClocksCommand(const CommandLine&, const ReportStreams& streams) {
+int RunListClocksCommand(const CommandLine& command_line, const ReportStreams& streams) {
+  absl::StatusOr<OutputFormat> format = ParseModeFormat("list_clocks", command_line.format);
+  if (!format.ok()) return Usage(format.status());
   timing::ClockEnvironment environment;
   environment.allow_variable_cycle_counter = true;
-  streams.out(FormatClockList(timing::AvailableClockSpecs(), environment));
+  streams.out(*format == OutputFormat::kJson
+                  ? FormatClockListJson(timing::AvailableClockSpecs(), environment)
+                  : FormatClockList(timing::AvailableClockSpecs(), environment));
   return kExitOk;
 }
 

@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
+#include "harness/build_info.h"
 #include "harness/json_writer.h"
 
 namespace tickbench::harness {
@@ -121,6 +122,12 @@ std::string FormatContextComment(const RunContext& context) {
     absl::StrAppend(&text, "# WARNING: ", warning, "\n");
   }
   return text;
+}
+
+void WriteProvenanceJson(JsonWriter& json, absl::string_view mode) {
+  json.Key("schema_version"); json.Integer(kSchemaVersion);
+  json.Key("tickbench_version"); json.String(TickbenchVersion());
+  json.Key("mode"); json.String(mode);
 }
 
 void WriteContextJson(JsonWriter& json, const RunContext& context, absl::string_view experiment) {

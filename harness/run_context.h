@@ -57,6 +57,11 @@ std::optional<std::string> BlockingOnVirtualMachineWarning(bool busy_poll, bool 
 std::vector<std::string> ContextWarnings(const platform::SystemInfo& system,
                                          const std::vector<ClockDescription>& clocks);
 
+// Where a JSON report came from, as the first members of its top-level object:
+// "schema_version" (kSchemaVersion of harness/build_info.h), "tickbench_version" and
+// "mode" ("sweep", "study", "list_clocks", "clock_info", "analyze").
+void WriteProvenanceJson(JsonWriter& json, absl::string_view mode);
+
 // The context as one JSON object (host, build, clocks with their probes, flags, warnings).
 void WriteContextJson(JsonWriter& json, const RunContext& context, absl::string_view experiment);
 

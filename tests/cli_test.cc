@@ -1,0 +1,138 @@
+// The command line end to end, on the binary: -h, what --help lists, "did you mean" for a
+// mistyped flag, --version, and --format=json for the modes that measure nothing.
+#include <regex>
+#include <string>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "harness/presets.h"
+#include "tests/harness_runner.h"
+#include "tests/json_value.h"
+#include "transport/transport_registry.h"
+
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+using tickbench::testing::HarnessResult;
+using tickbench::testing::JsonValue;
+using tickbench::testing::ParseJson;
+using tickbench::testing::RunHarness;
+
+TEST(CliTest, DashHIsHelp) {
+  const HarnessResult h = RunHarness("-h");
+  const HarnessResult help = RunHarness("--help");
+  EXPECT_EQ(h.exit_code, 0);
+  EXPECT_EQ(h.out, help.out);
+  EXPECT_THAT(h.out, HasSubstr("--iterations"));
+  EXPECT_EQ(h.err, "");
+}
+
+TEST(CliTest, HelpListsEveryExperimentAndTransport) {
+  const HarnessResult r = RunHarness("--help");
+  ASSERT_EQ(r.exit_code, 0);
+  const size_t experiments = r.out.find("Experiments (--experiment):\n");
+  ASSERT_NE(experiments, std::string::npos) << r.out;
+  for (const tickbench::harness::Preset& preset : tickbench::harness::Presets()) {
+    EXPECT_THAT(r.out.substr(experiments), HasSubstr(absl::StrCat("\n  ", preset.name, " ")))
+        << preset.name;
+  }
+  EXPECT_THAT(r.out, HasSubstr("\n  study "));
+  const size_t transports = r.out.find("Transports (--transport):\n");
+  ASSERT_NE(transports, std::string::npos);
+  for (const tickbench::transport::TransportInfo& t :
+       tickbench::transport::RegisteredTransports()) {
+    EXPECT_THAT(r.out.substr(transports), HasSubstr(absl::StrCat("\n  ", t.name, " ")))
+        << t.name;
+  }
+  EXPECT_THAT(r.out, HasSubstr("\n  sim "));
+}
+
+TEST(CliTest, AMistypedFlagGetsTheNearestName) {
+  const HarnessResult r = RunHarness("--transport=sim --iteratons=5");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("did you mean --iterations?"));
+  EXPECT_EQ(r.out, "");
+  // A value that follows a flag is no flag; a name far from every flag gets no guess.
+  const HarnessResult far = RunHarness("--sizes 32 --qqqqqqqqqqqqq");
+  EXPECT_EQ(far.exit_code, 2);
+  EXPECT_THAT(far.err, HasSubstr("qqqqqqqqqqqqq"));
+  EXPECT_THAT(far.err, Not(HasSubstr("did you mean")));
+  const HarnessResult swapped = RunHarness("--transport=sim --sezis=32");
+  EXPECT_THAT(swapped.err, HasSubstr("did you mean --sizes?"));
+}
+
+TEST(CliTest, VersionNamesTheToolItsVersionAndTheBuildMode) {
+  const HarnessResult r = RunHarness("--version");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_TRUE(std::regex_match(
+      r.out, std::regex("tickbench [A-Za-z0-9._+~-]+ \\((opt|dbg|fastbuild|opt\\+assertions)"
+                        "(\\+asan|\\+ubsan)*\\)\n")))
+      << r.out;
+  EXPECT_THAT(r.out, Not(HasSubstr("Debug build")));
+}
+
+// Parses `text` as one JSON object with the provenance members; returns it.
+JsonValue ProvenancedJson(const std::string& text, const std::string& mode) {
+  absl::StatusOr<JsonValue> json = ParseJson(text);
+  EXPECT_TRUE(json.ok()) << json.status() << "\n" << text;
+  if (!json.ok()) return JsonValue();
+  EXPECT_EQ(json->type, JsonValue::Type::kObject);
+  const JsonValue* schema = json->Find("schema_version");
+  EXPECT_TRUE(schema != nullptr && schema->integral && schema->number >= 1);
+  const JsonValue* version = json->Find("tickbench_version");
+  EXPECT_TRUE(version != nullptr && !version->string.empty());
+  const JsonValue* mode_value = json->Find("mode");
+  EXPECT_TRUE(mode_value != nullptr && mode_value->string == mode) << text;
+  return *json;
+}
+
+TEST(CliTest, ListClocksClockInfoAndAnalyzeTakeFormatJson) {
+  const HarnessResult list = RunHarness("--list_clocks --format=json");
+  ASSERT_EQ(list.exit_code, 0) << list.err;
+  const JsonValue clocks = ProvenancedJson(list.out, "list_clocks");
+  const JsonValue* listed = clocks.Find("clocks");
+  ASSERT_NE(listed, nullptr);
+  bool virtual_listed = false;
+  for (const JsonValue& clock : listed->array) {
+    const JsonValue* spec = clock.Find("spec");
+    ASSERT_NE(spec, nullptr);
+    virtual_listed = virtual_listed || spec->string == "virtual";
+  }
+  EXPECT_TRUE(virtual_listed) << list.out;
+
+  const HarnessResult info = RunHarness("--clock_info=virtual,tick:20ms --format=json");
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  const JsonValue probed = ProvenancedJson(info.out, "clock_info");
+  ASSERT_NE(probed.Find("clocks"), nullptr);
+  ASSERT_EQ(probed.Find("clocks")->array.size(), 2u);
+  EXPECT_EQ(probed.Find("clocks")->array[1].Find("claimed_resolution_ns")->number, 20e6);
+
+  const HarnessResult analyzed = RunHarness(
+      "--analyze=tests/golden/analyze_input.csv --format=json", "unset BUILD_WORKING_DIRECTORY;");
+  ASSERT_EQ(analyzed.exit_code, 0) << analyzed.err;
+  const JsonValue analysis = ProvenancedJson(analyzed.out, "analyze");
+  ASSERT_NE(analysis.Find("points"), nullptr);
+  EXPECT_GE(analysis.Find("points")->array.size(), 7u);
+  ASSERT_NE(analysis.Find("steps"), nullptr);
+  EXPECT_GE(analysis.Find("steps")->array.size(), 1u) << analyzed.out;
+  // The table's text is kept whole in "report".
+  const HarnessResult table = RunHarness("--analyze=tests/golden/analyze_input.csv",
+                                         "unset BUILD_WORKING_DIRECTORY;");
+  EXPECT_EQ(analysis.Find("report")->string, table.out);
+}
+
+TEST(CliTest, ModesThatMeasureNothingRefuseCsv) {
+  for (const char* mode : {"--list_clocks", "--clock_info=virtual",
+                           "--analyze=tests/golden/analyze_input.csv"}) {
+    const HarnessResult r =
+        RunHarness(absl::StrCat(mode, " --format=csv"), "unset BUILD_WORKING_DIRECTORY;");
+    EXPECT_EQ(r.exit_code, 2) << mode;
+    EXPECT_THAT(r.err, HasSubstr("--format:")) << mode;
+    EXPECT_THAT(r.err, HasSubstr("table or json")) << mode;
+  }
+}
+
+}  // namespace
