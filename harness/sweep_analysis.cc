@@ -18,15 +18,20 @@
 namespace tickbench::harness {
 
 analysis::Sweep RttSweepFromRecords(const std::vector<RunRecord>& records) {
-  std::map<size_t, std::vector<double>> by_size;
+  std::map<size_t, analysis::SweepPoint> by_size;
   for (const RunRecord& r : records) {
-    if (r.valid() && std::isfinite(r.averaged_rtt_ns)) by_size[r.size_bytes].push_back(r.averaged_rtt_ns);
+    if (!r.valid() || !std::isfinite(r.averaged_rtt_ns)) continue;
+    analysis::SweepPoint& point = by_size[r.size_bytes];
+    point.values.push_back(r.averaged_rtt_ns);
+    // The largest T/N of the size's runs, as the CSV reader takes averaged_quantum_ns.
+    if (std::isfinite(r.quantum_ns)) point.quantum = std::max(point.quantum, r.quantum_ns);
   }
   analysis::Sweep sweep;
   sweep.value_name = "averaged_rtt_ns";
   sweep.unit = "ns";
-  for (auto& [size, values] : by_size) {
-    sweep.points.push_back(analysis::SweepPoint{static_cast<double>(size), std::move(values)});
+  for (auto& [size, point] : by_size) {
+    point.size_bytes = static_cast<double>(size);
+    sweep.points.push_back(std::move(point));
   }
   return sweep;
 }

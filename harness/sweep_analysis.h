@@ -27,7 +27,9 @@
 
 namespace tickbench::harness {
 
-// The averaged RTT (ns) of every run, by size: what the step detector reads.
+// The averaged RTT (ns) of every run, by size: what the step detector reads. Each point's
+// quantum is the largest quantum_ns of its runs (0 when none states one), the floor the
+// noise model puts under a run's variance, as for a CSV read back.
 analysis::Sweep RttSweepFromRecords(const std::vector<RunRecord>& records);
 
 // The address whose path MTU matters to a sweep over the transport named

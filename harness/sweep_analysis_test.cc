@@ -44,6 +44,23 @@ TEST(SweepAnalysisTest, FindsAFragmentationStepAndNamesTheMtu) {
   EXPECT_THAT(text, HasSubstr("near largest unfragmented UDP payload"));
 }
 
+// The in-process analysis gets the quantization floor the CSV reader takes from
+// averaged_quantum_ns: the largest T/N of a size's runs; invalid runs count for nothing.
+TEST(SweepAnalysisTest, EachPointCarriesTheLargestQuantumOfItsRuns) {
+  std::vector<RunRecord> records = Records(1e9, 0, 3);
+  for (RunRecord& r : records) r.quantum_ns = r.size_bytes == 100 ? 10.0 * r.run : 0;
+  RunRecord invalid;
+  invalid.size_bytes = 100;
+  invalid.quantum_ns = 1e6;
+  records.push_back(invalid);
+  const analysis::Sweep sweep = RttSweepFromRecords(records);
+  ASSERT_EQ(sweep.points.size(), 40u);
+  EXPECT_EQ(sweep.points[0].quantum, 0);
+  EXPECT_EQ(sweep.points[1].size_bytes, 100);
+  EXPECT_EQ(sweep.points[1].values.size(), 4u);
+  EXPECT_EQ(sweep.points[1].quantum, 40);
+}
+
 TEST(SweepAnalysisTest, CleanLineHasNoStepAndTheLineExplainsIt) {
   const analysis::Sweep sweep = RttSweepFromRecords(Records(1e9, 0, 11));
   const SweepAnalysis result = AnalyzeSweep(sweep, {}, /*explain=*/true);
