@@ -91,6 +91,7 @@ struct CommandLine {
   bool explain = false;
   bool fit_sim = false;  // --analyze: fit the simulation to the curve
   std::string plot;
+  std::string compare;  // --compare=A.json,B.json, a mode of its own (harness/compare_command.h)
   std::set<std::string> specified;  // names of the flags given on the command line
   // The flags given, by name in order, with their values as Abseil prints them: for the
   // report's context.

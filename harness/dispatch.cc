@@ -4,6 +4,7 @@
 #include "harness/analyze_command.h"
 #include "harness/clock_info_command.h"
 #include "harness/command_status.h"
+#include "harness/compare_command.h"
 #include "harness/list_clocks_command.h"
 #include "harness/measure_command.h"
 #include "harness/server_command.h"
@@ -18,12 +19,21 @@ Commands DefaultCommands() {
   commands.analyze = RunAnalyzeCommand;
   commands.server = RunServerCommand;
   commands.measure = RunMeasureCommand;
+  commands.compare = RunCompareCommand;
   commands.install_stop_handlers = platform::InstallStopHandlers;
   return commands;
 }
 
 int Dispatch(const CommandLine& command_line, const Commands& commands,
              const ReportStreams& streams) {
+  // --compare reads two files and measures nothing; it checks its own flags.
+  if (command_line.specified.count("compare") > 0 && commands.compare) {
+    if (absl::Status installed = commands.install_stop_handlers(); !installed.ok()) {
+      streams.err(absl::StrCat("tickbench: ", installed.message(), "\n"));
+      return kExitFault;
+    }
+    return commands.compare(command_line, streams);
+  }
   absl::StatusOr<Mode> mode = ChooseMode(command_line);
   if (!mode.ok()) return Usage(mode.status());
   if (*mode == Mode::kListClocks) return commands.list_clocks(command_line, streams);

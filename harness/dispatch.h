@@ -20,6 +20,7 @@ struct Commands {
   Command analyze;
   Command server;
   Command measure;
+  Command compare;  // --compare, before every other mode
   std::function<absl::Status()> install_stop_handlers;
 };
 

@@ -193,6 +193,10 @@ ABSL_FLAG(bool, fit_sim, Defaults().fit_sim,
           "--analyze: fit the simulated transport's costs (fixed, per byte, per cluster, per "
           "small buffer, per packet) to the curve and print the flags that replay it, on a line "
           "starting 'sim flags:'.");
+ABSL_FLAG(std::string, compare, Defaults().compare,
+          "A mode of its own: compare two sweeps' JSON results, A.json,B.json: per size the "
+          "ratio B/A of the averaged and per-iteration figures with a 95% interval and a "
+          "verdict at 5% (--format=table, csv or json).");
 ABSL_FLAG(std::string, plot, Defaults().plot,
           "Draw the sweep (or the study's histograms) to this SVG file with gnuplot; the data "
           "goes beside it as .dat. Relative to where you ran bazel run.");
@@ -380,6 +384,7 @@ void ReadModeFlags(CommandLine& c) {
   c.explain = absl::GetFlag(FLAGS_explain);
   c.fit_sim = absl::GetFlag(FLAGS_fit_sim);
   c.plot = absl::GetFlag(FLAGS_plot);
+  c.compare = absl::GetFlag(FLAGS_compare);
 }
 
 }  // namespace

@@ -1,0 +1,70 @@
+// --compare end to end: two simulated sweeps written as JSON, compared by the binary.
+#include <cstdlib>
+#include <string>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "gtest/gtest.h"
+#include "tests/harness_runner.h"
+
+namespace tickbench::testing {
+namespace {
+
+std::string TempPath(const std::string& name) {
+  const char* dir = std::getenv("TEST_TMPDIR");
+  return absl::StrCat(dir != nullptr ? dir : ".", "/", name);
+}
+
+std::string Sweep(const std::string& name, const std::string& fixed, const std::string& sizes) {
+  const std::string path = TempPath(name);
+  const HarnessResult r = RunHarness(absl::StrCat(
+      "--transport=sim --sim_fixed=", fixed, " --sizes=", sizes,
+      " --runs=3 --iterations=200 --format=json --output=", path));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return path;
+}
+
+TEST(Compare, TwoMicrosecondsMoreIsTenPercentSlower) {
+  const std::string a = Sweep("a.json", "20us", "64,1024");
+  const std::string b = Sweep("b.json", "22us", "64,1024");
+  const HarnessResult r = RunHarness(absl::StrCat("--compare=", a, ",", b, " --format=csv"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // size 64: 22003 / 20003 ns.
+  EXPECT_TRUE(absl::StrContains(r.out, "\n64,20003,22003,1.0999")) << r.out;
+  EXPECT_TRUE(absl::StrContains(r.out, "B slower by 10.0%")) << r.out;
+  EXPECT_FALSE(absl::StrContains(r.out, "no difference")) << r.out;
+
+  const HarnessResult table = RunHarness(absl::StrCat("--compare=", a, ",", b));
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_TRUE(absl::StrContains(table.out, "averaged: B slower by 10.0% [")) << table.out;
+  EXPECT_TRUE(absl::StrContains(table.out, "p < 0.05")) << table.out;
+
+  const HarnessResult same = RunHarness(absl::StrCat("--compare=", a, ",", a, " --format=json"));
+  ASSERT_EQ(same.exit_code, 0) << same.err;
+  EXPECT_TRUE(absl::StrContains(same.out, "\"ratio\":1,")) << same.out;
+  EXPECT_TRUE(absl::StrContains(same.out, "\"verdict\":\"no difference at 5%\"")) << same.out;
+  EXPECT_FALSE(absl::StrContains(same.out, "slower")) << same.out;
+}
+
+TEST(Compare, RefusesMismatchedSizesNamingThem) {
+  const std::string a = Sweep("c.json", "20us", "64,1024");
+  const std::string b = Sweep("d.json", "20us", "64,2048");
+  const HarnessResult r = RunHarness(absl::StrCat("--compare=", a, ",", b));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(absl::StrContains(r.err, "the sizes differ")) << r.err;
+  EXPECT_TRUE(absl::StrContains(r.err, ": 1024;")) << r.err;
+  EXPECT_TRUE(absl::StrContains(r.err, ": 2048")) << r.err;
+  EXPECT_EQ(r.out, "");
+}
+
+TEST(Compare, RefusesOneFileAndMeasurementFlags) {
+  HarnessResult r = RunHarness("--compare=only.json");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(absl::StrContains(r.err, "--compare: takes two JSON result files")) << r.err;
+  r = RunHarness("--compare=a.json,b.json --sizes=64");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(absl::StrContains(r.err, "--sizes: does nothing with --compare")) << r.err;
+}
+
+}  // namespace
+}  // namespace tickbench::testing
