@@ -6,7 +6,8 @@
 //   * --help: the lists in --transport, --clock and --clock_id, and the transport and
 //     clock tables of its usage text;
 //   * the allowed-value messages of a bad --transport, --clock and --clock_id, and of a
-//     transport that cannot reach another host with --role=client.
+//     transport that cannot reach another host with --role=client;
+//   * docs/reference.md's flag tables: exactly the flags --help lists.
 #include <set>
 #include <string>
 #include <vector>
@@ -189,6 +190,37 @@ TEST(RegistryDocsTest, ReadmeClockTableNamesEveryKindAndEveryId) {
   }
   EXPECT_EQ(kinds, ClockKindNames()) << "README: " << absl::StrJoin(kinds, ", ");
   EXPECT_EQ(ids, ClockIds()) << "README: " << absl::StrJoin(ids, ", ");
+}
+
+// docs/reference.md gives every flag a row ("| `--name` | default | unit, range | what |"),
+// and no row for a flag the binary does not have.
+TEST(RegistryDocsTest, ReferenceHasARowForEveryFlagOfHelp) {
+  const std::string reference = ReadWholeFile("docs/reference.md");
+  ASSERT_FALSE(reference.empty()) << "docs/reference.md is not in the test's runfiles";
+  const testing::HarnessResult r = RunHarness("--help");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  Names in_help;
+  for (absl::string_view line : absl::StrSplit(r.out, '\n')) {
+    if (!absl::ConsumePrefix(&line, "    --")) continue;
+    const size_t end = line.find(" (");
+    if (end != absl::string_view::npos) in_help.insert(std::string(line.substr(0, end)));
+  }
+  ASSERT_GT(in_help.size(), 40u) << r.out;
+  Names in_reference;
+  const std::string header = "| flag | default |";
+  int tables = 0;
+  for (size_t at = reference.find(header); at != std::string::npos;
+       at = reference.find(header, at + 1), ++tables) {
+    for (const std::string& row : TableRows(reference.substr(at), header)) {
+      const std::vector<std::string> cells = Cells(row);
+      ASSERT_EQ(cells.size(), 4u) << row;
+      for (const std::string& word : Backticked(cells[0])) {
+        if (absl::StartsWith(word, "--")) in_reference.insert(word.substr(2));
+      }
+    }
+  }
+  EXPECT_GT(tables, 0) << "no | flag | default | table in docs/reference.md";
+  EXPECT_EQ(in_reference, in_help) << "docs/reference.md: " << absl::StrJoin(in_reference, ", ");
 }
 
 TEST(RegistryDocsTest, HelpListsExactlyTheRegisteredTransportsClocksAndIds) {
