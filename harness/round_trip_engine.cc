@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "absl/strings/str_format.h"
+#include "timing/confidence.h"
 #include "transport/echo_peer.h"
 #include "transport/message_pattern.h"
 #include "transport/pipe_transport.h"
@@ -206,6 +207,7 @@ RunRecord RoundTripEngine::MeasureRun(size_t size_bytes, int run) {
   const int64_t trips_per_chunk = intervals_per_chunk_ * record.batch;
   clock_summary_.Clear();
   reference_summary_.Clear();
+  chunk_means_.clear();
   record.resolution_histogram.assign(std::max(1, options_.histogram_buckets), 0);
   int64_t reference_elapsed_ticks = 0;
   LoopOutcome chunk;
@@ -253,8 +255,15 @@ void RoundTripEngine::FoldChunk(const LoopOutcome& chunk, RunRecord& record,
   }
 
   if (!chunked_) return;  // one chunk: Summarize reads its kept marks exactly
+  double chunk_sum = 0;
+  int64_t chunk_count = 0;
   ForEachPerTrip(clock_, marks_.data(), faulty_.data(), chunk.marks, chunk.closed, record.batch,
-                 [this](double ns) { clock_summary_.Add(ns); });
+                 [&](double ns) {
+                   clock_summary_.Add(ns);
+                   chunk_sum += ns;
+                   ++chunk_count;
+                 });
+  if (chunk_count > 0) chunk_means_.push_back(chunk_sum / static_cast<double>(chunk_count));
   if (reference_ != nullptr) {
     ForEachPerTrip(*reference_, reference_marks_.data(), faulty_.data(), chunk.marks,
                    chunk.closed, record.batch,
@@ -298,20 +307,47 @@ void RoundTripEngine::Summarize(const LoopOutcome& last_chunk, int64_t reference
         record.quantum_ns);
   }
 
+  // The SD one per-iteration reading (T / batch per tick) is compatible with at least.
+  auto sd_floor = [&](int64_t readings) {
+    return timing::QuantizedSdFloor(record.resolution_ns / static_cast<double>(record.batch),
+                                    readings);
+  };
   if (chunked_) {
     record.per_iteration_ns = clock_summary_.ToSummary();
     if (reference_ != nullptr) record.reference_per_iteration_ns = reference_summary_.ToSummary();
+    // One batch per chunk: the chunks' means, centred on the mean of all readings.
+    const int64_t readings = record.per_iteration_ns.count;
+    const double floor = sd_floor(readings);
+    timing::ConfidenceInterval ci = timing::AcrossRunsInterval(
+        chunk_means_, readings > 0 ? floor * std::sqrt(static_cast<double>(chunk_means_.size()) /
+                                                        static_cast<double>(readings))
+                                   : 0);
+    if (ci.valid) {
+      const double half = ci.half_width();
+      ci.estimate = record.per_iteration_ns.mean;
+      ci.low = ci.estimate - half;
+      ci.high = ci.estimate + half;
+    }
+    record.per_iteration_mean_ci95 = ci;
     return;
   }
   // One chunk: at most max_kept_intervals values, sorted for exact percentiles.
-  auto exact = [&](const timing::Clock& clock, const std::vector<int64_t>& marks) {
+  auto per_trip = [&](const timing::Clock& clock, const std::vector<int64_t>& marks) {
     std::vector<double> values;
     values.reserve(last_chunk.marks - 1);
     ForEachPerTrip(clock, marks.data(), faulty_.data(), last_chunk.marks, last_chunk.closed,
                    record.batch, [&values](double ns) { values.push_back(ns); });
-    return timing::Summarize(values);
+    return values;
   };
-  record.per_iteration_ns = exact(clock_, marks_);
+  auto exact = [&](const timing::Clock& clock, const std::vector<int64_t>& marks) {
+    return timing::Summarize(per_trip(clock, marks));
+  };
+  const std::vector<double> values = per_trip(clock_, marks_);  // in time order
+  record.per_iteration_ns = timing::Summarize(values);
+  const int64_t readings = static_cast<int64_t>(values.size());
+  record.per_iteration_mean_ci95 = timing::BatchMeansInterval(values, sd_floor(readings));
+  record.per_iteration_p50_ci95 = timing::QuantileInterval(values, 0.5);
+  record.per_iteration_p99_ci95 = timing::QuantileInterval(values, 0.99);
   if (reference_ != nullptr) record.reference_per_iteration_ns = exact(*reference_, reference_marks_);
 }
 

@@ -113,6 +113,7 @@ class RoundTripEngine {
   std::vector<int64_t> warmup_rtt_ns_;    // the warm-up's round trips that got an echo
   timing::StreamingSummary clock_summary_;
   timing::StreamingSummary reference_summary_;
+  std::vector<double> chunk_means_;       // a chunked run's per-chunk mean per-iteration reading
   uint64_t next_sequence_ = 1;
 };
 

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "gtest/gtest.h"
+#include "timing/confidence.h"
 #include "timing/log_histogram.h"
 #include "timing/tick_clock.h"
 #include "timing/virtual_clock.h"
@@ -326,6 +327,53 @@ TEST(RoundTripEngineChunkTest, ChunkedRunGivesTheKeptRunsFigures) {
   EXPECT_EQ(kept.clock_marks.size(), 10'001u);
   EXPECT_TRUE(chunked.clock_marks.empty());
   EXPECT_TRUE(chunked.reference_marks.empty());
+}
+
+// Per-iteration intervals: the jittered RTT is 10.1 us + Exp(3 us), so the mean is 13.1 us,
+// the median 10.1 + 3 ln 2 = 12.18 us and p99 10.1 + 3 ln 100 = 23.92 us. A kept run's
+// intervals hold them (a fixed seed: the same values every time); a chunked run has the
+// mean's, one batch per chunk, and no quantile's (its readings are not kept).
+TEST(RoundTripEngineChunkTest, PerIterationIntervalsHoldTheTruth) {
+  EngineOptions options;
+  options.iterations = 10'000;
+  options.warmup = 10;
+  const RunRecord kept = SimulatedRun(JitteredRtt(), options, 100);
+  ASSERT_TRUE(kept.per_iteration_mean_ci95.valid);
+  EXPECT_EQ(kept.per_iteration_mean_ci95.estimate, kept.per_iteration_ns.mean);
+  EXPECT_EQ(kept.per_iteration_mean_ci95.degrees_of_freedom, timing::kDefaultBatches - 1);
+  EXPECT_TRUE(kept.per_iteration_mean_ci95.Contains(13'100)) << kept.per_iteration_mean_ci95.low;
+  EXPECT_LT(kept.per_iteration_mean_ci95.half_width(), 200);  // 3 us / sqrt(10^4) x ~2
+  EXPECT_TRUE(kept.per_iteration_p50_ci95.Contains(10'100 + 3'000 * std::log(2.0)));
+  EXPECT_EQ(kept.per_iteration_p50_ci95.estimate, kept.per_iteration_ns.p50);
+  EXPECT_TRUE(kept.per_iteration_p99_ci95.Contains(10'100 + 3'000 * std::log(100.0)));
+  EXPECT_GT(kept.per_iteration_p99_ci95.half_width(), kept.per_iteration_p50_ci95.half_width());
+
+  options.max_kept_intervals = 1000;  // 10 chunks
+  const RunRecord chunked = SimulatedRun(JitteredRtt(), options, 100);
+  ASSERT_TRUE(chunked.per_iteration_mean_ci95.valid);
+  EXPECT_EQ(chunked.per_iteration_mean_ci95.degrees_of_freedom, 9);
+  EXPECT_EQ(chunked.per_iteration_mean_ci95.estimate, kept.per_iteration_ns.mean);
+  EXPECT_TRUE(chunked.per_iteration_mean_ci95.Contains(13'100));
+  EXPECT_FALSE(chunked.per_iteration_p50_ci95.valid);
+  EXPECT_FALSE(chunked.per_iteration_p99_ci95.valid);
+}
+
+// Every reading the same 10.1 us on a 1 ns clock: the sample SD is 0, but the mean's
+// interval keeps the width the clock's grid allows (QuantizedSdFloor), never a point.
+TEST(RoundTripEngineTest, AConstantReadingsMeanIntervalKeepsTheQuantizationFloor) {
+  Simulation sim(FixedRtt(absl::Microseconds(10), 1.0));
+  EngineOptions options;
+  options.iterations = 1000;
+  options.warmup = 10;
+  RoundTripEngine engine(*sim.pair.client, sim.time, nullptr, 4096, options);
+  const RunRecord r = engine.MeasureRun(100, 1);
+  ASSERT_TRUE(r.per_iteration_mean_ci95.valid);
+  EXPECT_TRUE(r.per_iteration_mean_ci95.floored);
+  EXPECT_GT(r.per_iteration_mean_ci95.half_width(), 0);
+  EXPECT_LT(r.per_iteration_mean_ci95.half_width(), 1);
+  EXPECT_TRUE(r.per_iteration_mean_ci95.Contains(10'100));
+  EXPECT_EQ(r.per_iteration_p50_ci95.low, 10'100);
+  EXPECT_EQ(r.per_iteration_p50_ci95.high, 10'100);
 }
 
 TEST(RoundTripEngineChunkTest, ChunkedTickReadingsKeepTheirZeroShareAndTruth) {

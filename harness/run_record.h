@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "timing/confidence.h"
 #include "timing/statistics.h"
 
 namespace tickbench::harness {
@@ -74,6 +75,17 @@ struct RunRecord {
 
   // Per-iteration: each batch's reading divided by the batch size, in ns.
   timing::Summary per_iteration_ns;
+  // 95% intervals of the per-iteration figures (timing/confidence.h), each invalid where
+  // there is nothing to estimate from. The mean's by batch means over the run's clean
+  // readings in time order (timing::kDefaultBatches contiguous batches; in a run timed in
+  // chunks, one batch per chunk, so invalid for a single chunk), with the SD of one reading
+  // floored at QuantizedSdFloor(T / batch, readings). p50's and p99's from order
+  // statistics over the kept readings; invalid for a run timed in chunks, whose readings
+  // are folded and not kept. Not promised: independence of neighbouring readings, which
+  // the order-statistic intervals assume.
+  timing::ConfidenceInterval per_iteration_mean_ci95;
+  timing::ConfidenceInterval per_iteration_p50_ci95;
+  timing::ConfidenceInterval per_iteration_p99_ci95;
   // Readings per interval in ticks of the clock's claimed resolution (0, 1, 2, ...),
   // up to the last bucket, which holds everything larger.
   std::vector<int64_t> resolution_histogram;

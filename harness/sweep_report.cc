@@ -39,6 +39,22 @@ std::string CsvField(absl::string_view text) {
   return quoted + "\"";
 }
 
+// "<name>_ci95": [low, high], or an empty array when there is no interval.
+void WriteInterval(JsonWriter& json, absl::string_view name, const timing::ConfidenceInterval& ci) {
+  json.Key(absl::StrCat(name, "_ci95"));
+  json.BeginArray();
+  if (ci.valid) {
+    json.Number(ci.low);
+    json.Number(ci.high);
+  }
+  json.EndArray();
+}
+
+// "<low>,<high>," of an interval at 3 decimals, or two empty cells.
+std::string CsvInterval(const timing::ConfidenceInterval& ci) {
+  return ci.valid ? absl::StrFormat("%.3f,%.3f,", ci.low, ci.high) : ",,";
+}
+
 void WriteSummary(JsonWriter& json, const timing::Summary& s) {
   json.Key("mean_ns"); json.Number(s.mean);
   json.Key("sd_ns"); json.Number(s.sd);
@@ -78,7 +94,10 @@ const char* const kCsvColumns[] = {
     "transport", "clock", "reference_clock", "size_bytes", "run", "iterations", "completed",
     "batch", "averaged_rtt_ns", "throughput_bytes_per_s", "per_iteration_mean_ns",
     "per_iteration_sd_ns", "per_iteration_min_ns", "per_iteration_p50_ns", "per_iteration_p99_ns",
-    "per_iteration_max_ns", "zero_fraction", "reference_averaged_rtt_ns",
+    "per_iteration_max_ns", "zero_fraction", "per_iteration_mean_ns_ci95_low",
+    "per_iteration_mean_ns_ci95_high", "per_iteration_p50_ns_ci95_low",
+    "per_iteration_p50_ns_ci95_high", "per_iteration_p99_ns_ci95_low",
+    "per_iteration_p99_ns_ci95_high", "reference_averaged_rtt_ns",
     "reference_per_iteration_mean_ns", "reference_per_iteration_sd_ns", "lost", "late",
     "reordered", "corrupted", "error", "attempt", "valid", "timed_trips", "excluded_trips",
     "loss_rate", "warmup_lost", "receive_timeout_ns", "invalid_reason", "resolution_ns",
@@ -220,6 +239,9 @@ std::string FormatCsv(const std::vector<RunRecord>& records) {
                             r.per_iteration_ns.p50, r.per_iteration_ns.p99,
                             r.per_iteration_ns.max, r.per_iteration_ns.zero_fraction);
     }
+    // The per-iteration intervals of one run (RunRecord's *_ci95), empty where invalid.
+    absl::StrAppend(&text, CsvInterval(r.per_iteration_mean_ci95),
+                    CsvInterval(r.per_iteration_p50_ci95), CsvInterval(r.per_iteration_p99_ci95));
     if (r.valid() && r.has_reference) {
       absl::StrAppendFormat(&text, "%.3f,%.3f,%.3f,", r.reference_averaged_rtt_ns,
                             r.reference_per_iteration_ns.mean, r.reference_per_iteration_ns.sd);
@@ -310,6 +332,9 @@ std::string FormatJson(const RunContext& context, const std::vector<RunRecord>& 
     json.Key("per_iteration");
     json.BeginObject();
     WriteSummary(json, r.per_iteration_ns);
+    WriteInterval(json, "mean_ns", r.per_iteration_mean_ci95);
+    WriteInterval(json, "p50_ns", r.per_iteration_p50_ci95);
+    WriteInterval(json, "p99_ns", r.per_iteration_p99_ci95);
     json.Key("resolution_histogram");
     json.BeginArray();
     for (int64_t count : r.resolution_histogram) json.Integer(count);

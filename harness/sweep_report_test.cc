@@ -83,6 +83,31 @@ TEST(SweepReportTest, JsonCarriesContextAndResults) {
   EXPECT_THAT(json, HasSubstr(R"("zero_fraction":0.5)"));
 }
 
+// A run's per-iteration intervals, where it has them, in the JSON and CSV; empty where not.
+TEST(SweepReportTest, PerIterationIntervalsAreWrittenWhereARunHasThem) {
+  std::vector<RunRecord> records = TwoRuns();
+  timing::ConfidenceInterval mean;
+  mean.valid = true;
+  mean.low = 9'500;
+  mean.high = 10'500;
+  records[0].per_iteration_mean_ci95 = mean;
+  timing::ConfidenceInterval p99 = mean;
+  p99.low = 30'000;
+  p99.high = 41'000.25;
+  records[0].per_iteration_p99_ci95 = p99;
+  const std::string json = FormatJson(RunContext{}, records, "sweep");
+  EXPECT_THAT(json, HasSubstr(R"("mean_ns_ci95":[9500,10500],"p50_ns_ci95":[],)"
+                              R"("p99_ns_ci95":[30000,41000.25])"));
+  EXPECT_THAT(json, HasSubstr(R"("mean_ns_ci95":[],"p50_ns_ci95":[],"p99_ns_ci95":[])"));
+  const std::string csv = FormatCsv(records);
+  EXPECT_THAT(csv, HasSubstr(",zero_fraction,per_iteration_mean_ns_ci95_low,"
+                             "per_iteration_mean_ns_ci95_high,per_iteration_p50_ns_ci95_low,"
+                             "per_iteration_p50_ns_ci95_high,per_iteration_p99_ns_ci95_low,"
+                             "per_iteration_p99_ns_ci95_high,reference_averaged_rtt_ns,"));
+  EXPECT_THAT(csv, HasSubstr(",0.500000,9500.000,10500.000,,,30000.000,41000.250,15000.000,"));
+  EXPECT_THAT(csv, HasSubstr(",0.500000,,,,,,,15000.000,"));
+}
+
 TEST(SweepReportTest, ARunWithoutAFigureShowsWhatWasLostNeverANumber) {
   std::vector<RunRecord> records = TwoRuns();
   for (RunRecord& r : records) {  // both runs of 1024 B had nothing left to time
