@@ -483,6 +483,10 @@ void Score(FamilyResult* family, const Inputs& in, const Form& form) {
   const double scale =
       form.scale_known ? 1
                        : std::max(out.weighted_rss, in.rss_floor) / std::max(n - costs, 1.0);
+  out.cost_degrees_of_freedom =
+      !form.scale_known ? std::max(n - costs, 1.0)
+      : form.scale_df > 0 ? form.scale_df
+                          : std::numeric_limits<double>::infinity();
   out.cost_stderrs.clear();
   out.cost_covariance.clear();
   for (size_t a = 0; a < out.costs.size(); ++a) {

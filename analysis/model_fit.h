@@ -100,6 +100,10 @@ struct FamilyFit {
   // fixed at 0 reads 0 with standard error 0.
   std::vector<double> costs;
   std::vector<double> cost_stderrs;  // run spread or residual variance (variance_from_runs)
+  // The degrees of freedom of cost_stderrs' variance, for a Student t interval: the run
+  // spread's where variance_from_runs (infinite when that is known exactly), else the
+  // residual's n - costs (at least 1). 0 only for a family not fitted.
+  double cost_degrees_of_freedom = 0;
   // Row-major costs.size()², on the same scale as cost_stderrs; 0 for a cost fixed at 0.
   std::vector<double> cost_covariance;
   double weighted_rss = 0;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 
 #include "absl/strings/escaping.h"
@@ -13,6 +14,7 @@
 #include "analysis/model_fit.h"
 #include "platform/network_facts.h"
 #include "platform/system_info.h"
+#include "timing/confidence.h"
 #include "transport/transport_registry.h"
 
 namespace tickbench::harness {
@@ -99,11 +101,30 @@ void AddImpliedSteps(const analysis::Sweep& sweep, const analysis::SizeFacts& fa
   }
 }
 
+}  // namespace
+
+std::string FormatFittedCost(const analysis::FamilyFit& family, size_t i) {
+  const double se = family.cost_stderrs[i];
+  const double half_width =
+      family.cost_degrees_of_freedom > 0
+          ? timing::StudentTQuantile((1 + timing::kConfidence95) / 2,
+                                     family.cost_degrees_of_freedom) * se
+          : std::numeric_limits<double>::quiet_NaN();
+  if (!(half_width > 0) || !std::isfinite(half_width)) {  // fixed at 0, or no interval
+    return absl::StrFormat("%s %.4g", family.cost_names[i], family.costs[i]);
+  }
+  return absl::StrCat(family.cost_names[i], " ",
+                      timing::FormatWithHalfWidth(family.costs[i], half_width));
+}
+
+namespace {
+
 std::string FormatRanking(const analysis::ModelComparison& fit) {
   std::string text = absl::StrFormat(
       "Buffer layouts and segmentations, ranked by BIC (%s; a model explains the sweep when it "
       "beats the straight line by a BIC of 6 or more; sizes within ΔBIC 2 of a family's best "
-      "shown as ranges):\n",
+      "shown as ranges; costs ± the half-width of their 95%% interval, Student t on the "
+      "noise's degrees of freedom):\n",
       fit.variance_from_runs ? "noise from the spread across runs" : "noise from the residuals");
   std::vector<const analysis::FamilyFit*> fitted;
   for (const analysis::FamilyFit& family : fit.families) {
@@ -114,8 +135,7 @@ std::string FormatRanking(const analysis::ModelComparison& fit) {
   for (const analysis::FamilyFit* family : fitted) {
     std::vector<std::string> costs;
     for (size_t i = 0; i < family->costs.size(); ++i) {
-      costs.push_back(absl::StrFormat("%s %.4g +/- %.2g", family->cost_names[i], family->costs[i],
-                                      family->cost_stderrs[i]));
+      costs.push_back(FormatFittedCost(*family, i));
     }
     const std::string ranges = analysis::DescribeRanges(*family);
     absl::StrAppendFormat(&text, "  %-44s BIC %9.1f  R^2 %.4f  %s%s\n",

@@ -27,6 +27,12 @@
 
 namespace tickbench::harness {
 
+// "per_byte 0.139 ± 0.081": cost i of a fitted family with the half-width of its 95%
+// interval, t_{0.975, cost_degrees_of_freedom} x its standard error, both rounded to two
+// significant digits of the half-width (timing::FormatWithHalfWidth); the bare cost (%.4g)
+// where the half-width is 0 (a cost fixed at 0) or not finite.
+std::string FormatFittedCost(const analysis::FamilyFit& family, size_t i);
+
 // The averaged RTT (ns) of every run, by size: what the step detector reads. Each point's
 // quantum is the largest quantum_ns of its runs (0 when none states one), the floor the
 // noise model puts under a run's variance, as for a CSV read back.

@@ -1,10 +1,13 @@
 #include "harness/sweep_analysis.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <random>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "absl/strings/str_cat.h"
+#include "timing/confidence.h"
 
 namespace tickbench::harness {
 namespace {
@@ -69,6 +72,33 @@ TEST(SweepAnalysisTest, CleanLineHasNoStepAndTheLineExplainsIt) {
   ASSERT_TRUE(result.explanation.ok()) << result.explanation.status();
   EXPECT_THAT(*result.explanation, HasSubstr("straight line"));
   EXPECT_THAT(FormatSweepAnalysis(sweep, {}, result), HasSubstr("none: the curve follows its trend"));
+}
+
+// --explain's fitted costs carry 95% intervals: t on the fit's degrees of freedom times the
+// standard error, rounded to two digits of the half-width; the old "+/-" SE form is gone.
+TEST(SweepAnalysisTest, FittedCostsArePrintedWithTheirIntervals) {
+  const analysis::Sweep sweep = RttSweepFromRecords(Records(1e9, 0, 11));
+  const SweepAnalysis result = AnalyzeSweep(sweep, {}, /*explain=*/true);
+  ASSERT_TRUE(result.fits.ok()) << result.fits.status();
+  const analysis::FamilyFit* line = nullptr;
+  for (const analysis::FamilyFit& family : result.fits->families) {
+    if (family.model.family == analysis::ModelFamily::kLinear) line = &family;
+  }
+  ASSERT_NE(line, nullptr);
+  ASSERT_EQ(line->costs.size(), 2u);
+  EXPECT_GT(line->cost_degrees_of_freedom, 0);
+  const double half_width =
+      timing::StudentTQuantile(0.975, line->cost_degrees_of_freedom) * line->cost_stderrs[1];
+  EXPECT_GT(half_width, 0);
+  // The line's per-byte slope is 2 ns/B; its interval holds it.
+  EXPECT_LT(std::abs(line->costs[1] - 2.0), half_width);
+  const std::string cost = FormatFittedCost(*line, 1);
+  EXPECT_EQ(cost, absl::StrCat(line->cost_names[1], " ",
+                               timing::FormatWithHalfWidth(line->costs[1], half_width)));
+  EXPECT_THAT(cost, HasSubstr(" ± "));
+  ASSERT_TRUE(result.explanation.ok());
+  EXPECT_THAT(*result.explanation, HasSubstr(cost));
+  EXPECT_THAT(*result.explanation, Not(HasSubstr("+/-")));
 }
 
 TEST(SweepAnalysisTest, SystemFactsIncludeThePageSizeAndTheLoopbackMtu) {
