@@ -81,6 +81,21 @@ absl::Status RefuseIfNotRegular(const std::string& target) {
   return absl::OkStatus();
 }
 
+// Writes all of `contents` to `fd`, retrying on EINTR; `name` is for the error.
+absl::Status WriteAll(int fd, absl::string_view contents, const std::string& name) {
+  size_t written = 0;
+  while (written < contents.size()) {
+    const ssize_t n = write(fd, contents.data() + written, contents.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      return platform::ErrnoToStatus(n < 0 ? errno : EIO,
+                                     absl::StrCat("write ", absl::CHexEscape(name)));
+    }
+    written += static_cast<size_t>(n);
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 std::string ResolveUserPath(absl::string_view path) {
@@ -148,18 +163,10 @@ absl::Status WriteFileAtomically(absl::string_view path, absl::string_view conte
         errno, absl::StrCat("create a temporary file for ", absl::CHexEscape(target)));
   }
   temporary = name.data();
-  size_t written = 0;
-  while (written < contents.size()) {
-    const ssize_t n = write(fd, contents.data() + written, contents.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const int error_number = n < 0 ? errno : EIO;
-      close(fd);
-      unlink(temporary.c_str());
-      return platform::ErrnoToStatus(error_number,
-                                     absl::StrCat("write ", absl::CHexEscape(temporary)));
-    }
-    written += static_cast<size_t>(n);
+  if (absl::Status s = WriteAll(fd, contents, temporary); !s.ok()) {
+    close(fd);
+    unlink(temporary.c_str());
+    return s;
   }
   // mkstemp makes the file 0600; results are for sharing, so use the usual 0666 less umask.
   const mode_t mask = umask(0);

@@ -45,6 +45,63 @@ bool ReadsSimulatedTime(const timing::ClockSpec& spec) {
   return spec.kind == timing::ClockKind::kTick || spec.kind == timing::ClockKind::kVirtual;
 }
 
+namespace {
+
+// The ranges of the --sim_bsd buffer flags.
+absl::Status CheckSimBufferFlags(const CommandLine& c) {
+  for (const auto& [flag, value] : {std::pair<const char*, int64_t>{"sim_cluster", c.sim_cluster},
+                                    {"sim_small", c.sim_small}}) {
+    if (absl::Status s = IntegerInRange(flag, value, 1, transport::kMaxSimBufferBytes, " bytes");
+        !s.ok()) {
+      return s;
+    }
+  }
+  if (absl::Status s = IntegerInRange("sim_threshold", c.sim_threshold, 1, c.sim_cluster,
+                                      " bytes (at most --sim_cluster)");
+      !s.ok()) {
+    return s;
+  }
+  for (const auto& [flag, value] :
+       {std::pair<const char*, absl::Duration>{"sim_per_cluster", c.sim_per_cluster},
+        {"sim_per_small", c.sim_per_small}}) {
+    if (absl::Status s =
+            DurationInRange(flag, value, absl::ZeroDuration(), transport::kMaxSimPerBuffer);
+        !s.ok()) {
+      return s;
+    }
+  }
+  return absl::OkStatus();
+}
+
+// The link flags: rate and packet cost only with an MTU, and each in its range.
+absl::Status CheckSimLinkFlags(const CommandLine& c) {
+  for (const char* flag : {"sim_link_rate", "sim_per_packet"}) {
+    if (Given(c, flag) && c.sim_mtu == 0) return BadFlag(flag, "applies only with --sim_mtu");
+  }
+  if (c.sim_mtu != 0) {
+    if (absl::Status s = IntegerInRange("sim_mtu", c.sim_mtu, transport::kMinSimMtuBytes,
+                                        transport::kMaxSimBufferBytes, " bytes (0: no link)");
+        !s.ok()) {
+      return s;
+    }
+  }
+  if (!(c.sim_link_rate == 0 || (c.sim_link_rate >= transport::kMinSimLinkRateBps &&
+                                 c.sim_link_rate <= transport::kMaxSimLinkRateBps))) {
+    return BadFlag("sim_link_rate",
+                   absl::StrCat("must be 0 (no wire time) or in [", transport::kMinSimLinkRateBps,
+                                ", ", transport::kMaxSimLinkRateBps, "] bits per second; got ",
+                                c.sim_link_rate));
+  }
+  if (absl::Status s = DurationInRange("sim_per_packet", c.sim_per_packet, absl::ZeroDuration(),
+                                       transport::kMaxSimPerBuffer);
+      !s.ok()) {
+    return s;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::Status MakeSimModel(const CommandLine& c, transport::SimRttModel& model) {
   if (absl::Status s =
           DurationInRange("sim_fixed", c.sim_fixed, absl::ZeroDuration(), transport::kMaxSimFixed);
@@ -68,55 +125,13 @@ absl::Status MakeSimModel(const CommandLine& c, transport::SimRttModel& model) {
     return BadFlag("sim_jitter_scale",
                    "applies only with --sim_jitter=uniform, normal or exponential");
   }
-  for (const auto& [flag, value] : {std::pair<const char*, int64_t>{"sim_cluster", c.sim_cluster},
-                                    {"sim_small", c.sim_small}}) {
-    if (absl::Status s = IntegerInRange(flag, value, 1, transport::kMaxSimBufferBytes, " bytes");
-        !s.ok()) {
-      return s;
-    }
-  }
-  if (absl::Status s = IntegerInRange("sim_threshold", c.sim_threshold, 1, c.sim_cluster,
-                                      " bytes (at most --sim_cluster)");
-      !s.ok()) {
-    return s;
-  }
-  for (const auto& [flag, value] :
-       {std::pair<const char*, absl::Duration>{"sim_per_cluster", c.sim_per_cluster},
-        {"sim_per_small", c.sim_per_small}}) {
-    if (absl::Status s =
-            DurationInRange(flag, value, absl::ZeroDuration(), transport::kMaxSimPerBuffer);
-        !s.ok()) {
-      return s;
-    }
-  }
+  if (absl::Status s = CheckSimBufferFlags(c); !s.ok()) return s;
   if (absl::Status s = DurationInRange("sim_jitter_scale", c.sim_jitter_scale, absl::ZeroDuration(),
                                        transport::kMaxSimJitterScale);
       !s.ok()) {
     return s;
   }
-  // The link: its rate and packet cost do something only with an MTU.
-  for (const char* flag : {"sim_link_rate", "sim_per_packet"}) {
-    if (Given(c, flag) && c.sim_mtu == 0) return BadFlag(flag, "applies only with --sim_mtu");
-  }
-  if (c.sim_mtu != 0) {
-    if (absl::Status s = IntegerInRange("sim_mtu", c.sim_mtu, transport::kMinSimMtuBytes,
-                                        transport::kMaxSimBufferBytes, " bytes (0: no link)");
-        !s.ok()) {
-      return s;
-    }
-  }
-  if (!(c.sim_link_rate == 0 || (c.sim_link_rate >= transport::kMinSimLinkRateBps &&
-                                 c.sim_link_rate <= transport::kMaxSimLinkRateBps))) {
-    return BadFlag("sim_link_rate",
-                   absl::StrCat("must be 0 (no wire time) or in [", transport::kMinSimLinkRateBps,
-                                ", ", transport::kMaxSimLinkRateBps, "] bits per second; got ",
-                                c.sim_link_rate));
-  }
-  if (absl::Status s = DurationInRange("sim_per_packet", c.sim_per_packet, absl::ZeroDuration(),
-                                       transport::kMaxSimPerBuffer);
-      !s.ok()) {
-    return s;
-  }
+  if (absl::Status s = CheckSimLinkFlags(c); !s.ok()) return s;
   model.mtu_bytes = c.sim_mtu;
   model.link_rate_bps = c.sim_link_rate;
   model.per_packet = c.sim_per_packet;

@@ -38,6 +38,31 @@ absl::Status CheckEverySizeMeasured(const std::vector<RunRecord>& records,
       "for ", absl::StrJoin(unmeasured, ", ")));
 }
 
+namespace {
+
+// Measures one run of `size`; a run that faults left without a clean interval is measured
+// again, up to `retries` times; every attempt is appended, so the report can say what was
+// lost.
+void MeasureWithRetries(RoundTripEngine& engine, absl::string_view transport_name,
+                        timing::TickClock* tick, const SweepOptions& options, size_t size,
+                        int run, std::vector<RunRecord>& records) {
+  for (int attempt = 1;; ++attempt) {
+    if (tick != nullptr && options.rephase_tick_clock) {
+      tick->set_phase_ns(
+          timing::RandomPhaseNanos(tick->period_ns(), options.seed * 1'000'003 + records.size()));
+    }
+    RunRecord record = engine.MeasureRun(size, run);
+    record.transport = std::string(transport_name);
+    record.attempt = attempt;
+    records.push_back(std::move(record));
+    const RunRecord& last = records.back();
+    if (last.valid() || !last.error.empty() || attempt > options.retries) break;
+    if (platform::StopRequested()) break;
+  }
+}
+
+}  // namespace
+
 SweepOutcome RunSweep(transport::Transport& transport, timing::Clock& clock,
                       timing::Clock* reference, const SweepOptions& options,
                       const ProgressFunction& progress) {
@@ -74,21 +99,7 @@ SweepOutcome RunSweep(transport::Transport& transport, timing::Clock& clock,
         outcome.status = stop;
         break;
       }
-      // A run that faults left without a clean interval is measured again, up to
-      // `retries` times; every attempt is kept, so the report can say what was lost.
-      for (int attempt = 1;; ++attempt) {
-        if (tick != nullptr && options.rephase_tick_clock) {
-          tick->set_phase_ns(timing::RandomPhaseNanos(
-              tick->period_ns(), options.seed * 1'000'003 + outcome.records.size()));
-        }
-        RunRecord record = engine.MeasureRun(size, run);
-        record.transport = std::string(transport.name());
-        record.attempt = attempt;
-        outcome.records.push_back(std::move(record));
-        const RunRecord& last = outcome.records.back();
-        if (last.valid() || !last.error.empty() || attempt > options.retries) break;
-        if (platform::StopRequested()) break;
-      }
+      MeasureWithRetries(engine, transport.name(), tick, options, size, run, outcome.records);
       if (progress) progress(static_cast<int>(outcome.records.size()), total, outcome.records.back());
       if (!outcome.records.back().error.empty()) {
         outcome.status = absl::UnavailableError(absl::StrFormat(

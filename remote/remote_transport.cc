@@ -78,6 +78,46 @@ class RemoteEndpoint final : public transport::Endpoint {
   std::unique_ptr<transport::Endpoint> data_;
 };
 
+// The server's answer when it accepted the session; its refusal ("busy", an error) or
+// a message out of place as an error naming `server`.
+absl::StatusOr<const SessionAccept*> AcceptedSession(const ControlMessage& answer,
+                                                     const std::string& server) {
+  if (const auto* busy = std::get_if<SessionBusy>(&answer)) {
+    return absl::UnavailableError(absl::StrFormat("%s (%s serves at most %u sessions at once)",
+                                                  BusyText(*busy), server, busy->session_limit));
+  }
+  if (const auto* error = std::get_if<SessionError>(&answer)) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("server ", server, " refused the session: ", error->message));
+  }
+  const auto* accept = std::get_if<SessionAccept>(&answer);
+  if (accept == nullptr) {
+    return absl::InternalError(absl::StrCat("server ", server, " answered with a request"));
+  }
+  return accept;
+}
+
+// Connects the data socket to the server's data port: a UDP connect(), or a TCP
+// connection made before `deadline` with TCP_NODELAY.
+absl::Status ConnectDataSocket(int fd, const InetAddress& target, bool udp,
+                               absl::Time deadline) {
+  if (udp) {
+    if (connect(fd, target.get(), target.length) != 0) {
+      return platform::ErrnoToStatus(errno, absl::StrCat("connect ", target.ToString()));
+    }
+    return absl::OkStatus();
+  }
+  if (absl::Status s = ConnectBefore(fd, target, deadline); !s.ok()) {
+    return Prefixed(s, absl::StrCat("data connection to ", target.ToString(), ": "));
+  }
+  // Without TCP_NODELAY a small message can wait up to 40 ms for a delayed ACK (Nagle).
+  const int on = 1;
+  if (setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on)) != 0) {
+    return platform::ErrnoToStatus(errno, "setsockopt(TCP_NODELAY)");
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<RemoteTransport>> RemoteTransport::Create(
@@ -159,34 +199,10 @@ absl::StatusOr<transport::EndpointPair> RemoteTransport::Connect() {
   }
   absl::StatusOr<ControlMessage> answer = ReadControlMessage(control.get(), deadline);
   if (!answer.ok()) return Prefixed(answer.status(), absl::StrCat("server ", server, ": "));
-  if (const auto* busy = std::get_if<SessionBusy>(&*answer)) {
-    return absl::UnavailableError(absl::StrFormat("%s (%s serves at most %u sessions at once)",
-                                                  BusyText(*busy), server, busy->session_limit));
-  }
-  if (const auto* error = std::get_if<SessionError>(&*answer)) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("server ", server, " refused the session: ", error->message));
-  }
-  const auto* accept = std::get_if<SessionAccept>(&*answer);
-  if (accept == nullptr) {
-    return absl::InternalError(absl::StrCat("server ", server, " answered with a request"));
-  }
-
-  const InetAddress target = WithPort(options_.peer, accept->data_port);
-  if (udp) {
-    if (connect(data->get(), target.get(), target.length) != 0) {
-      return platform::ErrnoToStatus(errno, absl::StrCat("connect ", target.ToString()));
-    }
-  } else {
-    if (absl::Status s = ConnectBefore(data->get(), target, deadline); !s.ok()) {
-      return Prefixed(s, absl::StrCat("data connection to ", target.ToString(), ": "));
-    }
-    // Without TCP_NODELAY a small message can wait up to 40 ms for a delayed ACK (Nagle).
-    const int on = 1;
-    if (setsockopt(data->get(), IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on)) != 0) {
-      return platform::ErrnoToStatus(errno, "setsockopt(TCP_NODELAY)");
-    }
-  }
+  absl::StatusOr<const SessionAccept*> accept = AcceptedSession(*answer, server);
+  if (!accept.ok()) return accept.status();
+  const InetAddress target = WithPort(options_.peer, (*accept)->data_port);
+  if (absl::Status s = ConnectDataSocket(data->get(), target, udp, deadline); !s.ok()) return s;
   std::unique_ptr<transport::Endpoint> endpoint;
   if (udp) {
     endpoint = std::make_unique<transport::DatagramSocketEndpoint>(
