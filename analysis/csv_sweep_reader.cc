@@ -187,6 +187,37 @@ struct Layout {
   int quantum = -1;
 };
 
+// The value column when none is named: the first of kDefaultValueColumns, else the first
+// column (not `size`) whose name carries a known unit (rtt_ms, throughput_kb_per_s).
+absl::StatusOr<int> DefaultValueColumn(const std::vector<std::string>& header, int size,
+                                       int line_number) {
+  int value = -1;
+  for (const char* name : kDefaultValueColumns) {
+    auto it = std::find(header.begin(), header.end(), name);
+    if (it != header.end()) {
+      value = static_cast<int>(it - header.begin());
+      break;
+    }
+  }
+  for (size_t i = 0; value < 0 && i < header.size(); ++i) {
+    if (static_cast<int>(i) != size && KnownUnit(header[i]) != nullptr) value = i;
+  }
+  for (size_t i = 0; value < 0 && i < header.size(); ++i) {
+    if (static_cast<int>(i) != size && LooksLikeUnknownUnit(header[i])) {
+      return LineError(line_number,
+                       absl::StrFormat("the column %s ends in an unknown unit; known: %s",
+                                       Quoted(header[i]), KnownUnitList()));
+    }
+  }
+  if (value < 0) {
+    return LineError(line_number,
+                     absl::StrFormat("no value column (averaged_rtt_ns, rtt_ns, value, or a "
+                                     "name ending in a unit: %s); columns are %s",
+                                     KnownUnitList(), ColumnList(header)));
+  }
+  return value;
+}
+
 absl::StatusOr<Layout> LayoutFromHeader(const std::vector<std::string>& header,
                                         const CsvSweepOptions& options, int line_number) {
   auto find = [&](absl::string_view name) -> int {
@@ -214,26 +245,9 @@ absl::StatusOr<Layout> LayoutFromHeader(const std::vector<std::string>& header,
   } else if (size < 0) {
     value = 1;
   } else {
-    for (const char* name : kDefaultValueColumns) {
-      if ((value = find(name)) >= 0) break;
-    }
-    // Else the first column whose name carries a known unit (rtt_ms, throughput_kb_per_s).
-    for (size_t i = 0; value < 0 && i < header.size(); ++i) {
-      if (static_cast<int>(i) != size && KnownUnit(header[i]) != nullptr) value = i;
-    }
-    for (size_t i = 0; value < 0 && i < header.size(); ++i) {
-      if (static_cast<int>(i) != size && LooksLikeUnknownUnit(header[i])) {
-        return LineError(line_number,
-                         absl::StrFormat("the column %s ends in an unknown unit; known: %s",
-                                         Quoted(header[i]), KnownUnitList()));
-      }
-    }
-    if (value < 0) {
-      return LineError(line_number,
-                       absl::StrFormat("no value column (averaged_rtt_ns, rtt_ns, value, or a "
-                                       "name ending in a unit: %s); columns are %s",
-                                       KnownUnitList(), ColumnList(header)));
-    }
+    absl::StatusOr<int> found = DefaultValueColumn(header, size, line_number);
+    if (!found.ok()) return found.status();
+    value = *found;
   }
   if (value == static_cast<int>(layout.size)) {
     return LineError(line_number, "the value column is the size column");
@@ -255,6 +269,51 @@ absl::StatusOr<Layout> LayoutFromHeader(const std::vector<std::string>& header,
   if (size >= 0) layout.run = find("run");
   if (size >= 0) layout.valid = find("valid");
   return layout;
+}
+
+// One data row of `layout` into `points` (by size); `runs_seen` catches a run repeated.
+absl::Status AddDataRow(const std::vector<std::string>& fields, const Layout& layout,
+                        int line_number, std::map<double, SweepPoint>& points,
+                        std::set<std::pair<double, double>>& runs_seen) {
+  // A run without a figure (retried, or a size that got none) is no data point.
+  if (layout.valid >= 0 && fields[layout.valid] == "0") return absl::OkStatus();
+  absl::StatusOr<double> size = ParseFinite(fields[layout.size], "size", line_number);
+  if (!size.ok()) return size.status();
+  if (*size <= 0) {
+    return LineError(line_number, absl::StrFormat("size %g is not positive", *size));
+  }
+  absl::StatusOr<double> value =
+      ParseFinite(fields[layout.value], layout.value_name, line_number);
+  if (!value.ok()) return value.status();
+  if (layout.run >= 0) {
+    absl::StatusOr<double> run = ParseFinite(fields[layout.run], "run", line_number);
+    if (!run.ok()) return run.status();
+    if (*run < 0 || *run != std::floor(*run)) {
+      return LineError(line_number, absl::StrFormat("run %g is not a whole number >= 0", *run));
+    }
+    if (!runs_seen.emplace(*size, *run).second) {
+      return LineError(line_number,
+                       absl::StrFormat("run %g of size %g appears twice", *run, *size));
+    }
+  }
+  auto [where, added] = points.try_emplace(*size);
+  if (added && points.size() > kMaxCsvSizes) {
+    return LineError(line_number,
+                     absl::StrFormat("more than %d distinct sizes, the most the analysis takes",
+                                     kMaxCsvSizes));
+  }
+  SweepPoint& point = where->second;
+  point.size_bytes = *size;
+  point.values.push_back(*value);
+  if (layout.quantum >= 0) {
+    // An empty or unreadable quantum cell only leaves the floor out.
+    double quantum = 0;
+    if (absl::SimpleAtod(fields[layout.quantum], &quantum) && std::isfinite(quantum) &&
+        quantum > point.quantum) {
+      point.quantum = quantum;
+    }
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -300,43 +359,8 @@ absl::StatusOr<Sweep> ParseSweepCsv(absl::string_view text, const CsvSweepOption
     if (++rows > kMaxCsvRows) {
       return LineError(line_number, absl::StrFormat("more than %d data rows", kMaxCsvRows));
     }
-    // A run without a figure (retried, or a size that got none) is no data point.
-    if (layout.valid >= 0 && (*fields)[layout.valid] == "0") continue;
-    absl::StatusOr<double> size = ParseFinite((*fields)[layout.size], "size", line_number);
-    if (!size.ok()) return size.status();
-    if (*size <= 0) {
-      return LineError(line_number, absl::StrFormat("size %g is not positive", *size));
-    }
-    absl::StatusOr<double> value =
-        ParseFinite((*fields)[layout.value], layout.value_name, line_number);
-    if (!value.ok()) return value.status();
-    if (layout.run >= 0) {
-      absl::StatusOr<double> run = ParseFinite((*fields)[layout.run], "run", line_number);
-      if (!run.ok()) return run.status();
-      if (*run < 0 || *run != std::floor(*run)) {
-        return LineError(line_number, absl::StrFormat("run %g is not a whole number >= 0", *run));
-      }
-      if (!runs_seen.emplace(*size, *run).second) {
-        return LineError(line_number,
-                         absl::StrFormat("run %g of size %g appears twice", *run, *size));
-      }
-    }
-    auto [where, added] = points.try_emplace(*size);
-    if (added && points.size() > kMaxCsvSizes) {
-      return LineError(line_number,
-                       absl::StrFormat("more than %d distinct sizes, the most the analysis takes",
-                                       kMaxCsvSizes));
-    }
-    SweepPoint& point = where->second;
-    point.size_bytes = *size;
-    point.values.push_back(*value);
-    if (layout.quantum >= 0) {
-      // An empty or unreadable quantum cell only leaves the floor out.
-      double quantum = 0;
-      if (absl::SimpleAtod((*fields)[layout.quantum], &quantum) && std::isfinite(quantum) &&
-          quantum > point.quantum) {
-        point.quantum = quantum;
-      }
+    if (absl::Status s = AddDataRow(*fields, layout, line_number, points, runs_seen); !s.ok()) {
+      return s;
     }
   }
   if (points.empty()) return absl::InvalidArgumentError("no data rows");

@@ -112,6 +112,41 @@ const char* NoiseSourceName(NoiseModel::Source source) {
   return "unknown";
 }
 
+namespace {
+
+// The neighbour-scatter criterion for one ρ (its `shapes`): the Gaussian −2 log-likelihood
+// of the pseudo-residuals, up to terms that do not depend on ρ, with each squared
+// standardized residual clipped at 3² (Huber's idea): the residuals still tell constant from
+// proportional noise, but the two a jump makes cannot pull ρ towards the size where the jump
+// sits. The scale it implies, at least `floor_variance`, in `scale`.
+double ScatterCriterion(const PseudoResiduals& pseudo, const std::vector<double>& shapes,
+                        const std::vector<int>& runs, double floor_variance, double* scale) {
+  const std::vector<double> g = ResidualVarianceUnits(pseudo, shapes, runs);
+  *scale = std::max(ScatterScaleVariance(pseudo, g), floor_variance);
+  double criterion = 0;
+  for (size_t k = 0; k < g.size(); ++k) {
+    const double z2 = pseudo.residual[k] * pseudo.residual[k] / (*scale * g[k]);
+    criterion += std::log(*scale * g[k]) + std::min(z2, kClipSquared);
+  }
+  return criterion;
+}
+
+// Each point's variance of its mean under `model`, floored at the quantization q²/6.
+void FillMeanVariance(const Sweep& sweep, const std::vector<double>& shapes,
+                      const std::vector<int>& runs, NoiseModel& model) {
+  const size_t n = sweep.points.size();
+  model.mean_variance.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    const double run_variance_model = model.scale_variance * shapes[i];
+    const double q = sweep.points[i].quantum;
+    const double quantization = q > 0 && std::isfinite(q) ? q * q / 6 : 0;
+    if (quantization > run_variance_model) ++model.quantization_floored;
+    model.mean_variance[i] = std::max(run_variance_model, quantization) / runs[i];
+  }
+}
+
+}  // namespace
+
 absl::StatusOr<NoiseModel> EstimateNoise(const Sweep& sweep) {
   if (absl::Status valid = ValidateSweep(sweep); !valid.ok()) return valid;
   const size_t n = sweep.points.size();
@@ -150,15 +185,7 @@ absl::StatusOr<NoiseModel> EstimateNoise(const Sweep& sweep) {
       scale = std::max(scale / replicate_df, floor_variance);
       for (size_t i = 0; i < n; ++i) criterion += (runs[i] - 1) * std::log(scale * shapes[i]);
     } else {
-      const std::vector<double> g = ResidualVarianceUnits(pseudo, shapes, runs);
-      scale = std::max(ScatterScaleVariance(pseudo, g), floor_variance);
-      // Gaussian −2 log-likelihood with each squared standardized residual clipped at 3²
-      // (Huber's idea): the residuals still tell constant from proportional noise, but the
-      // two a jump makes cannot pull ρ towards the size where the jump sits.
-      for (size_t k = 0; k < g.size(); ++k) {
-        const double z2 = pseudo.residual[k] * pseudo.residual[k] / (scale * g[k]);
-        criterion += std::log(scale * g[k]) + std::min(z2, kClipSquared);
-      }
+      criterion = ScatterCriterion(pseudo, shapes, runs, floor_variance, &scale);
     }
     if (criterion < best_criterion) {
       best_criterion = criterion;
@@ -170,14 +197,7 @@ absl::StatusOr<NoiseModel> EstimateNoise(const Sweep& sweep) {
   model.degrees_of_freedom = use_runs ? replicate_df : scatter_df;
   const std::vector<double> shapes = Shapes(means, mean_square, model.proportional_fraction);
 
-  model.mean_variance.resize(n);
-  for (size_t i = 0; i < n; ++i) {
-    const double run_variance_model = model.scale_variance * shapes[i];
-    const double q = sweep.points[i].quantum;
-    const double quantization = q > 0 && std::isfinite(q) ? q * q / 6 : 0;
-    if (quantization > run_variance_model) ++model.quantization_floored;
-    model.mean_variance[i] = std::max(run_variance_model, quantization) / runs[i];
-  }
+  FillMeanVariance(sweep, shapes, runs, model);
   return model;
 }
 

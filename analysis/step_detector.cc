@@ -6,95 +6,12 @@
 #include <limits>
 
 #include "absl/strings/str_format.h"
+#include "analysis/line_partition.h"
 
 namespace tickbench::analysis {
 namespace {
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
-
-// Weighted least-squares line built one point at a time with West's (CACM 22(9), 1979)
-// updates of centred sums. With 1 % noise each point adds w·y² ≈ 1e4 to a raw sum of squares
-// but ≈ 1 to χ², so χ² from raw prefix sums would lose four digits to cancellation (twelve at
-// the noise model's 1e-6 floor); centred sums lose none.
-class LineAccumulator {
- public:
-  void Add(double x, double y, double weight) {
-    const double total = weight_ + weight;
-    const double dx = x - mean_x_;
-    const double dy = y - mean_y_;
-    mean_x_ += dx * weight / total;
-    mean_y_ += dy * weight / total;
-    sxx_ += weight * dx * (x - mean_x_);
-    syy_ += weight * dy * (y - mean_y_);
-    sxy_ += weight * dx * (y - mean_y_);
-    weight_ = total;
-  }
-  double ChiSquare() const {
-    if (!(sxx_ > 0)) return std::max(0.0, syy_);
-    return std::max(0.0, syy_ - sxy_ * sxy_ / sxx_);
-  }
-  double slope() const { return sxx_ > 0 ? sxy_ / sxx_ : 0; }
-  double At(double x) const { return mean_y_ + slope() * (x - mean_x_); }
-  // Variances of the fit in units of the weights' scale (weights = 1 / variance).
-  double AtVariance(double x) const {
-    return 1 / weight_ + (sxx_ > 0 ? (x - mean_x_) * (x - mean_x_) / sxx_ : 0);
-  }
-  double SlopeVariance() const { return sxx_ > 0 ? 1 / sxx_ : kInfinity; }
-  double weight() const { return weight_; }
-  double mean_x() const { return mean_x_; }
-  double mean_y() const { return mean_y_; }
-  double sxx() const { return sxx_; }
-
- private:
-  double weight_ = 0, mean_x_ = 0, mean_y_ = 0, sxx_ = 0, syy_ = 0, sxy_ = 0;
-};
-
-struct Data {
-  std::vector<double> x, y, w;
-};
-
-LineAccumulator Fit(const Data& data, int first, int last) {
-  LineAccumulator line;
-  for (int i = first; i <= last; ++i) line.Add(data.x[i], data.y[i], data.w[i]);
-  return line;
-}
-
-// Segment-neighbourhood dynamic programme: chi2[m][j] is the least total χ² of the first j
-// points cut into m segments of at least `min_points`; start[m][j] where the last one starts.
-struct Partitions {
-  std::vector<std::vector<double>> chi2;
-  std::vector<std::vector<int>> start;
-};
-
-Partitions Partition(const Data& data, int min_points, int max_segments) {
-  const int n = static_cast<int>(data.x.size());
-  Partitions p;
-  p.chi2.assign(max_segments + 1, std::vector<double>(n + 1, kInfinity));
-  p.start.assign(max_segments + 1, std::vector<int>(n + 1, -1));
-  for (int end = min_points; end <= n; ++end) {
-    // Grow the last segment leftwards from `end`: every (start, end) pair costs one update.
-    LineAccumulator line;
-    for (int first = end - 1; first >= 0; --first) {
-      line.Add(data.x[first], data.y[first], data.w[first]);
-      if (end - first < min_points) continue;
-      const double cost = line.ChiSquare();
-      if (first == 0) {
-        p.chi2[1][end] = cost;
-        p.start[1][end] = 0;
-        continue;
-      }
-      const int most = std::min(max_segments, first / min_points + 1);
-      for (int m = 2; m <= most; ++m) {
-        const double total = p.chi2[m - 1][first] + cost;
-        if (total < p.chi2[m][end]) {
-          p.chi2[m][end] = total;
-          p.start[m][end] = first;
-        }
-      }
-    }
-  }
-  return p;
-}
 
 // The bend (two lines meeting at x = knot) through the points summarized by `left` (up to and
 // including the knot) and `right` (after it). Each side's residual sum about any line splits
@@ -144,7 +61,7 @@ Bend FitBend(const LineAccumulator& left, const LineAccumulator& right, double k
 // The best continuous bend over points [first, last]: knots at every size with min_points on
 // each side counting the knot, and knots between two sizes wherever the free two-line fit cut
 // there meets inside the gap (the free fit is then itself a bend). O(last − first).
-Bend BestBend(const Data& data, int first, int last, int min_points) {
+Bend BestBend(const WeightedPoints& data, int first, int last, int min_points) {
   // left[i]: points first..first+i; right[i]: points first+i..last.
   const int span = last - first + 1;
   std::vector<LineAccumulator> left(span), right(span);
@@ -188,10 +105,10 @@ Bend BestBend(const Data& data, int first, int last, int min_points) {
 // when the free two-line fit beats the best continuous bend over the same points by
 // jump_z_threshold² in χ² (a likelihood-ratio test of one parameter, the discontinuity),
 // else a slope change at the bend's knot.
-Step DescribeCut(const Data& data, const Segment& before, const Segment& after, int min_points,
+Step DescribeCut(const WeightedPoints& data, const Segment& before, const Segment& after, int min_points,
                  double variance_scale, double jump_z_threshold) {
-  const LineAccumulator a = Fit(data, before.first, before.last);
-  const LineAccumulator b = Fit(data, after.first, after.last);
+  const LineAccumulator a = FitLine(data, before.first, before.last);
+  const LineAccumulator b = FitLine(data, after.first, after.last);
   const Bend bend = BestBend(data, before.first, after.last, min_points);
   const double likelihood_ratio =
       std::max(0.0, (bend.chi_square - a.ChiSquare() - b.ChiSquare()) / variance_scale);
@@ -229,17 +146,8 @@ Step DescribeCut(const Data& data, const Segment& before, const Segment& after, 
   return step;
 }
 
-}  // namespace
-
-const char* StepKindName(StepKind kind) {
-  return kind == StepKind::kJump ? "jump" : "slope change";
-}
-
-const char* StepDirectionName(StepDirection direction) {
-  return direction == StepDirection::kUp ? "up" : "down";
-}
-
-absl::StatusOr<StepDetection> DetectSteps(const Sweep& sweep, const StepDetectorOptions& options) {
+// The options and the sweep's size within what DetectSteps takes.
+absl::Status CheckInputs(const Sweep& sweep, const StepDetectorOptions& options) {
   if (options.min_segment_points < 2) {
     return absl::InvalidArgumentError("min_segment_points must be at least 2");
   }
@@ -252,63 +160,54 @@ absl::StatusOr<StepDetection> DetectSteps(const Sweep& sweep, const StepDetector
                         "square of the sizes)",
                         sweep.points.size(), kMaxStepDetectorSizes));
   }
-  absl::StatusOr<NoiseModel> noise = EstimateNoise(sweep);
-  if (!noise.ok()) return noise.status();
+  return absl::OkStatus();
+}
 
-  StepDetection result;
-  result.noise = *std::move(noise);
-  const int n = static_cast<int>(sweep.points.size());
-  Data data{Sizes(sweep), Means(sweep), {}};
-  for (double variance : result.noise.mean_variance) data.w.push_back(1 / variance);
+// Two ways to choose the number of segments m (see the header):
+//  * the run spread fixes the scale: χ²(m) + (m−1)·β_ν;
+//  * otherwise the scale is the residual variance of the m-segment fit itself, with
+//    n − 2m degrees of freedom. Then n·ln χ²(m) + Σ_{l=2..m} β·n/(n − 2l) is minimized:
+//    between m−1 and m segments it is exactly the F(2, n − 2m) test with the tail
+//    probability β has on the χ²(2) scale, and it does not depend on the unit of χ².
+// These are the penalties of each.
+struct Penalties {
+  int n;             // points
+  double bic;        // β
+  double known;      // per segment when the run spread fixes the scale
+  double chi2_floor;  // χ² below this is round-off
+  // Per segment when the fit sets the scale: β·n/(n − 2m).
+  double Fit(int segments) const { return bic * n / (n - 2.0 * segments); }
+};
 
-  const int min_points = options.min_segment_points;
-  const int max_segments = std::max(1, std::min(options.max_steps + 1, n / min_points));
-  const Partitions p = Partition(data, min_points, max_segments);
-  const double bic_penalty = options.penalty_multiplier * 3 * std::log(static_cast<double>(n));
-
-  // Two ways to choose the number of segments m (see the header):
-  //  * the run spread fixes the scale: χ²(m) + (m−1)·β_ν;
-  //  * otherwise the scale is the residual variance of the m-segment fit itself, with
-  //    n − 2m degrees of freedom. Then n·ln χ²(m) + Σ_{l=2..m} β·n/(n − 2l) is minimized:
-  //    between m−1 and m segments it is exactly the F(2, n − 2m) test with the tail
-  //    probability β has on the χ²(2) scale, and it does not depend on the unit of χ².
-  const double nu = result.noise.degrees_of_freedom;
-  const double known_penalty = nu > 0 ? nu * std::expm1(bic_penalty / nu) : kInfinity;
-  // χ² below 1e-6 per point (in units of the noise model's variance) is round-off in a
-  // noiseless sweep; the floor keeps ln χ² finite and such sweeps free of invented cuts.
-  const double chi2_floor = 1e-6 * n;
-  auto fit_penalty = [&](int segments) { return bic_penalty * n / (n - 2.0 * segments); };
-  auto select = [&](bool scale_known) {
-    int best_segments = 0;  // 0: not even one segment fits
-    double best_criterion = kInfinity;
-    double cumulative_penalty = 0;
-    for (int m = 1; m <= max_segments; ++m) {
-      const double chi2 = p.chi2[m][n];
-      if (!std::isfinite(chi2)) break;
-      if (m > 1) cumulative_penalty += scale_known ? known_penalty : fit_penalty(m);
-      const double criterion =
-          (scale_known ? chi2 : n * std::log(std::max(chi2, chi2_floor))) + cumulative_penalty;
-      if (criterion < best_criterion) {
-        best_criterion = criterion;
-        best_segments = m;
-      }
-    }
-    return best_segments;
-  };
-  result.variance_from_runs = result.noise.source == NoiseModel::Source::kRunSpread;
-  int best_segments = select(result.variance_from_runs);
-  if (result.variance_from_runs && best_segments > 0) {
-    // Lack of fit against pure error: if the means scatter about the chosen segments by
-    // more than the run spread allows, the runs understate the noise, and the residuals
-    // must set the scale instead.
-    const double df = n - 2.0 * best_segments;
-    if (ScatterExceedsRunSpread(p.chi2[best_segments][n], df, nu)) {
-      result.variance_from_runs = false;
-      best_segments = select(false);
+// The number of segments, up to `max_segments`, minimizing the criterion: χ²(m) plus the
+// known penalties when `scale_known`, else n·ln χ²(m) plus the fit penalties. 0 when not
+// even one segment fits.
+int SelectSegments(const Partitions& p, int max_segments, bool scale_known,
+                   const Penalties& penalties) {
+  const int n = penalties.n;
+  int best_segments = 0;
+  double best_criterion = kInfinity;
+  double cumulative_penalty = 0;
+  for (int m = 1; m <= max_segments; ++m) {
+    const double chi2 = p.chi2[m][n];
+    if (!std::isfinite(chi2)) break;
+    if (m > 1) cumulative_penalty += scale_known ? penalties.known : penalties.Fit(m);
+    const double criterion =
+        (scale_known ? chi2 : n * std::log(std::max(chi2, penalties.chi2_floor))) +
+        cumulative_penalty;
+    if (criterion < best_criterion) {
+      best_criterion = criterion;
+      best_segments = m;
     }
   }
+  return best_segments;
+}
 
-  // Every segmentation's cuts, for the model fits.
+// The cuts (sizes where a segment starts) of each segmentation into 2..max_segments.
+std::vector<std::vector<double>> Segmentations(const WeightedPoints& data, const Partitions& p,
+                                               int max_segments) {
+  const int n = static_cast<int>(data.x.size());
+  std::vector<std::vector<double>> segmentations;
   for (int m = 2; m <= max_segments; ++m) {
     if (!std::isfinite(p.chi2[m][n])) break;
     std::vector<double> cuts;
@@ -318,32 +217,37 @@ absl::StatusOr<StepDetection> DetectSteps(const Sweep& sweep, const StepDetector
       end = first;
     }
     std::reverse(cuts.begin(), cuts.end());
-    result.segmentations.push_back(std::move(cuts));
+    segmentations.push_back(std::move(cuts));
   }
-  // The power: the weighted RSS off the line of a unit jump at each allowed cut.
-  if (n >= 2 * min_points) {
-    double weight = 0, mean_x = 0;
-    for (int i = 0; i < n; ++i) weight += data.w[i];
-    for (int i = 0; i < n; ++i) mean_x += data.w[i] * data.x[i] / weight;
-    double sxx = 0;
-    for (int i = 0; i < n; ++i) sxx += data.w[i] * (data.x[i] - mean_x) * (data.x[i] - mean_x);
-    double tail_w = 0, tail_wx = 0, best_r = 0;
-    for (int j = n - 1; j >= min_points; --j) {
-      tail_w += data.w[j];
-      tail_wx += data.w[j] * (data.x[j] - mean_x);
-      if (n - j < min_points) continue;
-      const double r = tail_w - tail_w * tail_w / weight - (sxx > 0 ? tail_wx * tail_wx / sxx : 0);
-      best_r = std::max(best_r, r);
-    }
-    const double first_cut =
-        result.noise.source == NoiseModel::Source::kRunSpread
-            ? known_penalty
-            : (n - 4.0) * std::expm1(fit_penalty(2) / n);
-    if (best_r > 0 && std::isfinite(first_cut)) {
-      result.smallest_detectable_jump = std::sqrt(first_cut / best_r);
-    }
-  }
+  return segmentations;
+}
 
+// The smallest jump the detector finds at some allowed cut: the power from the weighted
+// RSS off the line of a unit jump at each cut, against the penalty of the first cut.
+// 0 when there is none.
+double SmallestDetectableJump(const WeightedPoints& data, int min_points, double first_cut) {
+  const int n = static_cast<int>(data.x.size());
+  double weight = 0, mean_x = 0;
+  for (int i = 0; i < n; ++i) weight += data.w[i];
+  for (int i = 0; i < n; ++i) mean_x += data.w[i] * data.x[i] / weight;
+  double sxx = 0;
+  for (int i = 0; i < n; ++i) sxx += data.w[i] * (data.x[i] - mean_x) * (data.x[i] - mean_x);
+  double tail_w = 0, tail_wx = 0, best_r = 0;
+  for (int j = n - 1; j >= min_points; --j) {
+    tail_w += data.w[j];
+    tail_wx += data.w[j] * (data.x[j] - mean_x);
+    if (n - j < min_points) continue;
+    const double r = tail_w - tail_w * tail_w / weight - (sxx > 0 ? tail_wx * tail_wx / sxx : 0);
+    best_r = std::max(best_r, r);
+  }
+  if (best_r > 0 && std::isfinite(first_cut)) return std::sqrt(first_cut / best_r);
+  return 0;
+}
+
+// The chosen `best_segments` segments' lines into `result`, and their χ².
+void AddSegments(const WeightedPoints& data, const Partitions& p, int best_segments,
+                 StepDetection& result) {
+  const int n = static_cast<int>(data.x.size());
   // Fewer sizes than one segment needs: the whole sweep is one segment.
   std::vector<int> starts;
   if (best_segments == 0) starts.push_back(0);
@@ -357,29 +261,25 @@ absl::StatusOr<StepDetection> DetectSteps(const Sweep& sweep, const StepDetector
     Segment segment;
     segment.first = starts[s];
     segment.last = s + 1 < starts.size() ? starts[s + 1] - 1 : n - 1;
-    const LineAccumulator line = Fit(data, segment.first, segment.last);
+    const LineAccumulator line = FitLine(data, segment.first, segment.last);
     segment.slope = line.slope();
     segment.intercept = line.At(0);
     result.chi_square += line.ChiSquare();
     result.segments.push_back(segment);
   }
+}
 
-  // Standard errors: the weights are exact variances when the run spread fixes the scale,
-  // relative ones otherwise, scaled by the residual variance of the chosen fit.
-  const double fit_df = n - 2.0 * result.segments.size();
-  const double variance_scale =
-      result.variance_from_runs ? 1
-                                : std::max(result.chi_square, chi2_floor) / std::max(fit_df, 1.0);
-  result.penalty =
-      result.variance_from_runs ? known_penalty : fit_penalty(std::max(best_segments, 2));
+// The step at each cut between `result`'s segments, with its ΔBIC against merging the two.
+void AddSteps(const WeightedPoints& data, int min_points, double variance_scale, double jump_z_threshold,
+              double chi2_floor, StepDetection& result) {
+  const int n = static_cast<int>(data.x.size());
   for (size_t s = 0; s + 1 < result.segments.size(); ++s) {
     const Segment& before = result.segments[s];
     const Segment& after = result.segments[s + 1];
-    Step step =
-        DescribeCut(data, before, after, min_points, variance_scale, options.jump_z_threshold);
-    const double merged_gain = Fit(data, before.first, after.last).ChiSquare() -
-                               Fit(data, before.first, before.last).ChiSquare() -
-                               Fit(data, after.first, after.last).ChiSquare();
+    Step step = DescribeCut(data, before, after, min_points, variance_scale, jump_z_threshold);
+    const double merged_gain = FitLine(data, before.first, after.last).ChiSquare() -
+                               FitLine(data, before.first, before.last).ChiSquare() -
+                               FitLine(data, after.first, after.last).ChiSquare();
     if (result.variance_from_runs) {
       step.delta_bic = merged_gain - result.penalty;
     } else {
@@ -388,6 +288,73 @@ absl::StatusOr<StepDetection> DetectSteps(const Sweep& sweep, const StepDetector
     }
     result.steps.push_back(step);
   }
+}
+
+}  // namespace
+
+const char* StepKindName(StepKind kind) {
+  return kind == StepKind::kJump ? "jump" : "slope change";
+}
+
+const char* StepDirectionName(StepDirection direction) {
+  return direction == StepDirection::kUp ? "up" : "down";
+}
+
+absl::StatusOr<StepDetection> DetectSteps(const Sweep& sweep, const StepDetectorOptions& options) {
+  if (absl::Status s = CheckInputs(sweep, options); !s.ok()) return s;
+  absl::StatusOr<NoiseModel> noise = EstimateNoise(sweep);
+  if (!noise.ok()) return noise.status();
+
+  StepDetection result;
+  result.noise = *std::move(noise);
+  const int n = static_cast<int>(sweep.points.size());
+  WeightedPoints data{Sizes(sweep), Means(sweep), {}};
+  for (double variance : result.noise.mean_variance) data.w.push_back(1 / variance);
+
+  const int min_points = options.min_segment_points;
+  const int max_segments = std::max(1, std::min(options.max_steps + 1, n / min_points));
+  const Partitions p = Partition(data, min_points, max_segments);
+  const double bic_penalty = options.penalty_multiplier * 3 * std::log(static_cast<double>(n));
+
+  // Two ways to choose the number of segments: see Penalties.
+  const double nu = result.noise.degrees_of_freedom;
+  const double known_penalty = nu > 0 ? nu * std::expm1(bic_penalty / nu) : kInfinity;
+  // χ² below 1e-6 per point (in units of the noise model's variance) is round-off in a
+  // noiseless sweep; the floor keeps ln χ² finite and such sweeps free of invented cuts.
+  const double chi2_floor = 1e-6 * n;
+  const Penalties penalties{n, bic_penalty, known_penalty, chi2_floor};
+  result.variance_from_runs = result.noise.source == NoiseModel::Source::kRunSpread;
+  int best_segments = SelectSegments(p, max_segments, result.variance_from_runs, penalties);
+  if (result.variance_from_runs && best_segments > 0) {
+    // Lack of fit against pure error: if the means scatter about the chosen segments by
+    // more than the run spread allows, the runs understate the noise, and the residuals
+    // must set the scale instead.
+    const double df = n - 2.0 * best_segments;
+    if (ScatterExceedsRunSpread(p.chi2[best_segments][n], df, nu)) {
+      result.variance_from_runs = false;
+      best_segments = SelectSegments(p, max_segments, false, penalties);
+    }
+  }
+
+  result.segmentations = Segmentations(data, p, max_segments);
+  if (n >= 2 * min_points) {
+    const double first_cut =
+        result.noise.source == NoiseModel::Source::kRunSpread
+            ? known_penalty
+            : (n - 4.0) * std::expm1(penalties.Fit(2) / n);
+    result.smallest_detectable_jump = SmallestDetectableJump(data, min_points, first_cut);
+  }
+  AddSegments(data, p, best_segments, result);
+
+  // Standard errors: the weights are exact variances when the run spread fixes the scale,
+  // relative ones otherwise, scaled by the residual variance of the chosen fit.
+  const double fit_df = n - 2.0 * result.segments.size();
+  const double variance_scale =
+      result.variance_from_runs ? 1
+                                : std::max(result.chi_square, chi2_floor) / std::max(fit_df, 1.0);
+  result.penalty =
+      result.variance_from_runs ? known_penalty : penalties.Fit(std::max(best_segments, 2));
+  AddSteps(data, min_points, variance_scale, options.jump_z_threshold, chi2_floor, result);
   // A bend's knot may move into the neighbouring segment; keep the steps in size order.
   std::stable_sort(result.steps.begin(), result.steps.end(),
                    [](const Step& a, const Step& b) { return a.index_after < b.index_after; });

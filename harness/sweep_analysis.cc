@@ -177,6 +177,72 @@ SweepAnalysis AnalyzeSweep(const analysis::Sweep& sweep, const analysis::SizeFac
   return result;
 }
 
+namespace {
+
+// The steps the segmented regression found, one line each, with the system sizes near them.
+void AppendDetectedSteps(const analysis::Sweep& sweep, const SweepAnalysis& result,
+                         std::string& text) {
+  for (size_t i = 0; i < result.steps->steps.size(); ++i) {
+    const analysis::Step& step = result.steps->steps[i];
+    const bool jump = step.kind == analysis::StepKind::kJump;
+    absl::StrAppendFormat(
+        &text, "  %s %s between %.0f and %.0f bytes: %s (%.1f standard errors)%s\n",
+        analysis::StepKindName(step.kind), analysis::StepDirectionName(step.direction),
+        step.size_before, step.size_after,
+        jump ? absl::StrFormat("%+.0f %s", step.magnitude, sweep.unit)
+             : absl::StrFormat("slope %.3g -> %.3g %s/byte", step.slope_before, step.slope_after,
+                               sweep.unit),
+        step.significance,
+        result.causes[i].empty() ? ""
+                                 : absl::StrCat("; near ", absl::StrJoin(result.causes[i], ", ")));
+  }
+}
+
+// The steps the best layout implies, the first 20 of them.
+void AppendImpliedSteps(const analysis::Sweep& sweep, const SweepAnalysis& result,
+                        std::string& text) {
+  // Dense sweeps of a layout step at every buffer: the first 20 are enough to read.
+  constexpr size_t kMaxListed = 20;
+  const std::string model = analysis::DescribeModel(result.fits->best_fit().model);
+  for (size_t i = 0; i < result.implied_steps.size() && i < kMaxListed; ++i) {
+    const analysis::ImpliedStep& step = result.implied_steps[i];
+    absl::StrAppendFormat(
+        &text, "  jump %s between %.0f and %.0f bytes: %+.0f%s (%s implies it, %.1f standard "
+        "errors)%s\n",
+        step.jump >= 0 ? "up" : "down", step.size_before, step.size_after, step.jump,
+        sweep.unit.empty() ? "" : absl::StrCat(" ", sweep.unit),
+        model, step.jump_stderr > 0 ? std::fabs(step.jump) / step.jump_stderr : INFINITY,
+        result.implied_causes[i].empty()
+            ? ""
+            : absl::StrCat("; near ", absl::StrJoin(result.implied_causes[i], ", ")));
+  }
+  if (result.implied_steps.size() > kMaxListed) {
+    absl::StrAppendFormat(&text, "  ... and %d more steps of %s\n",
+                          result.implied_steps.size() - kMaxListed, model);
+  }
+}
+
+// The smallest lone jump the segmented fit can tell from noise.
+void AppendPower(const analysis::Sweep& sweep, const SweepAnalysis& result,
+                 std::string& text) {
+  const std::vector<double> means = analysis::Means(sweep);
+  std::vector<double> sorted = means;
+  std::sort(sorted.begin(), sorted.end());
+  const double median = sorted[sorted.size() / 2];
+  absl::StrAppendFormat(
+      &text,
+      "  power: %d sizes; a lone jump smaller than %.3g%s (%.2g%% of the median) cannot be "
+      "told from noise by the segmented fit%s\n",
+      sweep.points.size(), result.steps->smallest_detectable_jump,
+      sweep.unit.empty() ? "" : absl::StrCat(" ", sweep.unit),
+      median != 0 ? 100 * result.steps->smallest_detectable_jump / std::fabs(median) : 0.0,
+      sweep.points.size() >= 7
+          ? "; the layouts' implied steps need their layout to beat the line by ΔBIC 6"
+          : "");
+}
+
+}  // namespace
+
 std::string FormatSweepAnalysis(const analysis::Sweep& sweep, const analysis::SizeFacts& facts,
                                 const SweepAnalysis& result) {
   std::string text = "\nSteps in the averaged RTT (segmented regression, breakpoints chosen by BIC):\n";
@@ -186,57 +252,11 @@ std::string FormatSweepAnalysis(const analysis::Sweep& sweep, const analysis::Si
   } else if (result.steps->steps.empty() && !implied) {
     absl::StrAppend(&text, "  none: the curve follows its trend within the noise\n");
   } else {
-    for (size_t i = 0; i < result.steps->steps.size(); ++i) {
-      const analysis::Step& step = result.steps->steps[i];
-      const bool jump = step.kind == analysis::StepKind::kJump;
-      absl::StrAppendFormat(
-          &text, "  %s %s between %.0f and %.0f bytes: %s (%.1f standard errors)%s\n",
-          analysis::StepKindName(step.kind), analysis::StepDirectionName(step.direction),
-          step.size_before, step.size_after,
-          jump ? absl::StrFormat("%+.0f %s", step.magnitude, sweep.unit)
-               : absl::StrFormat("slope %.3g -> %.3g %s/byte", step.slope_before, step.slope_after,
-                                 sweep.unit),
-          step.significance,
-          result.causes[i].empty() ? ""
-                                   : absl::StrCat("; near ", absl::StrJoin(result.causes[i], ", ")));
-    }
+    AppendDetectedSteps(sweep, result, text);
   }
-  if (implied) {
-    // Dense sweeps of a layout step at every buffer: the first 20 are enough to read.
-    constexpr size_t kMaxListed = 20;
-    const std::string model = analysis::DescribeModel(result.fits->best_fit().model);
-    for (size_t i = 0; i < result.implied_steps.size() && i < kMaxListed; ++i) {
-      const analysis::ImpliedStep& step = result.implied_steps[i];
-      absl::StrAppendFormat(
-          &text, "  jump %s between %.0f and %.0f bytes: %+.0f%s (%s implies it, %.1f standard "
-          "errors)%s\n",
-          step.jump >= 0 ? "up" : "down", step.size_before, step.size_after, step.jump,
-          sweep.unit.empty() ? "" : absl::StrCat(" ", sweep.unit),
-          model, step.jump_stderr > 0 ? std::fabs(step.jump) / step.jump_stderr : INFINITY,
-          result.implied_causes[i].empty()
-              ? ""
-              : absl::StrCat("; near ", absl::StrJoin(result.implied_causes[i], ", ")));
-    }
-    if (result.implied_steps.size() > kMaxListed) {
-      absl::StrAppendFormat(&text, "  ... and %d more steps of %s\n",
-                            result.implied_steps.size() - kMaxListed, model);
-    }
-  }
+  if (implied) AppendImpliedSteps(sweep, result, text);
   if (result.steps.ok() && result.steps->smallest_detectable_jump > 0) {
-    const std::vector<double> means = analysis::Means(sweep);
-    std::vector<double> sorted = means;
-    std::sort(sorted.begin(), sorted.end());
-    const double median = sorted[sorted.size() / 2];
-    absl::StrAppendFormat(
-        &text,
-        "  power: %d sizes; a lone jump smaller than %.3g%s (%.2g%% of the median) cannot be "
-        "told from noise by the segmented fit%s\n",
-        sweep.points.size(), result.steps->smallest_detectable_jump,
-        sweep.unit.empty() ? "" : absl::StrCat(" ", sweep.unit),
-        median != 0 ? 100 * result.steps->smallest_detectable_jump / std::fabs(median) : 0.0,
-        sweep.points.size() >= 7
-            ? "; the layouts' implied steps need their layout to beat the line by ΔBIC 6"
-            : "");
+    AppendPower(sweep, result, text);
   }
   if (facts.empty()) {
     absl::StrAppend(&text,
@@ -255,113 +275,6 @@ std::string FormatSweepAnalysis(const analysis::Sweep& sweep, const analysis::Si
       absl::StrAppend(&text, "\nNo buffer layout fitted: ", result.explanation.status().message(), "\n");
     }
   }
-  return text;
-}
-
-absl::StatusOr<SimulationFit> FitSimulation(const analysis::Sweep& rtt_sweep,
-                                            const analysis::ModelComparison& fits) {
-  if (rtt_sweep.unit != "ns") {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "the simulation is fitted to round-trip times in ns, not %s",
-        rtt_sweep.unit.empty() ? "values without a unit" : absl::CHexEscape(rtt_sweep.unit)));
-  }
-  using analysis::ModelFamily;
-  // The layouts the simulation replays, the best by BIC; one that contains another must
-  // beat it by ΔBIC 6, as in the ranking.
-  const ModelFamily replayable[] = {ModelFamily::kLinear, ModelFamily::kBsdSocket,
-                                    ModelFamily::kIpv4Fragments, ModelFamily::kBsdFragments};
-  const analysis::FamilyFit* best = nullptr;
-  for (ModelFamily family : replayable) {
-    const analysis::FamilyFit& f = fits.families[static_cast<int>(family)];
-    if (f.fitted && (best == nullptr || f.bic < best->bic)) best = &f;
-  }
-  if (best == nullptr) return absl::InvalidArgumentError("no layout the simulation replays fits");
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (ModelFamily family : replayable) {
-      const analysis::FamilyFit& f = fits.families[static_cast<int>(family)];
-      if (!f.fitted || &f == best || !analysis::FamilyContains(best->model.family, family)) continue;
-      if (f.bic - best->bic < 6) {
-        best = &f;
-        changed = true;
-        break;
-      }
-    }
-  }
-  SimulationFit out;
-  out.layout = analysis::DescribeModel(best->model);
-  transport::SimRttModel& m = out.model;
-  m.per_packet = absl::ZeroDuration();
-  auto cost = [&](const char* name) {
-    for (size_t i = 0; i < best->cost_names.size(); ++i) {
-      if (best->cost_names[i] == name) return best->costs[i];
-    }
-    return 0.0;
-  };
-  auto non_negative = [&](const char* what, double value) {
-    if (value >= 0) return value;
-    out.notes.push_back(absl::StrFormat("the fitted %s cost %.4g is negative: 0 replayed", what,
-                                        value));
-    return 0.0;
-  };
-  // Durations to a quarter nanosecond, absl::Duration's resolution.
-  auto nanos = [](double ns) { return absl::Nanoseconds(std::round(ns * 4) / 4); };
-  m.fixed = nanos(non_negative("fixed", cost("fixed")));
-  m.per_byte_ns = non_negative("per-byte", cost("per_byte"));
-  m.bsd_buffers = best->model.family == ModelFamily::kBsdSocket ||
-                  best->model.family == ModelFamily::kBsdFragments;
-  if (m.bsd_buffers) {
-    m.cluster_bytes = best->model.cluster_bytes;
-    m.threshold_bytes = best->model.threshold_bytes;
-    m.small_bytes = best->model.small_bytes;
-    // The simulation lays a message out twice per round trip (send and echo).
-    m.per_cluster = nanos(cost("per_cluster") / 2);
-    m.per_small = nanos(cost("per_small_buffer") / 2);
-  }
-  if (best->model.family == ModelFamily::kIpv4Fragments ||
-      best->model.family == ModelFamily::kBsdFragments) {
-    m.mtu_bytes = best->model.mtu_bytes;
-    m.per_packet = nanos(cost("per_packet") / 2);  // each direction
-  }
-  if (absl::Status valid = transport::ValidateSimRttModel(m); !valid.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("the fitted simulation is out of its ranges: ", valid.message()));
-  }
-  auto flag_nanos = [](absl::Duration d) {
-    return absl::StrFormat("%.2fns", absl::ToDoubleNanoseconds(d));
-  };
-  out.flags = absl::StrFormat("--transport=sim --sim_fixed=%s --sim_per_byte_ns=%.6g",
-                              flag_nanos(m.fixed), m.per_byte_ns);
-  if (m.bsd_buffers) {
-    absl::StrAppendFormat(&out.flags,
-                          " --sim_bsd --sim_cluster=%d --sim_threshold=%d --sim_small=%d "
-                          "--sim_per_cluster=%s --sim_per_small=%s",
-                          m.cluster_bytes, m.threshold_bytes, m.small_bytes,
-                          flag_nanos(m.per_cluster), flag_nanos(m.per_small));
-  }
-  if (m.mtu_bytes > 0) {
-    absl::StrAppendFormat(&out.flags, " --sim_mtu=%d --sim_per_packet=%s", m.mtu_bytes,
-                          flag_nanos(m.per_packet));
-  }
-  double sum = 0;
-  for (const analysis::SweepPoint& point : rtt_sweep.points) {
-    const double replay = static_cast<double>(
-        transport::ModelRttNanos(m, static_cast<int64_t>(std::llround(point.size_bytes))));
-    const double residual = replay - analysis::PointMean(point);
-    sum += residual * residual;
-    out.max_residual = std::max(out.max_residual, std::fabs(residual));
-  }
-  out.rms_residual = std::sqrt(sum / static_cast<double>(rtt_sweep.points.size()));
-  return out;
-}
-
-std::string FormatSimulationFit(const SimulationFit& fit) {
-  std::string text = absl::StrFormat(
-      "\nSimulation fitted to the curve (%s): replayed without jitter it differs from the "
-      "means by %.4g ns RMS, %.4g ns at most\n",
-      fit.layout, fit.rms_residual, fit.max_residual);
-  for (const std::string& note : fit.notes) absl::StrAppend(&text, "  note: ", note, "\n");
-  absl::StrAppend(&text, "sim flags: ", fit.flags, "\n");
   return text;
 }
 

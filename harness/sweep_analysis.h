@@ -22,6 +22,7 @@
 #include "analysis/sweep.h"
 #include "analysis/system_facts.h"
 #include "harness/run_record.h"
+#include "harness/simulation_fit.h"  // FitSimulation, for the callers of the analysis
 #include "transport/sim_rtt_model.h"
 #include "transport/transport.h"
 
@@ -75,27 +76,6 @@ SweepAnalysis AnalyzeSweep(const analysis::Sweep& sweep, const analysis::SizeFac
 // sizes that are not compared with this machine's.
 std::string FormatSweepAnalysis(const analysis::Sweep& sweep, const analysis::SizeFacts& facts,
                                 const SweepAnalysis& result);
-
-// --fit_sim: the simulated transport's costs fitted to an RTT sweep (ns), among the layouts
-// the simulation can replay (the line, BSD socket buffers, IPv4 fragments, both), the best
-// by the ranking's criterion, and the flags that replay it.
-struct SimulationFit {
-  transport::SimRttModel model;  // the fitted costs, each as the simulation charges it
-  std::string flags;             // "--transport=sim --sim_fixed=... ..."
-  std::string layout;            // DescribeModel of the layout used
-  // The replay (ModelRttNanos of `model`, jitter off) against the sweep's means: RMS and
-  // largest absolute difference, value units (ns).
-  double rms_residual = 0;
-  double max_residual = 0;
-  std::vector<std::string> notes;  // e.g. a negative fitted cost clamped at 0
-};
-
-// InvalidArgument when the sweep is not in ns or the fits failed.
-absl::StatusOr<SimulationFit> FitSimulation(const analysis::Sweep& rtt_sweep,
-                                            const analysis::ModelComparison& fits);
-
-// The fit as text: the layout, the residuals, and the line "sim flags: ...".
-std::string FormatSimulationFit(const SimulationFit& fit);
 
 }  // namespace tickbench::harness
 

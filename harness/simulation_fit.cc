@@ -1,0 +1,143 @@
+#include "harness/simulation_fit.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/time/time.h"
+#include "analysis/buffer_models.h"
+
+namespace tickbench::harness {
+namespace {
+
+// The layout the simulation replays that fits best by BIC; one that contains another must
+// beat it by ΔBIC 6, as in the ranking. Null when none fitted.
+const analysis::FamilyFit* BestReplayableFit(const analysis::ModelComparison& fits) {
+  using analysis::ModelFamily;
+  const ModelFamily replayable[] = {ModelFamily::kLinear, ModelFamily::kBsdSocket,
+                                    ModelFamily::kIpv4Fragments, ModelFamily::kBsdFragments};
+  const analysis::FamilyFit* best = nullptr;
+  for (ModelFamily family : replayable) {
+    const analysis::FamilyFit& f = fits.families[static_cast<int>(family)];
+    if (f.fitted && (best == nullptr || f.bic < best->bic)) best = &f;
+  }
+  if (best == nullptr) return nullptr;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (ModelFamily family : replayable) {
+      const analysis::FamilyFit& f = fits.families[static_cast<int>(family)];
+      if (!f.fitted || &f == best || !analysis::FamilyContains(best->model.family, family)) continue;
+      if (f.bic - best->bic < 6) {
+        best = &f;
+        changed = true;
+        break;
+      }
+    }
+  }
+  return best;
+}
+
+// The flags that replay `m`.
+std::string SimFlags(const transport::SimRttModel& m) {
+  auto flag_nanos = [](absl::Duration d) {
+    return absl::StrFormat("%.2fns", absl::ToDoubleNanoseconds(d));
+  };
+  std::string flags = absl::StrFormat("--transport=sim --sim_fixed=%s --sim_per_byte_ns=%.6g",
+                                      flag_nanos(m.fixed), m.per_byte_ns);
+  if (m.bsd_buffers) {
+    absl::StrAppendFormat(&flags,
+                          " --sim_bsd --sim_cluster=%d --sim_threshold=%d --sim_small=%d "
+                          "--sim_per_cluster=%s --sim_per_small=%s",
+                          m.cluster_bytes, m.threshold_bytes, m.small_bytes,
+                          flag_nanos(m.per_cluster), flag_nanos(m.per_small));
+  }
+  if (m.mtu_bytes > 0) {
+    absl::StrAppendFormat(&flags, " --sim_mtu=%d --sim_per_packet=%s", m.mtu_bytes,
+                          flag_nanos(m.per_packet));
+  }
+  return flags;
+}
+
+// How far `out.model` replayed is from the sweep's means: the largest and the RMS residual.
+void SetReplayResiduals(const analysis::Sweep& rtt_sweep, SimulationFit& out) {
+  double sum = 0;
+  for (const analysis::SweepPoint& point : rtt_sweep.points) {
+    const double replay = static_cast<double>(transport::ModelRttNanos(
+        out.model, static_cast<int64_t>(std::llround(point.size_bytes))));
+    const double residual = replay - analysis::PointMean(point);
+    sum += residual * residual;
+    out.max_residual = std::max(out.max_residual, std::fabs(residual));
+  }
+  out.rms_residual = std::sqrt(sum / static_cast<double>(rtt_sweep.points.size()));
+}
+
+}  // namespace
+
+absl::StatusOr<SimulationFit> FitSimulation(const analysis::Sweep& rtt_sweep,
+                                            const analysis::ModelComparison& fits) {
+  if (rtt_sweep.unit != "ns") {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "the simulation is fitted to round-trip times in ns, not %s",
+        rtt_sweep.unit.empty() ? "values without a unit" : absl::CHexEscape(rtt_sweep.unit)));
+  }
+  using analysis::ModelFamily;
+  const analysis::FamilyFit* best = BestReplayableFit(fits);
+  if (best == nullptr) return absl::InvalidArgumentError("no layout the simulation replays fits");
+  SimulationFit out;
+  out.layout = analysis::DescribeModel(best->model);
+  transport::SimRttModel& m = out.model;
+  m.per_packet = absl::ZeroDuration();
+  auto cost = [&](const char* name) {
+    for (size_t i = 0; i < best->cost_names.size(); ++i) {
+      if (best->cost_names[i] == name) return best->costs[i];
+    }
+    return 0.0;
+  };
+  auto non_negative = [&](const char* what, double value) {
+    if (value >= 0) return value;
+    out.notes.push_back(absl::StrFormat("the fitted %s cost %.4g is negative: 0 replayed", what,
+                                        value));
+    return 0.0;
+  };
+  // Durations to a quarter nanosecond, absl::Duration's resolution.
+  auto nanos = [](double ns) { return absl::Nanoseconds(std::round(ns * 4) / 4); };
+  m.fixed = nanos(non_negative("fixed", cost("fixed")));
+  m.per_byte_ns = non_negative("per-byte", cost("per_byte"));
+  m.bsd_buffers = best->model.family == ModelFamily::kBsdSocket ||
+                  best->model.family == ModelFamily::kBsdFragments;
+  if (m.bsd_buffers) {
+    m.cluster_bytes = best->model.cluster_bytes;
+    m.threshold_bytes = best->model.threshold_bytes;
+    m.small_bytes = best->model.small_bytes;
+    // The simulation lays a message out twice per round trip (send and echo).
+    m.per_cluster = nanos(cost("per_cluster") / 2);
+    m.per_small = nanos(cost("per_small_buffer") / 2);
+  }
+  if (best->model.family == ModelFamily::kIpv4Fragments ||
+      best->model.family == ModelFamily::kBsdFragments) {
+    m.mtu_bytes = best->model.mtu_bytes;
+    m.per_packet = nanos(cost("per_packet") / 2);  // each direction
+  }
+  if (absl::Status valid = transport::ValidateSimRttModel(m); !valid.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the fitted simulation is out of its ranges: ", valid.message()));
+  }
+  out.flags = SimFlags(m);
+  SetReplayResiduals(rtt_sweep, out);
+  return out;
+}
+
+std::string FormatSimulationFit(const SimulationFit& fit) {
+  std::string text = absl::StrFormat(
+      "\nSimulation fitted to the curve (%s): replayed without jitter it differs from the "
+      "means by %.4g ns RMS, %.4g ns at most\n",
+      fit.layout, fit.rms_residual, fit.max_residual);
+  for (const std::string& note : fit.notes) absl::StrAppend(&text, "  note: ", note, "\n");
+  absl::StrAppend(&text, "sim flags: ", fit.flags, "\n");
+  return text;
+}
+
+}  // namespace tickbench::harness

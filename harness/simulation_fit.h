@@ -1,0 +1,44 @@
+// --fit_sim: the simulated transport's costs (transport/sim_rtt_model.h) fitted to an RTT
+// sweep, from the buffer layouts the analysis fitted (analysis/model_fit.h), and the flags
+// that replay them.
+//
+// Promised: only layouts the simulation can replay are used; a fitted negative cost is
+// replayed as 0 with a note; the model is within the simulation's ranges, or an error.
+// Not promised: that the replay reproduces the sweep's noise (jitter is not fitted).
+#ifndef HARNESS_SIMULATION_FIT_H_
+#define HARNESS_SIMULATION_FIT_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "analysis/model_fit.h"
+#include "analysis/sweep.h"
+#include "transport/sim_rtt_model.h"
+
+namespace tickbench::harness {
+
+// --fit_sim: the simulated transport's costs fitted to an RTT sweep (ns), among the layouts
+// the simulation can replay (the line, BSD socket buffers, IPv4 fragments, both), the best
+// by the ranking's criterion, and the flags that replay it.
+struct SimulationFit {
+  transport::SimRttModel model;  // the fitted costs, each as the simulation charges it
+  std::string flags;             // "--transport=sim --sim_fixed=... ..."
+  std::string layout;            // DescribeModel of the layout used
+  // The replay (ModelRttNanos of `model`, jitter off) against the sweep's means: RMS and
+  // largest absolute difference, value units (ns).
+  double rms_residual = 0;
+  double max_residual = 0;
+  std::vector<std::string> notes;  // e.g. a negative fitted cost clamped at 0
+};
+
+// InvalidArgument when the sweep is not in ns or the fits failed.
+absl::StatusOr<SimulationFit> FitSimulation(const analysis::Sweep& rtt_sweep,
+                                            const analysis::ModelComparison& fits);
+
+// The fit as text: the layout, the residuals, and the line "sim flags: ...".
+std::string FormatSimulationFit(const SimulationFit& fit);
+
+}  // namespace tickbench::harness
+
+#endif  // HARNESS_SIMULATION_FIT_H_
