@@ -130,6 +130,51 @@ class StudyAccumulator {
   bool all_short_ = true;
 };
 
+namespace study_internal {
+
+// Why `workspace` cannot hold the cell, or null when it can.
+inline const char* WorkspaceProblem(const StudyWorkspace& workspace, int64_t size_bytes,
+                                    const StudyOptions& options) {
+  if (size_bytes < 1 || static_cast<size_t>(size_bytes) > workspace.message_capacity) {
+    return "the message size is beyond the board's buffers";
+  }
+  if (options.iterations < 1 || options.runs < 1 ||
+      options.iterations + 2 > workspace.mark_capacity ||
+      options.iterations * options.runs > workspace.reading_capacity) {
+    return "iterations x runs is beyond the board's reading buffers";
+  }
+  return nullptr;
+}
+
+// The pairing skew: the widest of 16 reference-clock-reference brackets, in ns.
+template <typename ClockT, typename ReferenceClockT>
+double PairingSkewNs(ClockT& clock, ReferenceClockT& reference, const StudyWorkspace& workspace) {
+  double skew = 0;
+  for (int i = 0; i < 16; ++i) {
+    const int64_t before = reference.NowTicks();
+    workspace.marks[0] = clock.NowTicks();
+    const double width = reference.TicksToNanos(reference.NowTicks() - before);
+    if (width > skew) skew = width;
+  }
+  return skew;
+}
+
+// A per-iteration pass's `iterations` readings and their truths, from the marks into the
+// workspace's reading arrays at `offset`.
+template <typename ClockT, typename ReferenceClockT>
+void StoreReadings(ClockT& clock, ReferenceClockT& reference, const StudyWorkspace& workspace,
+                   int64_t offset, int64_t iterations) {
+  for (int64_t i = 0; i < iterations; ++i) {
+    const int64_t ticks = workspace.marks[i + 1] - workspace.marks[i];
+    workspace.reading_ticks[offset + i] = ticks;
+    workspace.readings_ns[offset + i] = clock.TicksToNanos(ticks);
+    workspace.truths_ns[offset + i] =
+        reference.TicksToNanos(workspace.reference_marks[i + 1] - workspace.reference_marks[i]);
+  }
+}
+
+}  // namespace study_internal
+
 // Runs one cell: `options.runs` times an averaged and a per-iteration pass of
 // `size_bytes`-byte round trips. A size or count beyond the workspace, or a failed
 // transport, leaves `error` set.
@@ -145,15 +190,8 @@ StudyCell RunStudyCell(EndpointT& endpoint, ClockT& clock, ReferenceClockT& refe
   cell.iterations = options.iterations;
   cell.resolution_ns = clock.info().claimed_resolution_ns;
   cell.reference_resolution_ns = reference.info().claimed_resolution_ns;
-  if (size_bytes < 1 || static_cast<size_t>(size_bytes) > workspace.message_capacity) {
-    cell.error = "the message size is beyond the board's buffers";
-    return cell;
-  }
-  if (options.iterations < 1 || options.runs < 1 || options.iterations + 2 > workspace.mark_capacity ||
-      options.iterations * options.runs > workspace.reading_capacity) {
-    cell.error = "iterations x runs is beyond the board's reading buffers";
-    return cell;
-  }
+  cell.error = study_internal::WorkspaceProblem(workspace, size_bytes, options);
+  if (cell.error != nullptr) return cell;
   const size_t size = static_cast<size_t>(size_bytes);
   FillPattern(workspace.send, size);
   LoopBuffers buffers;
@@ -164,13 +202,7 @@ StudyCell RunStudyCell(EndpointT& endpoint, ClockT& clock, ReferenceClockT& refe
   buffers.reference_marks = workspace.reference_marks;
   const ReferenceClock<ReferenceClockT> paired{&reference};
   const double n = static_cast<double>(options.iterations);
-  // The pairing skew: the widest of 16 reference-clock-reference brackets.
-  for (int i = 0; i < 16; ++i) {
-    const int64_t before = reference.NowTicks();
-    workspace.marks[0] = clock.NowTicks();
-    const double width = reference.TicksToNanos(reference.NowTicks() - before);
-    if (width > cell.pairing_skew_ns) cell.pairing_skew_ns = width;
-  }
+  cell.pairing_skew_ns = study_internal::PairingSkewNs(clock, reference, workspace);
   StudyAccumulator accumulator(cell, workspace);
   uint64_t sequence = 1;
   for (int64_t run = 0; run < options.runs; ++run) {
@@ -194,14 +226,8 @@ StudyCell RunStudyCell(EndpointT& endpoint, ClockT& clock, ReferenceClockT& refe
       cell.error = "the transport failed";
       return cell;
     }
-    const int64_t offset = accumulator.readings_so_far();
-    for (int64_t i = 0; i < options.iterations; ++i) {
-      const int64_t ticks = workspace.marks[i + 1] - workspace.marks[i];
-      workspace.reading_ticks[offset + i] = ticks;
-      workspace.readings_ns[offset + i] = clock.TicksToNanos(ticks);
-      workspace.truths_ns[offset + i] =
-          reference.TicksToNanos(workspace.reference_marks[i + 1] - workspace.reference_marks[i]);
-    }
+    study_internal::StoreReadings(clock, reference, workspace, accumulator.readings_so_far(),
+                                  options.iterations);
     accumulator.AddPerIterationRun(options.iterations);
     ++cell.runs;
   }
