@@ -66,6 +66,43 @@ int BadFlag(const char* flag, const char* problem) {
   return 2;
 }
 
+// --list_clocks: the board's clocks and transports.
+void ListClocks() {
+  std::printf("%-14s %s\n", "clock", "what it is");
+  for (const BoardRow& row : kBoardClocks) std::printf("%-14s %s\n", row.name, row.description);
+  std::printf("\n%-14s %s\n", "transport", "what it is");
+  for (const BoardRow& row : kBoardTransports) {
+    std::printf("%-14s %s\n", row.name, row.description);
+  }
+}
+
+// --sizes into `options`: 0 on success, else the exit code.
+int ParseSizes(const char* value, Options& options) {
+  if (!core::ParseSizeList(value, options.sizes, kMaxSizes, &options.size_count)) {
+    return BadFlag("sizes", "not a comma-separated list of 1 to 64 positive sizes");
+  }
+  for (int s = 0; s < options.size_count; ++s) {
+    if (options.sizes[s] > static_cast<int64_t>(kMaxMessageBytes)) {
+      return BadFlag("sizes", "a size is above the board's 65536-byte buffers");
+    }
+  }
+  return 0;
+}
+
+// --format into `options`: 0 on success, else the exit code.
+int ParseFormat(const char* value, Options& options) {
+  if (std::strcmp(value, "table") == 0) {
+    options.format = Format::kTable;
+  } else if (std::strcmp(value, "csv") == 0) {
+    options.format = Format::kCsv;
+  } else if (std::strcmp(value, "json") == 0) {
+    options.format = Format::kJson;
+  } else {
+    return BadFlag("format", "not one of table, csv, json");
+  }
+  return 0;
+}
+
 // 0 on success, else the exit code.
 int ParseOptions(int argc, char** argv, Options& options, bool& done) {
   for (int i = 1; i < argc; ++i) {
@@ -76,12 +113,7 @@ int ParseOptions(int argc, char** argv, Options& options, bool& done) {
       done = true;
       return 0;
     } else if (core::MatchFlag(arg, "list_clocks", &value)) {
-      std::printf("%-14s %s\n", "clock", "what it is");
-      for (const BoardRow& row : kBoardClocks) std::printf("%-14s %s\n", row.name, row.description);
-      std::printf("\n%-14s %s\n", "transport", "what it is");
-      for (const BoardRow& row : kBoardTransports) {
-        std::printf("%-14s %s\n", row.name, row.description);
-      }
+      ListClocks();
       done = true;
       return 0;
     } else if (core::MatchFlag(arg, "clock", &value)) {
@@ -94,14 +126,7 @@ int ParseOptions(int argc, char** argv, Options& options, bool& done) {
         return BadFlag("tick_period", "not a duration such as 10ms or 20ms");
       }
     } else if (core::MatchFlag(arg, "sizes", &value)) {
-      if (!core::ParseSizeList(value, options.sizes, kMaxSizes, &options.size_count)) {
-        return BadFlag("sizes", "not a comma-separated list of 1 to 64 positive sizes");
-      }
-      for (int s = 0; s < options.size_count; ++s) {
-        if (options.sizes[s] > static_cast<int64_t>(kMaxMessageBytes)) {
-          return BadFlag("sizes", "a size is above the board's 65536-byte buffers");
-        }
-      }
+      if (const int code = ParseSizes(value, options); code != 0) return code;
     } else if (core::MatchFlag(arg, "iterations", &value)) {
       if (!core::ParseCount(value, &options.study.iterations) || options.study.iterations < 1 ||
           options.study.iterations > kMaxIterations) {
@@ -113,15 +138,7 @@ int ParseOptions(int argc, char** argv, Options& options, bool& done) {
         return BadFlag("runs", "not a count from 1 to 100");
       }
     } else if (core::MatchFlag(arg, "format", &value)) {
-      if (std::strcmp(value, "table") == 0) {
-        options.format = Format::kTable;
-      } else if (std::strcmp(value, "csv") == 0) {
-        options.format = Format::kCsv;
-      } else if (std::strcmp(value, "json") == 0) {
-        options.format = Format::kJson;
-      } else {
-        return BadFlag("format", "not one of table, csv, json");
-      }
+      if (const int code = ParseFormat(value, options); code != 0) return code;
     } else if (core::MatchFlag(arg, "transport", &value)) {
       if (std::strcmp(value, "pendsv_echo") != 0) {
         return BadFlag("transport", "unknown transport (this board has pendsv_echo)");
