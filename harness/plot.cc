@@ -11,6 +11,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
+#include <limits>
 #include <cstdlib>
 #include <map>
 #include <vector>
@@ -20,10 +22,13 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "harness/output_file.h"
 #include "platform/errno_status.h"
 #include "platform/stop_signal.h"
+#include "analysis/buffer_models.h"
+#include "timing/confidence.h"
 #include "timing/statistics.h"
 
 namespace tickbench::harness {
@@ -245,79 +250,295 @@ std::string PlotDataPath(const std::string& svg_path) {
   return stem + ".dat";
 }
 
+SweepPlotExtras SweepPlotExtrasFromRecords(const std::vector<RunRecord>& records) {
+  std::map<size_t, std::vector<const RunRecord*>> by_size;
+  for (const RunRecord& r : records)
+    if (r.valid()) by_size[r.size_bytes].push_back(&r);
+  SweepPlotExtras extras;
+  for (const auto& [size, runs] : by_size) {
+    SweepPlotExtras::Point point;
+    point.size_bytes = static_cast<double>(size);
+    std::vector<double> averaged;
+    double quantum = 0, median = 0, low = 0, high = 0, reference = 0;
+    int per_iteration = 0, with_reference = 0;
+    for (const RunRecord* r : runs) {
+      averaged.push_back(r->averaged_rtt_ns);
+      quantum = std::max(quantum, r->quantum_ns);
+      if (r->per_iteration_ns.count > 0) {
+        ++per_iteration;
+        median += r->per_iteration_ns.p50;
+        low += r->per_iteration_ns.min;
+        high += r->per_iteration_ns.p99;
+      }
+      if (r->has_reference) {
+        ++with_reference;
+        reference += r->reference_averaged_rtt_ns;
+      }
+    }
+    const timing::ConfidenceInterval ci = timing::AcrossRunsInterval(
+        averaged, timing::QuantizedSdFloor(quantum, static_cast<int64_t>(averaged.size())));
+    point.has_interval = ci.valid;
+    point.averaged_low_ns = ci.low;
+    point.averaged_high_ns = ci.high;
+    if (per_iteration > 0) {
+      point.has_per_iteration = true;
+      point.median_ns = median / per_iteration;
+      point.band_low_ns = low / per_iteration;
+      point.band_high_ns = high / per_iteration;
+    }
+    if (with_reference > 0) {
+      point.has_reference = true;
+      point.reference_ns = reference / with_reference;
+    }
+    extras.points.push_back(point);
+  }
+  return extras;
+}
+
+std::vector<std::pair<double, double>> FitCurve(const analysis::ModelComparison& fits,
+                                                double first, double last, int samples) {
+  std::vector<std::pair<double, double>> curve;
+  if (fits.families.empty()) return curve;
+  const analysis::FamilyFit& fit = fits.best_fit();
+  if (!fit.fitted || samples < 2 || !(last > first)) return curve;
+  std::vector<double> sizes;
+  for (int i = 0; i < samples; ++i) {
+    sizes.push_back(std::round(first + (last - first) * i / (samples - 1)));
+  }
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  const std::vector<std::vector<double>> columns = analysis::DesignColumns(fit.model, sizes);
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    double value = 0;
+    for (size_t j = 0; j < columns.size() && j < fit.costs.size(); ++j) {
+      if (i < columns[j].size()) value += fit.costs[j] * columns[j][i];
+    }
+    curve.emplace_back(sizes[i], value);
+  }
+  return curve;
+}
+
+namespace {
+
+std::string Number(double value) {
+  return std::isfinite(value) ? absl::StrFormat("%.6g", value) : std::string("NaN");
+}
+
+}  // namespace
+
 GnuplotJob SweepPlotJob(const analysis::Sweep& sweep, const std::vector<analysis::Step>& steps,
-                        const std::string& title) {
-  // Block 0: every run's value; block 1: the median per size. Values in us.
-  const double scale = sweep.unit == "ns" ? 1e-3 : 1.0;
-  const std::string unit = sweep.unit == "ns" ? "us" : sweep.unit;
+                        const std::string& title, const SweepPlotExtras& extras) {
+  const bool in_ns = sweep.unit == "ns";
+  const double scale = in_ns ? 1e-3 : 1.0;
+  const std::string unit = in_ns ? "us" : sweep.unit;
+  const double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+  // The y range: 1.5 x the 95th percentile of everything drawn.
+  std::vector<double> plotted;
+  for (const analysis::SweepPoint& point : sweep.points) {
+    for (double v : point.values) plotted.push_back(v * scale);
+    plotted.push_back(analysis::PointMean(point) * scale);
+  }
+  for (const SweepPlotExtras::Point& p : extras.points) {
+    if (p.has_interval) plotted.push_back(p.averaged_high_ns * scale);
+    if (p.has_per_iteration) {
+      plotted.push_back(p.median_ns * scale);
+      plotted.push_back(p.band_high_ns * scale);
+    }
+    if (p.has_reference) plotted.push_back(p.reference_ns * scale);
+  }
+  std::sort(plotted.begin(), plotted.end());
+  double y_max = plotted.empty() ? 1 : 1.5 * timing::QuantileOfSorted(plotted, 0.95);
+  if (!(y_max > 0)) y_max = 1;
+  auto clip = [&](double v) { return v > y_max ? kNaN : v; };
+
+  // Block 0: every run's value; 1: per size, the mean and the extras; 2: the fit;
+  // 3: values beyond the y range, at the edge.
   GnuplotJob job;
   job.data = absl::StrFormat("# size_bytes %s_%s run\n", GnuplotSafeText(sweep.value_name),
                              GnuplotSafeText(unit));
+  std::string beyond;
   for (const analysis::SweepPoint& point : sweep.points) {
     for (size_t run = 0; run < point.values.size(); ++run) {
-      absl::StrAppendFormat(&job.data, "%.0f %.6g %d\n", point.size_bytes,
-                            point.values[run] * scale, run + 1);
+      const double v = point.values[run] * scale;
+      absl::StrAppendFormat(&job.data, "%.0f %s %d\n", point.size_bytes, Number(clip(v)),
+                            run + 1);
+      if (v > y_max) absl::StrAppendFormat(&beyond, "%.0f %s %s\n", point.size_bytes,
+                                           Number(y_max), Number(v));
     }
   }
-  absl::StrAppend(&job.data, "\n\n# size_bytes median\n");
-  for (const analysis::SweepPoint& point : sweep.points) {
-    absl::StrAppendFormat(&job.data, "%.0f %.6g\n", point.size_bytes,
-                          timing::Median(point.values) * scale);
+  absl::StrAppend(&job.data, "\n\n# size_bytes mean ci_low ci_high median band_low band_high "
+                             "reference (", GnuplotSafeText(unit), ")\n");
+  for (size_t i = 0; i < sweep.points.size(); ++i) {
+    const analysis::SweepPoint& point = sweep.points[i];
+    const SweepPlotExtras::Point* e =
+        i < extras.points.size() && extras.points[i].size_bytes == point.size_bytes
+            ? &extras.points[i]
+            : nullptr;
+    const double mean = analysis::PointMean(point) * scale;
+    const bool interval = e != nullptr && e->has_interval;
+    const bool per_iteration = e != nullptr && e->has_per_iteration;
+    const bool reference = e != nullptr && e->has_reference;
+    const double band_high = per_iteration ? e->band_high_ns * scale : kNaN;
+    absl::StrAppendFormat(
+        &job.data, "%.0f %s %s %s %s %s %s %s\n", point.size_bytes, Number(clip(mean)),
+        Number(interval ? e->averaged_low_ns * scale : kNaN),
+        Number(interval ? std::min(e->averaged_high_ns * scale, y_max) : kNaN),
+        Number(per_iteration ? clip(e->median_ns * scale) : kNaN),
+        Number(per_iteration ? std::min(e->band_low_ns * scale, y_max) : kNaN),
+        Number(per_iteration ? std::min(band_high, y_max) : kNaN),
+        Number(reference ? clip(e->reference_ns * scale) : kNaN));
+    for (double v : {mean, per_iteration ? e->median_ns * scale : 0.0, band_high,
+                     reference ? e->reference_ns * scale : 0.0}) {
+      if (v > y_max) absl::StrAppendFormat(&beyond, "%.0f %s %s\n", point.size_bytes,
+                                           Number(y_max), Number(v));
+    }
   }
+  absl::StrAppend(&job.data, "\n\n# size_bytes fit\n");
+  for (const auto& [size, value] : extras.fit) {
+    absl::StrAppendFormat(&job.data, "%.0f %s\n", size, Number(clip(value * scale)));
+  }
+  if (extras.fit.empty()) absl::StrAppend(&job.data, "0 NaN\n");
+  absl::StrAppend(&job.data, "\n\n# size_bytes drawn_at value (beyond the y range)\n",
+                  beyond.empty() ? "0 NaN NaN\n" : beyond);
+
   job.script = Header(QuoteUser(title));
+  // Plain text throughout: layout names hold underscores, which enhanced text subscripts.
+  absl::StrAppend(&job.script, "set termoption noenhanced\nset key outside below horizontal box\n");
   absl::StrAppend(&job.script, "set xlabel 'message size (bytes)'\nset ylabel ",
-                  QuoteUser(absl::StrCat(sweep.value_name, " (", unit, ")")), " noenhanced\n");
-  for (const analysis::Step& step : steps) {
+                  in_ns ? Quote("round-trip time (us)")
+                        : QuoteUser(absl::StrCat(sweep.value_name, " (", unit, ")")),
+                  " noenhanced\n");
+  absl::StrAppendFormat(&job.script, "set yrange [0:%s]\n", Number(y_max));
+  static constexpr double kLabelHeights[] = {0.96, 0.89, 0.82, 0.75};
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const analysis::Step& step = steps[i];
     const double x = 0.5 * (step.size_before + step.size_after);
     absl::StrAppendFormat(
         &job.script,
         "set arrow from %.1f, graph 0 to %.1f, graph 1 nohead dt 2 lc rgb 'red'\n"
-        "set label %s at %.1f, graph 0.95 tc rgb 'red' font ',9'\n",
+        "set label %s at %.1f, graph %.2f tc rgb 'red' font ',9' noenhanced\n",
         x, x,
         QuoteUser(absl::StrFormat(" %s %.0f-%.0f", analysis::StepKindName(step.kind),
                                   step.size_before, step.size_after)),
-        x);
+        x, kLabelHeights[i % 4]);
   }
-  absl::StrAppend(&job.script, "plot ", Quote(kGnuplotDataName),
-                  " index 0 using 1:2 with points pt 7 ps 0.4 lc rgb '#4477aa' title 'each run', ",
-                  Quote(kGnuplotDataName),
-                  " index 1 using 1:2 with lines lw 2 lc rgb '#222222' title 'median'\n");
+  const std::string data = Quote(kGnuplotDataName);
+  const bool any_interval = std::any_of(extras.points.begin(), extras.points.end(),
+                                        [](const auto& p) { return p.has_interval; });
+  const bool any_per_iteration = std::any_of(extras.points.begin(), extras.points.end(),
+                                             [](const auto& p) { return p.has_per_iteration; });
+  const bool any_reference = std::any_of(extras.points.begin(), extras.points.end(),
+                                         [](const auto& p) { return p.has_reference; });
+  std::vector<std::string> series;
+  if (any_per_iteration) {
+    series.push_back(absl::StrCat(data, " index 1 using 1:6:7 with filledcurves fs transparent "
+                                        "solid 0.2 lc rgb '#ee7733' title ",
+                                  QuoteUser(extras.band_name)));
+    series.push_back(absl::StrCat(data, " index 1 using 1:5 with lines lw 2 lc rgb '#cc3311' "
+                                        "title 'per-iteration median (mean over runs)'"));
+  }
+  series.push_back(absl::StrCat(data, " index 0 using 1:2 with points pt 7 ps 0.4 lc rgb "
+                                      "'#4477aa' title 'averaged RTT, each run'"));
+  if (any_interval) {
+    series.push_back(absl::StrCat(data, " index 1 using 1:2:3:4 with yerrorlines lw 2 pt 5 ps "
+                                        "0.5 lc rgb '#222222' title 'averaged RTT, mean of "
+                                        "runs with 95% interval'"));
+  } else {
+    series.push_back(absl::StrCat(data, " index 1 using 1:2 with lines lw 2 lc rgb '#222222' "
+                                        "title 'averaged RTT, mean of runs'"));
+  }
+  if (any_reference) {
+    series.push_back(absl::StrCat(data, " index 1 using 1:8 with lines dt 3 lw 2 lc rgb "
+                                        "'#009988' title 'reference clock, averaged RTT'"));
+  }
+  if (!extras.fit.empty()) {
+    series.push_back(absl::StrCat(data, " index 2 using 1:2 with lines lw 1.5 lc rgb '#aa3377' "
+                                        "title ",
+                                  QuoteUser(absl::StrCat("fit: ", extras.fit_name))));
+  }
+  if (!beyond.empty()) {
+    series.push_back(absl::StrCat(data, " index 3 using 1:2 with points pt 8 ps 1.2 lc rgb "
+                                        "'#ee3377' title 'beyond the y range (drawn at the "
+                                        "edge)'"));
+  }
+  absl::StrAppend(&job.script, "plot ", absl::StrJoin(series, ", "), "\n");
   return job;
 }
 
 GnuplotJob StudyHistogramJob(const std::vector<StudyCell>& cells) {
-  // One histogram per clock, all sizes together, in ticks of the clock's resolution.
-  std::map<std::string, std::vector<int64_t>> by_clock;
-  std::vector<std::string> order;
-  for (const StudyCell& cell : cells) {
-    auto [it, inserted] = by_clock.try_emplace(cell.clock, cell.histogram.size(), 0);
-    if (inserted) order.push_back(cell.clock);
-    for (size_t i = 0; i < cell.histogram.size() && i < it->second.size(); ++i) {
-      it->second[i] += cell.histogram[i];
-    }
-  }
+  // One panel per clock and size: the share of readings at each multiple of T, in us.
   GnuplotJob job;
-  for (const std::string& clock : order) {
-    absl::StrAppendFormat(&job.data, "# %s: ticks count\n", GnuplotSafeText(clock));
-    const std::vector<int64_t>& counts = by_clock[clock];
-    for (size_t i = 0; i < counts.size(); ++i)
-      absl::StrAppendFormat(&job.data, "%d %d\n", i, counts[i]);
+  const int panels = std::max<int>(1, static_cast<int>(cells.size()));
+  const int columns = std::min(3, panels);
+  const int rows = (panels + columns - 1) / columns;
+  absl::StrAppendFormat(&job.script,
+                        "set terminal svg size %d,%d dynamic background rgb 'white'\n"
+                        "set termoption noenhanced\nset output %s\nset grid\nset multiplot layout %d,%d title %s\n"
+                        "set style fill solid 0.5\n"
+                        "set key top right font ',8'\nset xlabel 'reading (us)'\n"
+                        "set ylabel 'share of readings'\nset yrange [0:1.05]\n",
+                        400 * columns, 320 * rows, Quote(kGnuplotSvgName), rows, columns,
+                        Quote("each clock's per-iteration readings at each size, in time units"));
+  for (size_t c = 0; c < cells.size(); ++c) {
+    const StudyCell& cell = cells[c];
+    // T in us; a cell without one (nothing measured) is drawn on a 1 us grid.
+    const double t_us = cell.resolution_ns > 0 ? cell.resolution_ns * 1e-3 : 1.0;
+    int64_t total = 0;
+    for (int64_t count : cell.histogram) total += count;
+    absl::StrAppendFormat(&job.data, "# %s, %d bytes, T %.6g us: reading_us share predicted\n",
+                          GnuplotSafeText(cell.clock), cell.size_bytes, t_us);
+    int first = -1, last = -1;
+    const size_t buckets = std::max(cell.histogram.size(), cell.prediction.histogram.size());
+    double predicted_total = 0;
+    for (double p : cell.prediction.histogram) predicted_total += p;
+    for (size_t i = 0; i < buckets; ++i) {
+      const double share = i < cell.histogram.size() && total > 0
+                               ? static_cast<double>(cell.histogram[i]) / total
+                               : 0;
+      const double predicted =
+          cell.prediction_applies && i < cell.prediction.histogram.size() && predicted_total > 0
+              ? cell.prediction.histogram[i] / predicted_total
+              : std::numeric_limits<double>::quiet_NaN();
+      if (share > 0 || predicted > 0) {
+        if (first < 0) first = static_cast<int>(i);
+        last = static_cast<int>(i);
+      }
+      absl::StrAppendFormat(&job.data, "%.6g %.6g %s\n", i * t_us, share, Number(predicted));
+    }
     absl::StrAppend(&job.data, "\n\n");
+    if (first < 0) first = last = 0;
+    const double truth_us = cell.per_iteration_truth_ns * 1e-3;
+    const double estimate_us = cell.averaged_ns * 1e-3;
+    double x_low = (first - 1) * t_us, x_high = (last + 1) * t_us;
+    x_low = std::min({x_low, truth_us - t_us / 2, estimate_us - t_us / 2});
+    x_high = std::max({x_high, truth_us + t_us / 2, estimate_us + t_us / 2});
+    x_low = std::max(x_low, -t_us / 2);
+    const bool open_last = static_cast<size_t>(last) + 1 == cell.histogram.size() && last > 0;
+    absl::StrAppendFormat(&job.script, "set xrange [%s:%s]\nset boxwidth %s\n", Number(x_low),
+                          Number(x_high), Number(0.8 * t_us));
+    absl::StrAppendFormat(
+        &job.script,
+        "set arrow 1 from %s, graph 0 to %s, graph 1 nohead lw 2 lc rgb '#009988'\n"
+        "set arrow 2 from %s, graph 0 to %s, graph 1 nohead dt 2 lw 2 lc rgb '#222222'\n",
+        Number(truth_us), Number(truth_us), Number(estimate_us), Number(estimate_us));
+    absl::StrAppend(
+        &job.script, "set title ",
+        QuoteUser(absl::StrFormat("%s, %d bytes, T = %.6g us%s", cell.clock, cell.size_bytes,
+                                  t_us, open_last ? " (last bar: that or more)" : "")),
+        " noenhanced\n");
+    const std::string data = Quote(kGnuplotDataName);
+    absl::StrAppend(&job.script, "plot ", data, " index ", c,
+                    " using 1:2 with boxes lc rgb '#4477aa' title 'readings', ");
+    if (cell.prediction_applies) {
+      absl::StrAppend(&job.script, data, " index ", c,
+                      " using 1:3 with points pt 9 ps 1.2 lc rgb '#cc3311' title "
+                      "'theory: n or n+1 ticks', ");
+    }
+    absl::StrAppend(&job.script,
+                    "NaN with lines lw 2 lc rgb '#009988' title 'truth (reference mean)', "
+                    "NaN with lines dt 2 lw 2 lc rgb '#222222' title 'averaged estimate'\n");
   }
-  job.script = Header(Quote("per-iteration readings in ticks of each clock's resolution"));
-  const int columns = std::min<int>(3, std::max<size_t>(1, order.size()));
-  const int rows = (static_cast<int>(order.size()) + columns - 1) / columns;
-  absl::StrAppendFormat(
-      &job.script,
-      "set multiplot layout %d,%d\nset style fill solid 0.6\nset boxwidth 0.8\n"
-      "set xlabel 'reading (ticks; last bar: 15 or more)'\nset ylabel 'round trips'\n"
-      "set logscale y\nset yrange [0.8:*]\n",
-      std::max(rows, 1), columns);
-  for (size_t i = 0; i < order.size(); ++i) {
-    absl::StrAppend(&job.script, "set title ", QuoteUser(order[i]), " noenhanced\nplot ",
-                    Quote(kGnuplotDataName), " index ", i,
-                    " using 1:($2 > 0 ? $2 : NaN) with boxes notitle\n");
-  }
+  if (cells.empty()) absl::StrAppend(&job.script, "plot NaN notitle\n");
   absl::StrAppend(&job.script, "unset multiplot\n");
   return job;
 }
@@ -345,8 +566,9 @@ absl::Status RunGnuplotJob(const std::string& svg_path, const GnuplotJob& job,
 }
 
 absl::Status PlotSweep(const std::string& svg_path, const analysis::Sweep& sweep,
-                       const std::vector<analysis::Step>& steps, const std::string& title) {
-  return RunGnuplotJob(svg_path, SweepPlotJob(sweep, steps, title));
+                       const std::vector<analysis::Step>& steps, const std::string& title,
+                       const SweepPlotExtras& extras) {
+  return RunGnuplotJob(svg_path, SweepPlotJob(sweep, steps, title, extras));
 }
 
 absl::Status PlotStudyHistograms(const std::string& svg_path, const std::vector<StudyCell>& cells) {

@@ -25,8 +25,10 @@
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "analysis/model_fit.h"
 #include "analysis/step_detector.h"
 #include "analysis/sweep.h"
+#include "harness/run_record.h"
 #include "harness/study_runner.h"
 
 namespace tickbench::harness {
@@ -39,8 +41,40 @@ std::string PlotDataPath(const std::string& svg_path);
 // FailedPrecondition when gnuplot is missing (the data file is written all the same);
 // DeadlineExceeded when gnuplot ran longer than kGnuplotTimeout (it is killed; no SVG is
 // written); Cancelled on a stop request. No temporary file is left behind in any case.
+// What a measured sweep adds to its plot beyond the runs' values, per size of the sweep
+// (same sizes, same order); everything in ns. A file read back (--analyze) has none of it.
+struct SweepPlotExtras {
+  struct Point {
+    double size_bytes = 0;
+    bool has_interval = false;     // the averaged RTT's 95% interval across runs
+    double averaged_low_ns = 0, averaged_high_ns = 0;
+    bool has_per_iteration = false;
+    double median_ns = 0;          // per-iteration p50, mean over the runs
+    double band_low_ns = 0, band_high_ns = 0;  // the band named by band_name
+    bool has_reference = false;
+    double reference_ns = 0;       // the reference's averaged RTT, mean over the runs
+  };
+  std::vector<Point> points;
+  // The records keep min, p50, p90, p99 and max but no p1: the band is min..p99.
+  std::string band_name = "per-iteration min..p99 (mean over runs)";
+  std::string fit_name;                            // "" for no fit
+  std::vector<std::pair<double, double>> fit;      // (size, value in the sweep's unit)
+};
+
+// The extras of a sweep's records (valid runs only): the interval is Student t across
+// runs (timing::AcrossRunsInterval), floored at the quantization (QuantizedSdFloor of the
+// runs' largest quantum_ns).
+SweepPlotExtras SweepPlotExtrasFromRecords(const std::vector<RunRecord>& records);
+
+// The winning layout's fitted curve over [first, last] size at `samples` evenly spaced
+// whole sizes (400 place its steps within 0.25% of the range; not promised: at the exact
+// size). Empty when the best family is not fitted.
+std::vector<std::pair<double, double>> FitCurve(const analysis::ModelComparison& fits,
+                                                double first, double last, int samples = 400);
+
 absl::Status PlotSweep(const std::string& svg_path, const analysis::Sweep& sweep,
-                       const std::vector<analysis::Step>& steps, const std::string& title);
+                       const std::vector<analysis::Step>& steps, const std::string& title,
+                       const SweepPlotExtras& extras = {});
 
 absl::Status PlotStudyHistograms(const std::string& svg_path, const std::vector<StudyCell>& cells);
 
@@ -61,8 +95,20 @@ struct GnuplotJob {
   std::string script;
 };
 
+// The sweep plot, values in us: each run's averaged RTT as points, the mean of runs with
+// its 95% interval as error bars, the per-iteration median as a line and its band, the
+// reference's averaged RTT, the fit, the steps as dashed lines with labels at staggered
+// heights, the legend below the plot. The y range runs from 0 to 1.5 x the 95th
+// percentile of every plotted value (a mean included); values beyond it are
+// drawn at the top edge as open triangles ("beyond the y range"). Labels: "round-trip
+// time (us)" for a sweep in ns, else the value's name and unit; "message size (bytes)".
 GnuplotJob SweepPlotJob(const analysis::Sweep& sweep, const std::vector<analysis::Step>& steps,
-                        const std::string& title);
+                        const std::string& title, const SweepPlotExtras& extras = {});
+// The study: one panel per clock and size (multiplot), x in us: the share of readings at
+// each multiple of T (boxes), the theory's predicted shares where it applies (points;
+// timing/tick_theory.h: a reading is n or n+1 ticks), the truth (the reference's mean
+// over the same intervals) and the averaged estimate as vertical lines; each panel's
+// title states the clock, the size and T.
 GnuplotJob StudyHistogramJob(const std::vector<StudyCell>& cells);
 
 // `text` with every byte outside a whitelist replaced by '?': kept are ASCII letters,

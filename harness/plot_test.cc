@@ -15,6 +15,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
@@ -161,7 +162,7 @@ TEST(PlotTest, WritesTheDataAndAnSvgThatNamesItsAxes) {
   EXPECT_THAT(text, HasSubstr("<svg"));
   EXPECT_THAT(text, HasSubstr("</svg>"));
   EXPECT_THAT(text, HasSubstr("message size (bytes)"));
-  EXPECT_THAT(text, HasSubstr("averaged_rtt_ns (us)"));
+  EXPECT_THAT(text, HasSubstr("round-trip time (us)"));
   EXPECT_THAT(text, HasSubstr("test sweep"));
   EXPECT_THAT(text, HasSubstr("jump 64-128"));
 }
@@ -189,13 +190,14 @@ TEST(GnuplotScriptTest, UserStringsReachTheSweepScriptOnlyFiltered) {
     EXPECT_FALSE(absl::StrContains(job.script, "touch /nonexistent/marker\n"));
     EXPECT_THAT(job.script, HasSubstr(absl::StrCat("set title '", GnuplotSafeText(hostile), "'")));
     EXPECT_THAT(job.script, HasSubstr("plot 'plot.dat' index 0"));
-    // The data's comment lines stay one line each: 2 comments, 6 runs, 3 medians.
+    // The data's comment lines stay one line each: 4 comments, 6 runs, 3 means, and one
+    // empty row each for the fit and the values beyond the range (there are none).
     int lines = 0;
     for (absl::string_view line : absl::StrSplit(job.data, '\n', absl::SkipEmpty())) {
       ++lines;
       EXPECT_TRUE(absl::StartsWith(line, "#") || absl::ascii_isdigit(line[0])) << line;
     }
-    EXPECT_EQ(lines, 2 + 6 + 3);
+    EXPECT_EQ(lines, 4 + 6 + 3 + 2);
   }
 }
 
@@ -207,13 +209,14 @@ TEST(GnuplotScriptTest, ClockNamesReachTheStudyScriptOnlyFiltered) {
   ExpectHarmlessScript(job.script);
   for (const std::string& hostile : HostileStrings("/nonexistent/marker")) {
     EXPECT_THAT(job.script, HasSubstr(absl::StrCat("set title '", GnuplotSafeText(hostile),
-                                                   "' noenhanced\nplot 'plot.dat' index")));
+                                                   ", 0 bytes, T = 1 us")));
   }
   for (absl::string_view line : absl::StrSplit(job.data, '\n', absl::SkipEmpty())) {
     EXPECT_TRUE(absl::StartsWith(line, "#") || absl::ascii_isdigit(line[0])) << line;
   }
   // Our own title keeps its apostrophe, doubled.
-  EXPECT_THAT(job.script, HasSubstr("each clock''s resolution"));
+  EXPECT_THAT(job.script, HasSubstr("each clock''s per-iteration readings"));
+  EXPECT_THAT(job.script, HasSubstr("' noenhanced\nplot 'plot.dat' index 0 using"));
 }
 
 // The marker check below is meaningful: a script that does reach gnuplot's shell escape
@@ -332,6 +335,166 @@ TEST_F(FakeGnuplotTest, AFailingGnuplotWritesNoPlotAndLeavesNothingBehind) {
   EXPECT_THAT(std::string(status.message()), HasSubstr("exit status 3"));
   EXPECT_FALSE(Exists(out + "/p.svg"));
   EXPECT_EQ(FilesIn(scratch_), 0);
+}
+
+}  // namespace
+}  // namespace tickbench::harness
+
+namespace tickbench::harness {
+namespace {
+
+// A sweep of 8 sizes with everything a measured sweep brings: the interval, the
+// per-iteration median and band, the reference, a fit, two steps and one run far above
+// the rest.
+struct FullSweep {
+  analysis::Sweep sweep;
+  SweepPlotExtras extras;
+  std::vector<analysis::Step> steps;
+};
+
+FullSweep MakeFullSweep() {
+  FullSweep f;
+  f.sweep.value_name = "averaged_rtt_ns";
+  f.sweep.unit = "ns";
+  for (int i = 0; i < 8; ++i) {
+    const double size = 64.0 * (i + 1);
+    const double rtt = 20000 + 10 * size + (i >= 4 ? 3000 : 0);
+    f.sweep.points.push_back({size, {rtt - 50, rtt + 50, i == 6 ? 219000.0 : rtt}});
+    SweepPlotExtras::Point p;
+    p.size_bytes = size;
+    p.has_interval = true;
+    p.averaged_low_ns = rtt - 200;
+    p.averaged_high_ns = rtt + 200;
+    p.has_per_iteration = true;
+    p.median_ns = rtt - 500;
+    p.band_low_ns = rtt - 2000;
+    p.band_high_ns = rtt + 4000;
+    p.has_reference = true;
+    p.reference_ns = rtt - 20;
+    f.extras.points.push_back(p);
+  }
+  f.extras.fit_name = "fixed_chunks(B=256)";
+  f.extras.fit = {{64, 20640}, {256, 22560}, {257, 25570}, {512, 28120}};
+  f.steps = {StepAt(256, 320), StepAt(320, 384)};
+  return f;
+}
+
+TEST(SweepPlotJobTest, DrawsEverySeriesWithItsLegendAndARobustRange) {
+  const FullSweep f = MakeFullSweep();
+  const GnuplotJob job = SweepPlotJob(f.sweep, f.steps, "full", f.extras);
+  ExpectHarmlessScript(job.script);
+  for (const char* title :
+       {"'averaged RTT, each run'", "'averaged RTT, mean of runs with 95% interval'",
+        "'per-iteration median (mean over runs)'", "'per-iteration min..p99 (mean over runs)'",
+        "'reference clock, averaged RTT'", "'fit: fixed_chunks(B=256)'",
+        "'beyond the y range (drawn at the edge)'"}) {
+    EXPECT_THAT(job.script, HasSubstr(absl::StrCat("title ", title))) << job.script;
+  }
+  EXPECT_THAT(job.script, HasSubstr("yerrorlines"));
+  EXPECT_THAT(job.script, HasSubstr("set ylabel 'round-trip time (us)'"));
+  EXPECT_THAT(job.script, HasSubstr("set xlabel 'message size (bytes)'"));
+  EXPECT_THAT(job.script, HasSubstr("set key outside below"));
+  // Two neighbouring steps' labels at different heights.
+  EXPECT_THAT(job.script, HasSubstr("at 288.0, graph 0.96"));
+  EXPECT_THAT(job.script, HasSubstr("at 352.0, graph 0.89"));
+  // The range ends well below the 219 us outlier (1.5 x the 95th percentile of what is
+  // drawn, about 30 us), which is drawn at the edge with its value kept in the data.
+  const size_t at = job.script.find("set yrange [0:");
+  ASSERT_NE(at, std::string::npos);
+  const double y_max = std::stod(job.script.substr(at + 14));
+  EXPECT_GT(y_max, 30.0);  // above the band of the largest size (29.6 us)
+  EXPECT_LT(y_max, 60.0);
+  EXPECT_THAT(job.data, HasSubstr(absl::StrCat("448 ", absl::StrFormat("%.6g", y_max), " 219\n")));
+}
+
+TEST(SweepPlotJobTest, ExtrasFromRecordsAverageTheRunsAndSkipInvalidOnes) {
+  std::vector<RunRecord> records;
+  for (int run = 1; run <= 3; ++run) {
+    RunRecord r;
+    r.size_bytes = 64;
+    r.run = run;
+    r.timed_trips = 100;
+    r.averaged_rtt_ns = 1000 + 10 * run;
+    r.quantum_ns = 0.01;
+    r.per_iteration_ns.count = 100;
+    r.per_iteration_ns.p50 = 900 + run;
+    r.per_iteration_ns.min = 800;
+    r.per_iteration_ns.p99 = 1500;
+    r.has_reference = true;
+    r.reference_averaged_rtt_ns = 990;
+    records.push_back(r);
+  }
+  RunRecord invalid;
+  invalid.size_bytes = 64;
+  invalid.averaged_rtt_ns = 1e9;
+  records.push_back(invalid);
+  const SweepPlotExtras e = SweepPlotExtrasFromRecords(records);
+  ASSERT_EQ(e.points.size(), 1u);
+  EXPECT_TRUE(e.points[0].has_interval);
+  // 1020 +- t(0.975, 2) 10 / sqrt(3) = 1020 +- 24.8
+  EXPECT_NEAR(e.points[0].averaged_low_ns, 995.2, 0.1);
+  EXPECT_NEAR(e.points[0].averaged_high_ns, 1044.8, 0.1);
+  EXPECT_DOUBLE_EQ(e.points[0].median_ns, 902);
+  EXPECT_DOUBLE_EQ(e.points[0].band_high_ns, 1500);
+  EXPECT_DOUBLE_EQ(e.points[0].reference_ns, 990);
+}
+
+StudyCell TickCell() {
+  StudyCell cell;
+  cell.clock = "tick:10ms";
+  cell.size_bytes = 64;
+  cell.resolution_ns = 10e6;
+  cell.histogram = {0, 0, 30, 70, 0};
+  cell.prediction_applies = true;
+  cell.prediction.histogram = {0, 0, 32, 68, 0};
+  cell.per_iteration_truth_ns = 26.8e6;
+  cell.averaged_ns = 26.7e6;
+  return cell;
+}
+
+TEST(StudyHistogramJobTest, OnePanelPerClockAndSizeInTimeWithTheTheoryAndTheTruth) {
+  StudyCell other = TickCell();
+  other.size_bytes = 1024;
+  const GnuplotJob job = StudyHistogramJob({TickCell(), other});
+  ExpectHarmlessScript(job.script);
+  EXPECT_THAT(job.script, HasSubstr("set multiplot layout 1,2"));
+  EXPECT_THAT(job.script, HasSubstr("set title 'tick:10ms, 64 bytes, T = 10000 us'"));
+  EXPECT_THAT(job.script, HasSubstr("set title 'tick:10ms, 1024 bytes, T = 10000 us'"));
+  EXPECT_THAT(job.script, HasSubstr("title 'theory: n or n+1 ticks'"));
+  EXPECT_THAT(job.script, HasSubstr("title 'truth (reference mean)'"));
+  EXPECT_THAT(job.script, HasSubstr("title 'averaged estimate'"));
+  EXPECT_THAT(job.script, HasSubstr("set arrow 1 from 26800, graph 0"));
+  EXPECT_THAT(job.script, HasSubstr("set arrow 2 from 26700, graph 0"));
+  EXPECT_THAT(job.script, HasSubstr("set xlabel 'reading (us)'"));
+  // Shares, in us: 3 ticks = 30000 us, 70% of readings, 68% predicted.
+  EXPECT_THAT(job.data, HasSubstr("\n30000 0.7 0.68\n"));
+  EXPECT_THAT(job.data, HasSubstr("\n20000 0.3 0.32\n"));
+}
+
+// Where gnuplot is installed, the SVG itself holds the legend titles, labels and markers.
+TEST(PlotRenderTest, TheSvgsHoldTheirSeriesLabelsAndMarkers) {
+  if (!GnuplotOnPath()) GTEST_SKIP() << "gnuplot is not installed";
+  const std::string directory = FreshDirectory();
+  const FullSweep f = MakeFullSweep();
+  const std::string svg = directory + "/sweep.svg";
+  ASSERT_TRUE(PlotSweep(svg, f.sweep, f.steps, "full sweep", f.extras).ok());
+  const std::string text = Slurp(svg);
+  for (const char* expected :
+       {"averaged RTT, each run", "averaged RTT, mean of runs with 95% interval",
+        "per-iteration median (mean over runs)", "per-iteration min..p99 (mean over runs)",
+        "reference clock, averaged RTT", "fit: fixed_chunks(B=256)",
+        "beyond the y range (drawn at the edge)", "round-trip time (us)",
+        "message size (bytes)", "jump 256-320", "jump 320-384"}) {
+    EXPECT_THAT(text, HasSubstr(expected));
+  }
+  const std::string study_svg = directory + "/study.svg";
+  ASSERT_TRUE(PlotStudyHistograms(study_svg, {TickCell()}).ok());
+  const std::string study = Slurp(study_svg);
+  for (const char* expected : {"tick:10ms, 64 bytes, T = 10000 us", "theory: n or n+1 ticks",
+                               "truth (reference mean)", "averaged estimate", "reading (us)",
+                               "share of readings"}) {
+    EXPECT_THAT(study, HasSubstr(expected));
+  }
 }
 
 }  // namespace

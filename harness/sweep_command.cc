@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "analysis/buffer_models.h"
 #include "harness/command_status.h"
 #include "harness/plot.h"
 #include "harness/sweep_analysis.h"
@@ -28,9 +29,16 @@ void AnalyzeAndPlot(const Experiment& e, const remote::RoleOptions& role,
   if (e.plan.plot_path.empty()) return;
   const std::string title =
       absl::StrFormat("%s over %s, %s", e.plan.preset.name, name, e.clocks[0]->info().name);
+  SweepPlotExtras extras = SweepPlotExtrasFromRecords(outcome.records);
+  if (analyzed.explained && analyzed.fits.ok() && !sweep.points.empty()) {
+    extras.fit_name = analysis::DescribeModel(analyzed.fits->best_fit().model);
+    extras.fit = FitCurve(*analyzed.fits, sweep.points.front().size_bytes,
+                          sweep.points.back().size_bytes);
+  }
   if (absl::Status s = PlotSweep(
           e.plan.plot_path, sweep,
-          analyzed.steps.ok() ? analyzed.steps->steps : std::vector<analysis::Step>{}, title);
+          analyzed.steps.ok() ? analyzed.steps->steps : std::vector<analysis::Step>{}, title,
+          extras);
       !s.ok()) {
     absl::FPrintF(stderr, "tickbench: %s\n", WithFlag("plot", s).message());
   }
