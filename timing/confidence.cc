@@ -215,6 +215,34 @@ double QuantizedSdFloor(double quantum, int64_t count, double confidence) {
   return quantum * std::sqrt(f * (1 - f));
 }
 
+namespace {
+// The x in [0, 1] with I_x(a, b) = p, by bisection (I_x is increasing in x).
+double BetaQuantile(double p, double a, double b) {
+  double low = 0, high = 1;
+  for (int i = 0; i < 200 && high - low > 1e-12; ++i) {
+    const double mid = (low + high) / 2;
+    (RegularizedIncompleteBeta(a, b, mid) < p ? low : high) = mid;
+  }
+  return (low + high) / 2;
+}
+}  // namespace
+
+ConfidenceInterval ProportionInterval(int64_t successes, int64_t trials, double confidence) {
+  if (trials <= 0 || successes < 0 || successes > trials ||
+      !(confidence > 0 && confidence < 1)) {
+    return Invalid();
+  }
+  const double k = static_cast<double>(successes), n = static_cast<double>(trials);
+  const double alpha = (1 - confidence) / 2;
+  ConfidenceInterval ci;
+  ci.estimate = k / n;
+  ci.low = successes == 0 ? 0 : BetaQuantile(alpha, k, n - k + 1);
+  ci.high = successes == trials ? 1 : BetaQuantile(1 - alpha, k + 1, n - k);
+  ci.degrees_of_freedom = kInf;
+  ci.valid = true;
+  return ci;
+}
+
 ConfidenceInterval QuantileInterval(absl::Span<const double> values, double q, double confidence) {
   const int64_t n = static_cast<int64_t>(values.size());
   if (n == 0 || !(q >= 0 && q <= 1)) return Invalid();

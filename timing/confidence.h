@@ -93,6 +93,14 @@ double QuantizedSdFloor(double quantum, int64_t count, double confidence = kConf
 ConfidenceInterval QuantileInterval(absl::Span<const double> values, double q,
                                     double confidence = kConfidence95);
 
+// The exact (Clopper-Pearson) interval of a binomial proportion: `successes` of `trials`
+// independent trials. The bounds are the beta quantiles B((1-c)/2; k, n-k+1) and
+// B((1+c)/2; k+1, n-k) (0 for k = 0, 1 for k = n), found by bisection on
+// RegularizedIncompleteBeta to 1e-12; conservative (coverage at least `confidence`).
+// Invalid for trials <= 0 or successes outside [0, trials].
+ConfidenceInterval ProportionInterval(int64_t successes, int64_t trials,
+                                      double confidence = kConfidence95);
+
 // The interval of a - b for independent estimates with standard errors and degrees of
 // freedom (Welch-Satterthwaite). Invalid if either is.
 ConfidenceInterval DifferenceInterval(const ConfidenceInterval& a, const ConfidenceInterval& b,

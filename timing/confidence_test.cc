@@ -162,6 +162,30 @@ TEST(ConfidenceTest, QuantileIntervalUsesBinomialRanks) {
   EXPECT_LE(covered, 0.975 * trials);
 }
 
+// Clopper-Pearson bounds against their closed forms at the edges (0 of n: upper
+// 1 - (alpha/2)^(1/n); n of n: lower (alpha/2)^(1/n)) and a tabulated 5 of 10.
+TEST(ConfidenceTest, ProportionIntervalIsClopperPearson) {
+  const ConfidenceInterval none = ProportionInterval(0, 10);
+  ASSERT_TRUE(none.valid);
+  EXPECT_EQ(none.estimate, 0);
+  EXPECT_EQ(none.low, 0);
+  EXPECT_NEAR(none.high, 1 - std::pow(0.025, 0.1), 1e-9);  // 0.30850
+  const ConfidenceInterval all = ProportionInterval(10, 10);
+  EXPECT_NEAR(all.low, std::pow(0.025, 0.1), 1e-9);         // 0.69150
+  EXPECT_EQ(all.high, 1);
+  const ConfidenceInterval half = ProportionInterval(5, 10);
+  EXPECT_EQ(half.estimate, 0.5);
+  EXPECT_NEAR(half.low, 0.187086, 1e-6);
+  EXPECT_NEAR(half.high, 0.812914, 1e-6);
+  // By the beta-binomial identity, P(B >= k | p = low) = alpha/2 at the lower bound.
+  const ConfidenceInterval c = ProportionInterval(37, 200);
+  EXPECT_NEAR(RegularizedIncompleteBeta(37, 164, c.low), 0.025, 1e-9);
+  EXPECT_NEAR(1 - RegularizedIncompleteBeta(38, 163, c.high), 0.025, 1e-9);
+  EXPECT_FALSE(ProportionInterval(0, 0).valid);
+  EXPECT_FALSE(ProportionInterval(11, 10).valid);
+  EXPECT_FALSE(ProportionInterval(-1, 10).valid);
+}
+
 TEST(ConfidenceTest, DifferenceUsesWelch) {
   ConfidenceInterval a, b;
   a.valid = b.valid = true;

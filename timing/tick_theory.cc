@@ -76,6 +76,8 @@ TickObservation ObserveTickReadings(absl::Span<const double> readings_ns,
   for (double r : readings_ns) squares += (r - o.mean_ns) * (r - o.mean_ns);
   o.sd_ns = readings_ns.size() > 1 ? std::sqrt(squares / (count - 1)) : 0;
   o.share_above_n = above / count;
+  o.share_ci95 = ProportionInterval(static_cast<int64_t>(above),
+                                    static_cast<int64_t>(readings_ns.size()));
   return o;
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "absl/types/span.h"
+#include "timing/confidence.h"
 
 namespace tickbench::timing {
 
@@ -36,6 +37,9 @@ TickPrediction PredictTickReadings(absl::Span<const double> true_ns, double peri
 
 struct TickObservation {
   double share_above_n = 0;  // share of readings above n ticks (n from the prediction)
+  // The share's exact 95% binomial interval (ProportionInterval; assumes independent
+  // phases), to hold against the predicted f; invalid without readings.
+  ConfidenceInterval share_ci95;
   double mean_ns = 0;
   double sd_ns = 0;
 };

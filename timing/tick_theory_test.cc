@@ -38,6 +38,15 @@ TEST(TickTheoryTest, RandomPhaseReadingsAgreeAndBiasedOnesDoNot) {
   EXPECT_FALSE(bad.share_agrees);
   EXPECT_FALSE(bad.mean_agrees);
   EXPECT_FALSE(bad.sd_agrees);
+  // The observed share's binomial interval holds the predicted f = 0.35 for random phases
+  // (about ±0.013 for 5000 readings) and excludes it for the frozen phase (0 of 5000).
+  const TickObservation good = ObserveTickReadings(readings, p);
+  EXPECT_TRUE(good.share_ci95.Contains(p.f)) << good.share_ci95.low << " " << good.share_ci95.high;
+  EXPECT_LT(good.share_ci95.half_width(), 0.02);
+  const TickObservation frozen = ObserveTickReadings(locked, p);
+  EXPECT_EQ(frozen.share_ci95.low, 0);
+  EXPECT_TRUE(frozen.share_ci95.Excludes(p.f));
+  EXPECT_FALSE(ObserveTickReadings({}, p).share_ci95.valid);
 }
 
 TEST(TickTheoryTest, ChiSquareTailMatchesKnownValues) {
