@@ -227,6 +227,28 @@ double BetaQuantile(double p, double a, double b) {
 }
 }  // namespace
 
+ConfidenceInterval SdInterval(double sd, double degrees_of_freedom, double confidence) {
+  if (!(degrees_of_freedom > 0) || !std::isfinite(degrees_of_freedom) || !(sd >= 0) ||
+      !std::isfinite(sd) || !(confidence > 0 && confidence < 1)) {
+    return Invalid();
+  }
+  const double df = degrees_of_freedom;
+  auto chi_square_quantile = [df](double p) {  // Wilson-Hilferty
+    const double h = 2 / (9 * df);
+    const double cube = 1 - h + NormalQuantile(p) * std::sqrt(h);
+    return df * std::max(cube, 0.0) * std::max(cube, 0.0) * std::max(cube, 0.0);
+  };
+  const double alpha = (1 - confidence) / 2;
+  const double lower_quantile = chi_square_quantile(alpha);
+  ConfidenceInterval ci;
+  ci.estimate = sd;
+  ci.low = sd * std::sqrt(df / chi_square_quantile(1 - alpha));
+  ci.high = lower_quantile > 0 ? sd * std::sqrt(df / lower_quantile) : kInf;
+  ci.degrees_of_freedom = df;
+  ci.valid = true;
+  return ci;
+}
+
 ConfidenceInterval ProportionInterval(int64_t successes, int64_t trials, double confidence) {
   if (trials <= 0 || successes < 0 || successes > trials ||
       !(confidence > 0 && confidence < 1)) {

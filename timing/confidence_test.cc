@@ -162,6 +162,24 @@ TEST(ConfidenceTest, QuantileIntervalUsesBinomialRanks) {
   EXPECT_LE(covered, 0.975 * trials);
 }
 
+// The SD's chi-square interval against tabulated quantiles: chi2(0.025, 10) = 3.2470,
+// chi2(0.975, 10) = 20.4832; chi2(0.025, 99) = 73.361, chi2(0.975, 99) = 128.422.
+TEST(ConfidenceTest, SdIntervalUsesChiSquareQuantiles) {
+  const ConfidenceInterval ten = SdInterval(2.0, 10);
+  ASSERT_TRUE(ten.valid);
+  EXPECT_EQ(ten.estimate, 2.0);
+  EXPECT_NEAR(ten.low, 2.0 * std::sqrt(10 / 20.4832), 0.01 * ten.low);
+  EXPECT_NEAR(ten.high, 2.0 * std::sqrt(10 / 3.2470), 0.01 * ten.high);
+  const ConfidenceInterval many = SdInterval(1.0, 99);
+  EXPECT_NEAR(many.low, std::sqrt(99 / 128.422), 1e-3);
+  EXPECT_NEAR(many.high, std::sqrt(99 / 73.361), 1e-3);
+  EXPECT_GT(many.low, ten.low / 2);  // narrower with more degrees of freedom
+  EXPECT_LT(many.high - many.low, (ten.high - ten.low) / 2);
+  EXPECT_EQ(SdInterval(0, 5).high, 0);
+  EXPECT_FALSE(SdInterval(1, 0).valid);
+  EXPECT_FALSE(SdInterval(-1, 5).valid);
+}
+
 // Clopper-Pearson bounds against their closed forms at the edges (0 of n: upper
 // 1 - (alpha/2)^(1/n); n of n: lower (alpha/2)^(1/n)) and a tabulated 5 of 10.
 TEST(ConfidenceTest, ProportionIntervalIsClopperPearson) {
