@@ -392,15 +392,15 @@ absl::StatusOr<std::string> CompareSweepJson(absl::string_view a_text, absl::str
 
   std::string out;
   const char* const kMethod =
-      "ratio of means across runs, 95% interval by the delta method on log(B/A) (Student t, "
-      "Welch-Satterthwaite df); verdict: a two-sided test at 5% per size";
+      "ratio of means across runs; 95% interval by the delta method on log(B/A), Student t "
+      "with Welch-Satterthwaite df; verdict: a two-sided test at 5% per size";
   switch (format) {
     case OutputFormat::kTable: {
       absl::StrAppendFormat(&out, "A: %s (%s, clock %s)\nB: %s (%s, clock %s)\n", a_name,
                             absl::CHexEscape(a->transport), absl::CHexEscape(a->clock), b_name,
                             absl::CHexEscape(b->transport), absl::CHexEscape(b->clock));
-      absl::StrAppendFormat(&out, "(%s)\n\n", kMethod);
-      absl::StrAppendFormat(&out, "%10s  %9s %9s  %-34s  %9s %9s  %s\n", "size (B)", "avg A us",
+      absl::StrAppendFormat(&out, "(%s)\n\n", absl::StrReplaceAll(kMethod, {{"; ", ";\n "}}));
+      absl::StrAppendFormat(&out, "%8s  %8s %8s  %-24s  %8s %8s  %s\n", "size (B)", "avg A us",
                             "avg B us", "averaged B/A [95%]", "it A us", "it B us",
                             "per-iteration B/A [95%]");
       for (const Row& row : rows) {
@@ -408,12 +408,12 @@ absl::StatusOr<std::string> CompareSweepJson(absl::string_view a_text, absl::str
           return r.valid ? absl::StrFormat("%.4f [%.4f, %.4f]", r.estimate, r.low, r.high)
                          : std::string("-");
         };
-        absl::StrAppendFormat(&out, "%10d  %9.3f %9.3f  %-34s  %9.3f %9.3f  %s\n", row.size,
+        absl::StrAppendFormat(&out, "%8d  %8.3f %8.3f  %-24s  %8.3f %8.3f  %s\n", row.size,
                               row.a_averaged / 1e3, row.b_averaged / 1e3, cell(row.averaged),
                               row.a_per_iteration / 1e3, row.b_per_iteration / 1e3,
                               cell(row.per_iteration));
-        absl::StrAppendFormat(&out, "%10s  averaged: %s; per-iteration: %s\n", "",
-                              Verdict(row.averaged), Verdict(row.per_iteration));
+        absl::StrAppendFormat(&out, "%8s  averaged: %s\n%8s  per-iteration: %s\n", "",
+                              Verdict(row.averaged), "", Verdict(row.per_iteration));
       }
       break;
     }
