@@ -89,6 +89,7 @@ run_tickbench() {
   # shellcheck disable=SC2046  # flag_of prints one flag or nothing
   if timeout "$run_limit" "$harness" --experiment=sweep --transport="$transport" \
       --sizes="$size" --runs=1 --iterations="$iterations" --warmup="$warmup" --format=csv \
+      --csv_context=false \
       --clock=clock_gettime --reference_clock=none --batch=1 --pin="$(pin_of "$placement")" \
       $(flag_of "$mode") >"$csv" 2>"$work/tickbench.err"; then
     awk -F, -v transport="$transport" 'NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; next }

@@ -123,6 +123,7 @@ run_tickbench() {
   # shellcheck disable=SC2086  # tickbench_flags is a list of flags
   if timeout "$tickbench_limit" "$harness" --experiment=sweep --transport="$transport" \
       --sizes="$size" --runs=1 --iterations="$iterations" --format=csv --clock=rdtsc \
+      --csv_context=false \
       --reference_clock=none --batch=1 --pin="$client_cpu,$peer_cpu" $tickbench_flags \
       >"$csv" 2>"$work/tickbench.err"; then
     awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; next }

@@ -66,7 +66,8 @@ averaged_rtt() {
   local transport=$1 batch=$2
   timeout 300 "$harness" --experiment=sweep --transport="$transport" --sizes=1 --runs=1 \
       --iterations="$iterations" --batch="$batch" --clock=rdtsc --reference_clock=none \
-      "${pin_flag[@]}" "${busy_flag[@]}" --format=csv 2>/dev/null | column averaged_rtt_ns
+      "${pin_flag[@]}" "${busy_flag[@]}" --format=csv --csv_context=false 2>/dev/null |
+      column averaged_rtt_ns
 }
 
 echo "# machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1); $(nproc) CPUs; Linux $(uname -r);" \
@@ -105,7 +106,8 @@ echo "2. --experiment=udp_rtt, whole run (wall) vs the sum of its round trips"
 echo "   (averaged_rtt_ns x (completed + 100 warm-up) per record)"
 for ((sweep = 1; sweep <= sweeps; ++sweep)); do
   start_ns=$(date +%s%N)
-  if ! timeout 600 "$harness" --experiment=udp_rtt --warmup=100 --format=csv >"$work/udp_rtt.csv" \
+  if ! timeout 600 "$harness" --experiment=udp_rtt --warmup=100 --format=csv --csv_context=false \
+    >"$work/udp_rtt.csv" \
       2>"$work/udp_rtt.err"; then
     echo "   run $sweep failed; its records so far count:" >&2
     tail -2 "$work/udp_rtt.err" >&2

@@ -14,6 +14,7 @@
 #include "absl/time/time.h"
 #include "harness/output_format.h"
 #include "harness/presets.h"
+#include "harness/setting.h"
 #include "harness/study_runner.h"
 #include "harness/sweep_runner.h"
 #include "timing/clock_spec.h"
@@ -92,7 +93,10 @@ struct CommandLine {
   bool fit_sim = false;  // --analyze: fit the simulation to the curve
   std::string plot;
   std::string compare;  // --compare=A.json,B.json, a mode of its own (harness/compare_command.h)
+  bool csv_context = true;  // --format=csv: the context as leading '#' lines
   std::set<std::string> specified;  // names of the flags given on the command line
+  // Every tickbench flag with its value, type and whether it was given (flags.cc).
+  std::vector<Setting> settings;
   // The flags given, by name in order, with their values as Abseil prints them: for the
   // report's context.
   std::vector<std::pair<std::string, std::string>> given_values;

@@ -6,7 +6,12 @@
 namespace tickbench::harness {
 
 void CsvReporter::ReportContext(const RunContext& context, const ExperimentHeader& header) {
-  streams().err(FormatContextHeader(context, header));
+  if (!context_in_csv_) {
+    streams().err(FormatContextHeader(context, header));
+    return;
+  }
+  absl::StrAppend(&results(), FormatContextHeader(context, header),
+                  FormatSettingsComment(context.settings));
 }
 
 void CsvReporter::ReportRuns(const std::vector<RunRecord>& records, TableStyle) {

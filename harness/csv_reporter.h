@@ -7,13 +7,19 @@
 
 namespace tickbench::harness {
 
+// The context (host, build, clocks, settings) opens the CSV as '#' lines, which
+// tickbench's --analyze skips; with `context_in_csv` false it goes to `err` instead.
 class CsvReporter : public Reporter {
  public:
-  using Reporter::Reporter;
+  CsvReporter(ReportStreams streams, bool context_in_csv)
+      : Reporter(std::move(streams)), context_in_csv_(context_in_csv) {}
   void ReportContext(const RunContext& context, const ExperimentHeader& header) override;
   void ReportRuns(const std::vector<RunRecord>& records, TableStyle style) override;
   void ReportCells(const std::vector<StudyCell>& cells) override;
   void ReportAnalysis(absl::string_view text) override;
+
+ private:
+  bool context_in_csv_;
 };
 
 }  // namespace tickbench::harness

@@ -26,6 +26,7 @@
 #include "absl/strings/strip.h"
 #include "harness/build_info.h"
 #include "harness/flag_hints.h"
+#include "harness/flag_settings.h"
 #include "harness/presets.h"
 #include "timing/clock_registry.h"
 #include "transport/transport_registry.h"
@@ -90,6 +91,10 @@ ABSL_FLAG(int64_t, batch, Defaults().batch,
           "--iterations is the averaged case alone.");
 ABSL_FLAG(std::string, format, Defaults().format,
           "Output format: table, csv or json.");
+ABSL_FLAG(bool, csv_context, Defaults().csv_context,
+          "--format=csv: begin the CSV with the context (host, build, clocks, settings) as "
+          "'#' lines, which tickbench's --analyze skips; false leaves them out (they then go "
+          "to standard error).");
 ABSL_FLAG(std::string, output, Defaults().output,
           "Also write the results, in --format, to this file (written whole or not at all; a "
           "relative path is relative to where you ran bazel run). Only a new or regular file "
@@ -246,21 +251,6 @@ std::string ExperimentTableForHelp() {
   return text;
 }
 
-// Every flag's name (tickbench's and Abseil's own), sorted.
-std::vector<std::string> AllFlagNames() {
-  std::vector<std::string> names;
-  for (const auto& [name, flag] : absl::GetAllFlags()) {
-    if (!flag->IsRetired()) names.emplace_back(name);
-  }
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
-bool FlagTakesValue(absl::string_view name) {
-  const absl::CommandLineFlag* flag = absl::FindCommandLineFlag(name);
-  return flag != nullptr && !flag->IsOfType<bool>();
-}
-
 void SetUsage() {
   absl::FlagsUsageConfig config;
   config.version_string = [] { return VersionLine() + "\n"; };
@@ -294,7 +284,7 @@ std::vector<std::string> ParseFlags(int argc, char** argv) {
     if (absl::string_view(args[i]) == "-h") args[i] = help;
   }
   g_unknown_flag_hints = new std::vector<std::string>(UnknownFlagHints(
-      std::vector<std::string>(args.begin() + 1, args.end()), AllFlagNames(), FlagTakesValue));
+      std::vector<std::string>(args.begin() + 1, args.end()), RegisteredFlagNames(), RegisteredFlagTakesValue));
   g_exit_code_during_parse = kExitUsage;
   std::atexit(RewriteParseExit);
   // Abseil 20220623 offers no public parse that leaves the help flags to the caller.
@@ -341,6 +331,7 @@ void ReadMeasurementFlags(CommandLine& c) {
   c.warmup = absl::GetFlag(FLAGS_warmup);
   c.batch = absl::GetFlag(FLAGS_batch);
   c.format = absl::GetFlag(FLAGS_format);
+  c.csv_context = absl::GetFlag(FLAGS_csv_context);
   c.output = absl::GetFlag(FLAGS_output);
   c.pin = absl::GetFlag(FLAGS_pin);
   c.seed = absl::GetFlag(FLAGS_seed);
@@ -402,6 +393,7 @@ ParsedCommandLine ParseCommandLine(int argc, char** argv) {
     c.specified.insert(name);
     c.given_values.emplace_back(name, flag->CurrentValue());
   }
+  c.settings = FlagSettings(c.specified);
   return parsed;
 }
 

@@ -12,10 +12,14 @@ void JsonReporter::ReportContext(const RunContext& context, const ExperimentHead
 }
 
 void JsonReporter::ReportRuns(const std::vector<RunRecord>& records, TableStyle) {
+  // The measurement has ended: its load, beside the one read at its start.
+  if (context_.load_average_start) context_.load_average_end = LoadAverageNow();
   absl::StrAppend(&results(), FormatJson(context_, records, experiment_));
 }
 
 void JsonReporter::ReportCells(const std::vector<StudyCell>& cells) {
+  // The measurement has ended: its load, beside the one read at its start.
+  if (context_.load_average_start) context_.load_average_end = LoadAverageNow();
   absl::StrAppend(&results(), FormatStudyJson(context_, cells));
 }
 

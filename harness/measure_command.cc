@@ -27,7 +27,8 @@ int RunMeasureCommand(const CommandLine& command_line, const ReportStreams& stre
   if (int stopped = ExitIfStopped("while preparing; nothing was measured"); stopped >= 0) {
     return stopped;
   }
-  const std::unique_ptr<Reporter> reporter = MakeReporter(e.plan.format, streams);
+  const std::unique_ptr<Reporter> reporter =
+      MakeReporter(e.plan.format, streams, command_line.csv_context);
   reporter->ReportContext(e.context, HeaderOf(e));
   return e.plan.study ? RunStudyCommand(e, *reporter) : RunSweepCommand(e, *role, *reporter);
 }

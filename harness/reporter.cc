@@ -36,12 +36,13 @@ std::string Reporter::Finalize() {
   return results_;
 }
 
-std::unique_ptr<Reporter> MakeReporter(OutputFormat format, ReportStreams streams) {
+std::unique_ptr<Reporter> MakeReporter(OutputFormat format, ReportStreams streams,
+                                       bool csv_context) {
   switch (format) {
     case OutputFormat::kTable:
       return std::make_unique<TableReporter>(std::move(streams));
     case OutputFormat::kCsv:
-      return std::make_unique<CsvReporter>(std::move(streams));
+      return std::make_unique<CsvReporter>(std::move(streams), csv_context);
     case OutputFormat::kJson:
       return std::make_unique<JsonReporter>(std::move(streams));
   }

@@ -5,9 +5,11 @@
 // A command calls, in this order: ReportContext once before measuring; ReportRuns (a
 // sweep) or ReportCells (a study) once with what was measured; ReportAnalysis after
 // ReportRuns with the sweep's steps; Finalize once. What is promised: the context goes
-// out at once (to `out` beside a table, to `err` beside CSV or JSON, which a parser reads
-// whole); the results go to `out` only at Finalize, which returns them for --output. Not
-// promised: any output for a call out of that order.
+// out at once (to `out` beside a table, to `err` beside JSON, which a parser reads whole);
+// a CSV opens with it as '#' lines (or with csv_context false it goes to `err`); a JSON
+// report's load average at the end is read when the results are reported; the results go
+// to `out` only at Finalize, which returns them for --output. Not promised: any output for
+// a call out of that order.
 #ifndef HARNESS_REPORTER_H_
 #define HARNESS_REPORTER_H_
 
@@ -78,7 +80,9 @@ class Reporter {
   std::string results_;
 };
 
-std::unique_ptr<Reporter> MakeReporter(OutputFormat format, ReportStreams streams);
+// `csv_context` (--csv_context): a CSV opens with the context as '#' lines.
+std::unique_ptr<Reporter> MakeReporter(OutputFormat format, ReportStreams streams,
+                                       bool csv_context = true);
 
 }  // namespace tickbench::harness
 

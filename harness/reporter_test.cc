@@ -63,6 +63,7 @@ RunContext Context() {
   RunContext context;
   context.system.hostname = "testhost";
   context.system.cpu_model = "Test CPU";
+  context.settings.push_back(Setting{"iterations", "integer", "100", true});
   return context;
 }
 
@@ -90,7 +91,8 @@ std::string ReportSweep(OutputFormat format, Captured& captured) {
 
 TEST(FormatContextHeaderTest, EndsWithTheExperimentLine) {
   const std::string header = FormatContextHeader(Context(), Header());
-  EXPECT_THAT(header, StartsWith("# tickbench on testhost, "));
+  EXPECT_THAT(header, StartsWith("# tickbench "));
+  EXPECT_THAT(header, HasSubstr(" on testhost, "));
   EXPECT_TRUE(absl::EndsWith(
       header, "# experiment sweep over sim (simulated, virtual time): 2 sizes x 1 runs x 100 "
               "round trips\n"))
@@ -105,9 +107,23 @@ TEST(ReporterTest, TablePutsContextResultsAndAnalysisOnStdoutInOrder) {
   EXPECT_EQ(captured.err, "");
 }
 
-TEST(ReporterTest, CsvPutsOnlyTheRowsOnStdout) {
+TEST(ReporterTest, CsvOpensWithTheContextAsCommentLines) {
   Captured captured;
   const std::string results = ReportSweep(OutputFormat::kCsv, captured);
+  EXPECT_EQ(results, FormatContextHeader(Context(), Header()) +
+                         FormatSettingsComment(Context().settings) + FormatCsv(Records()));
+  EXPECT_EQ(captured.out, results);
+  EXPECT_EQ(captured.err, kAnalysis);
+}
+
+TEST(ReporterTest, CsvWithoutContextPutsOnlyTheRowsOnStdout) {
+  Captured captured;
+  std::unique_ptr<Reporter> reporter =
+      MakeReporter(OutputFormat::kCsv, captured.streams(), /*csv_context=*/false);
+  reporter->ReportContext(Context(), Header());
+  reporter->ReportRuns(Records(), TableStyle::kRttMicros);
+  reporter->ReportAnalysis(kAnalysis);
+  const std::string results = reporter->Finalize();
   EXPECT_EQ(results, FormatCsv(Records()));
   EXPECT_EQ(captured.out, results);
   const std::vector<std::string> lines = absl::StrSplit(results, '\n', absl::SkipEmpty());
@@ -131,7 +147,8 @@ TEST(ReporterTest, EachFormatReportsStudyCellsWithItsOwnFormatter) {
   const std::vector<StudyCell> cells = {Cell()};
   const std::pair<OutputFormat, std::string> expected[] = {
       {OutputFormat::kTable, FormatStudyTable(cells)},
-      {OutputFormat::kCsv, FormatStudyCsv(cells)},
+      {OutputFormat::kCsv, FormatContextHeader(Context(), Header()) +
+                               FormatSettingsComment(Context().settings) + FormatStudyCsv(cells)},
       {OutputFormat::kJson, FormatStudyJson(Context(), cells)},
   };
   for (const auto& [format, text] : expected) {
@@ -151,7 +168,7 @@ TEST(ReporterTest, NothingReachesStdoutBeforeFinalizeButTheTablesContext) {
   reporter->ReportRuns(Records(), TableStyle::kThroughput);
   EXPECT_EQ(captured.out, "");
   reporter->Finalize();
-  EXPECT_EQ(captured.out, FormatCsv(Records()));
+  EXPECT_TRUE(absl::EndsWith(captured.out, FormatCsv(Records())));
 }
 
 }  // namespace

@@ -1,5 +1,9 @@
 #include "harness/run_context.h"
 
+#include <limits>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
@@ -96,15 +100,22 @@ RunContext MakeRunContext(std::vector<ClockDescription> clocks,
   context.warnings = ContextWarnings(context.system, clocks);
   context.clocks = std::move(clocks);
   context.flags = std::move(flags);
+  context.load_average_start = LoadAverageNow();
   return context;
+}
+
+std::optional<platform::LoadAverage> LoadAverageNow() {
+  absl::StatusOr<platform::LoadAverage> load = platform::ReadLoadAverage();
+  if (!load.ok()) return std::nullopt;
+  return *load;
 }
 
 std::string FormatContextComment(const RunContext& context) {
   const platform::SystemInfo& s = context.system;
   std::string text = absl::StrFormat(
-      "# tickbench on %s, %s\n# CPU: %s (%d CPUs); kernel: %s %s\n"
+      "# tickbench %s on %s, %s\n# CPU: %s (%d CPUs); kernel: %s %s\n"
       "# clocksource: %s; governor: %s; page size: %d bytes; build: %s%s\n",
-      s.hostname, context.started_at, s.cpu_model, s.cpu_count, s.os, s.kernel,
+      TickbenchVersion(), s.hostname, context.started_at, s.cpu_model, s.cpu_count, s.os, s.kernel,
       s.clocksource.empty() ? "unknown" : s.clocksource,
       s.cpu_governor.empty() ? "none" : s.cpu_governor, s.page_size_bytes, s.build_mode,
       s.virtual_machine ? "; virtual machine" : "");
@@ -118,11 +129,76 @@ std::string FormatContextComment(const RunContext& context) {
                               : absl::FormatDuration(clock.probe.observed_resolution),
                           clock.probe.read_cost_ns);
   }
+  if (context.load_average_start) {
+    const platform::LoadAverage& load = *context.load_average_start;
+    absl::StrAppendFormat(&text, "# load average at start: %.2f %.2f %.2f\n", load.one_minute,
+                          load.five_minutes, load.fifteen_minutes);
+  }
+  if (!context.peer.empty()) absl::StrAppend(&text, "# peer: ", context.peer, "\n");
   for (const std::string& warning : context.warnings) {
     absl::StrAppend(&text, "# WARNING: ", warning, "\n");
   }
   return text;
 }
+
+std::string FormatSettingsComment(const std::vector<Setting>& settings) {
+  std::string text;
+  for (const Setting& s : settings) {
+    absl::StrAppendFormat(&text, "# setting %s = %s (%s%s)\n", s.name, absl::CHexEscape(s.text),
+                          s.type, s.given ? ", given" : "");
+  }
+  return text;
+}
+
+namespace {
+
+// [1 min, 5 min, 15 min], or null.
+void WriteLoadAverage(JsonWriter& json, const std::optional<platform::LoadAverage>& load) {
+  if (!load) {
+    json.Number(std::numeric_limits<double>::quiet_NaN());  // null
+    return;
+  }
+  json.BeginArray();
+  json.Number(load->one_minute);
+  json.Number(load->five_minutes);
+  json.Number(load->fifteen_minutes);
+  json.EndArray();
+}
+
+// A setting's value as its type: a duration in ns, a number that does not parse as text.
+void WriteSettingValue(JsonWriter& json, const Setting& s) {
+  double number = 0;
+  int64_t integer = 0;
+  absl::Duration duration;
+  if (s.type == "bool") {
+    json.Bool(s.text == "true");
+  } else if (s.type == "integer" && absl::SimpleAtoi(s.text, &integer)) {
+    json.Integer(integer);
+  } else if (s.type == "number" && absl::SimpleAtod(s.text, &number)) {
+    json.Number(number);
+  } else if (s.type == "duration" && absl::ParseDuration(s.text, &duration)) {
+    json.Integer(absl::ToInt64Nanoseconds(duration));
+  } else {
+    json.String(s.text);
+  }
+}
+
+void WriteSettingsJson(JsonWriter& json, const std::vector<Setting>& settings) {
+  json.Key("settings");
+  json.BeginArray();
+  for (const Setting& s : settings) {
+    json.BeginObject();
+    json.Key("name"); json.String(s.name);
+    json.Key("value"); WriteSettingValue(json, s);
+    json.Key("type"); json.String(s.type);
+    json.Key("text"); json.String(s.text);
+    json.Key("given"); json.Bool(s.given);
+    json.EndObject();
+  }
+  json.EndArray();
+}
+
+}  // namespace
 
 void WriteProvenanceJson(JsonWriter& json, absl::string_view mode) {
   json.Key("schema_version"); json.Integer(kSchemaVersion);
@@ -169,6 +245,10 @@ void WriteContextJson(JsonWriter& json, const RunContext& context, absl::string_
     json.String(value);
   }
   json.EndObject();
+  WriteSettingsJson(json, context.settings);
+  json.Key("load_average_start"); WriteLoadAverage(json, context.load_average_start);
+  json.Key("load_average_end"); WriteLoadAverage(json, context.load_average_end);
+  json.Key("peer"); json.String(context.peer);
   json.Key("warnings");
   json.BeginArray();
   for (const std::string& warning : context.warnings) json.String(warning);

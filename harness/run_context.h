@@ -11,6 +11,7 @@
 
 #include "absl/strings/string_view.h"
 #include "harness/json_writer.h"
+#include "harness/setting.h"
 #include "platform/system_info.h"
 #include "timing/clock.h"
 #include "timing/clock_probe.h"
@@ -29,7 +30,17 @@ struct RunContext {
   std::vector<ClockDescription> clocks;
   std::vector<std::pair<std::string, std::string>> flags;  // name, value as given
   std::vector<std::string> warnings;
+  // Every flag in force with its type, the experiment's values where it sets them.
+  std::vector<Setting> settings;
+  // The machine's load when the measurement started (MakeRunContext) and ended (set by
+  // whoever reports the end); nullopt where it cannot be read.
+  std::optional<platform::LoadAverage> load_average_start;
+  std::optional<platform::LoadAverage> load_average_end;
+  std::string peer;  // --role=client: the server's address; "" otherwise
 };
+
+// The load average now, or nullopt where it cannot be read.
+std::optional<platform::LoadAverage> LoadAverageNow();
 
 // Probes `clock` (measured resolution and read cost) and describes it. A clock of a
 // simulation is not probed (its time stands still between round trips): its observed
@@ -67,6 +78,9 @@ void WriteContextJson(JsonWriter& json, const RunContext& context, absl::string_
 
 // The context as "# "-prefixed lines, for the top of a table or CSV.
 std::string FormatContextComment(const RunContext& context);
+
+// The settings as "# setting NAME = VALUE (TYPE[, given])" lines, for the top of a CSV.
+std::string FormatSettingsComment(const std::vector<Setting>& settings);
 
 }  // namespace tickbench::harness
 

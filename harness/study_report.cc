@@ -231,9 +231,10 @@ void WriteTheoryAndPhaseJson(JsonWriter& json, const StudyCell& c) {
 std::string FormatStudyJson(const RunContext& context, const std::vector<StudyCell>& cells) {
   JsonWriter json;
   json.BeginObject();
+  WriteProvenanceJson(json, "study");
   json.Key("context");
   WriteContextJson(json, context, "study");
-  json.Key("cells");
+  json.Key("results");
   json.BeginArray();
   for (const StudyCell& c : cells) {
     json.BeginObject();
@@ -242,7 +243,7 @@ std::string FormatStudyJson(const RunContext& context, const std::vector<StudyCe
     json.Key("runs"); json.Integer(c.runs);
     json.Key("iterations"); json.Integer(c.iterations);
     json.Key("resolution_ns"); json.Number(c.resolution_ns);
-    json.Key("truth"); json.BeginObject();
+    json.Key("reference"); json.BeginObject();
     json.Key("rtt_ns"); json.Number(c.truth_ns);
     json.Key("sd_across_runs_ns"); json.Number(c.truth_spread_ns);
     WriteInterval(json, "rtt_ns", c.truth_ci);

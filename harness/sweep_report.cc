@@ -101,7 +101,8 @@ const char* const kCsvColumns[] = {
     "reference_per_iteration_mean_ns", "reference_per_iteration_sd_ns", "lost", "late",
     "reordered", "corrupted", "error", "attempt", "valid", "timed_trips", "excluded_trips",
     "loss_rate", "warmup_lost", "receive_timeout_ns", "invalid_reason", "resolution_ns",
-    "averaged_quantum_ns", "averaged_unresolved", "round_trips_to_resolve", "throughput_note"};
+    "averaged_quantum_ns", "averaged_unresolved", "round_trips_to_resolve", "throughput_note",
+    "per_iteration_p90_ns"};
 
 namespace {
 
@@ -254,11 +255,11 @@ std::string FormatCsv(const std::vector<RunRecord>& records) {
                           r.excluded_trips, r.completed > 0 ? Number(LossRate(r), 6) : "", r.warmup_lost,
                           r.receive_timeout_ns, CsvField(r.invalid_reason));
     if (r.valid()) {
-      absl::StrAppendFormat(&text, "%.6g,%.6g,%d,%d,%s\n", r.resolution_ns, r.quantum_ns,
+      absl::StrAppendFormat(&text, "%.6g,%.6g,%d,%d,%s,%.3f\n", r.resolution_ns, r.quantum_ns,
                             r.averaged_unresolved ? 1 : 0, r.round_trips_to_resolve,
-                            CsvField(r.throughput_note));
+                            CsvField(r.throughput_note), r.per_iteration_ns.p90);
     } else {
-      text += ",,,,\n";
+      text += ",,,,,\n";
     }
   }
   return text;
@@ -297,6 +298,7 @@ std::string FormatJson(const RunContext& context, const std::vector<RunRecord>& 
                        const std::string& experiment) {
   JsonWriter json;
   json.BeginObject();
+  WriteProvenanceJson(json, "sweep");
   json.Key("context");
   WriteContextJson(json, context, experiment);
 

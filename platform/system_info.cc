@@ -59,6 +59,19 @@ std::string BuildMode() {
   return mode;
 }
 
+absl::StatusOr<LoadAverage> ParseLoadAverage(absl::string_view proc_loadavg) {
+  const std::vector<absl::string_view> fields =
+      absl::StrSplit(proc_loadavg, absl::ByAnyChar(" \t\n"), absl::SkipEmpty());
+  double values[3] = {0, 0, 0};
+  for (int i = 0; i < 3; ++i) {
+    if (static_cast<size_t>(i) >= fields.size() || !absl::SimpleAtod(fields[i], &values[i]) ||
+        !(values[i] >= 0)) {
+      return absl::InvalidArgumentError("not a load average: three numbers expected");
+    }
+  }
+  return LoadAverage{values[0], values[1], values[2]};
+}
+
 bool IsOptimizedBuild() {
 #if defined(__OPTIMIZE__) && !defined(__SANITIZE_ADDRESS__) && !defined(TICKBENCH_UBSAN)
   return true;

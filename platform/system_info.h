@@ -68,6 +68,20 @@ inline constexpr size_t kMaxUserFileBytes = size_t{64} << 20;
 absl::StatusOr<std::string> ReadUserFile(absl::string_view path,
                                          size_t max_bytes = kMaxUserFileBytes);
 
+// The run-queue load averages over 1, 5 and 15 minutes, as /proc/loadavg gives them.
+struct LoadAverage {
+  double one_minute = 0;
+  double five_minutes = 0;
+  double fifteen_minutes = 0;
+};
+
+// The three figures at the start of /proc/loadavg's text ("0.52 0.58 0.59 1/467 12345");
+// InvalidArgument when they are not three non-negative numbers.
+absl::StatusOr<LoadAverage> ParseLoadAverage(absl::string_view proc_loadavg);
+
+// This machine's load averages now; Unimplemented where there is no /proc/loadavg.
+absl::StatusOr<LoadAverage> ReadLoadAverage();
+
 // A sysctl such as "net.core.wmem_default", read from /proc/sys, as an integer.
 absl::StatusOr<int64_t> ReadSysctlInt(absl::string_view name);
 

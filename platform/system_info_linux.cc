@@ -41,6 +41,12 @@ std::string CpuModel() {
 
 }  // namespace
 
+absl::StatusOr<LoadAverage> ReadLoadAverage() {
+  absl::StatusOr<std::string> text = ReadSmallTextFile("/proc/loadavg");
+  if (!text.ok()) return text.status();
+  return ParseLoadAverage(*text);
+}
+
 SystemInfo GetSystemInfo() {
   SystemInfo info;
   utsname names{};

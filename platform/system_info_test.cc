@@ -22,6 +22,20 @@ TEST(SystemInfoTest, DescribesThisLinuxHost) {
   EXPECT_FALSE(info.build_mode.empty());
 }
 
+TEST(SystemInfoTest, LoadAverageIsTheFirstThreeFiguresOfProcLoadavg) {
+  absl::StatusOr<LoadAverage> load = ParseLoadAverage("0.52 1.58 10.59 1/467 12345\n");
+  ASSERT_TRUE(load.ok()) << load.status();
+  EXPECT_DOUBLE_EQ(load->one_minute, 0.52);
+  EXPECT_DOUBLE_EQ(load->five_minutes, 1.58);
+  EXPECT_DOUBLE_EQ(load->fifteen_minutes, 10.59);
+  EXPECT_FALSE(ParseLoadAverage("0.52 1.58").ok());
+  EXPECT_FALSE(ParseLoadAverage("0.52 -1 2").ok());
+  EXPECT_FALSE(ParseLoadAverage("").ok());
+  absl::StatusOr<LoadAverage> now = ReadLoadAverage();
+  ASSERT_TRUE(now.ok()) << now.status();
+  EXPECT_GE(now->one_minute, 0);
+}
+
 TEST(SystemInfoTest, HypervisorFlagIsAWholeWordOfTheFlagsLine) {
   EXPECT_TRUE(CpuinfoSaysHypervisor(
       "processor\t: 0\nmodel name\t: AMD EPYC\nflags\t\t: fpu vme hypervisor lahf_lm\n"));

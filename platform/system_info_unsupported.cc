@@ -10,4 +10,8 @@ SystemInfo GetSystemInfo() {
   return info;
 }
 
+absl::StatusOr<LoadAverage> ReadLoadAverage() {
+  return absl::UnimplementedError("no load average on this system");
+}
+
 }  // namespace tickbench::platform

@@ -15,8 +15,8 @@
 //     size, build mode, each clock's probe figures, and the warnings that follow from
 //     them) are dropped, except "# experiment ..." which says what ran;
 //   * in JSON, the same context fields (started_at, host, os, kernel, machine, cpu,
-//     cpu_count, page_size_bytes, clocksource, cpu_governor, virtual_machine, build_mode)
-//     and the warnings array;
+//     cpu_count, page_size_bytes, clocksource, cpu_governor, virtual_machine, build_mode),
+//     the warnings array, the load averages and tickbench_version (the build's commit);
 //   * the "system sizes:" line of the step analysis and the "; near ..." causes of a step
 //     (the page size and socket-buffer sysctls of this host);
 //   * in --clock_info's table, read costs ("2.0 ns"): timed on this CPU;
@@ -121,7 +121,7 @@ std::vector<GoldenCase> Cases() {
 constexpr const char* kJsonContextKeys[] = {
     "started_at",      "host",        "os",           "kernel",          "machine",
     "cpu",             "cpu_count",   "page_size_bytes", "clocksource",  "cpu_governor",
-    "virtual_machine", "build_mode",
+    "virtual_machine", "build_mode", "tickbench_version",
 };
 
 // A JSON string value, escapes included.
@@ -138,6 +138,9 @@ std::string MaskJsonContext(const std::string& line) {
   static const std::regex warnings(
       absl::StrCat("\"warnings\":\\[(", kJsonString, ",?)*\\]"));
   head = std::regex_replace(head, warnings, "\"warnings\":[\"<masked>\"]");
+  static const std::regex load(
+      "\"(load_average_start|load_average_end)\":(\\[[^\\]]*\\]|null)");
+  head = std::regex_replace(head, load, "\"$1\":\"<masked>\"");
   return results == std::string::npos ? head : head + line.substr(results);
 }
 
@@ -150,7 +153,10 @@ std::string NormalizeLine(std::string line, bool mask_read_costs) {
   line = std::regex_replace(line, near_causes, "; near <masked>");
   line = std::regex_replace(line, flags_from, "$1<file>:");
   if (mask_read_costs) line = std::regex_replace(line, read_cost, " <masked> ns");
-  if (absl::StartsWith(line, "{\"context\":")) line = MaskJsonContext(line);
+  if (absl::StartsWith(line, "{\"context\":") ||
+      absl::StartsWith(line, "{\"schema_version\":")) {
+    line = MaskJsonContext(line);
+  }
   return line;
 }
 

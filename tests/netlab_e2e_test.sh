@@ -60,7 +60,8 @@ sweep() {
   while [ $# -gt 0 ] && [ "$1" != -- ]; do lab_options+=("$1"); shift; done
   shift
   timeout 120 "$netlab" --tickbench="$tickbench" "${lab_options[@]}" -- \
-    "$tickbench" --role=client --peer={peer} --experiment=sweep --format=csv "$@" \
+    "$tickbench" --role=client --peer={peer} --experiment=sweep --format=csv \
+    --csv_context=false "$@" \
     2>"$work/lab.err"
 }
 

@@ -1,0 +1,161 @@
+// Every JSON tickbench writes, in every mode, against docs/tickbench.schema.json (with the
+// validator of tests/json_schema.h); and the provenance the JSON and CSV carry: the
+// settings in force with their types, the load averages, the CSV's context lines and its
+// p90 column.
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/harness_runner.h"
+#include "tests/json_schema.h"
+#include "tests/json_value.h"
+
+namespace {
+
+using ::testing::HasSubstr;
+using tickbench::testing::HarnessResult;
+using tickbench::testing::JsonValue;
+using tickbench::testing::ParseJson;
+using tickbench::testing::ReadWholeFile;
+using tickbench::testing::RunHarness;
+using tickbench::testing::ValidateJson;
+
+constexpr char kSweep[] =
+    "--transport=sim --experiment=sweep --sizes=32,4096 --iterations=100 --runs=2 --seed=1";
+constexpr char kStudy[] =
+    "--experiment=study --transport=sim --sizes=32 --iterations=50 --runs=2 --seed=1";
+
+JsonValue Schema() {
+  absl::StatusOr<JsonValue> schema = ParseJson(ReadWholeFile("docs/tickbench.schema.json"));
+  EXPECT_TRUE(schema.ok()) << schema.status();
+  return schema.ok() ? *schema : JsonValue();
+}
+
+JsonValue RunJson(const std::string& args) {
+  const HarnessResult r = RunHarness(args, "unset BUILD_WORKING_DIRECTORY;");
+  EXPECT_EQ(r.exit_code, 0) << args << "\n" << r.err;
+  absl::StatusOr<JsonValue> json = ParseJson(r.out);
+  EXPECT_TRUE(json.ok()) << args << ": " << json.status() << "\n" << r.out;
+  return json.ok() ? *json : JsonValue();
+}
+
+TEST(SchemaTest, EveryModesJsonConforms) {
+  const JsonValue schema = Schema();
+  ASSERT_EQ(schema.type, JsonValue::Type::kObject);
+  for (const std::string& args :
+       {std::string(kSweep) + " --format=json", std::string(kStudy) + " --format=json",
+        std::string(kSweep) + " --sim_bsd --peer_drop_every=7 --format=json",
+        std::string("--list_clocks --format=json"),
+        std::string("--clock_info=virtual,tick:10ms --format=json"),
+        std::string("--analyze=tests/golden/analyze_input.csv --explain --format=json")}) {
+    const std::vector<std::string> errors = ValidateJson(RunJson(args), schema, schema);
+    EXPECT_TRUE(errors.empty()) << args << ":\n  " << absl::StrJoin(errors, "\n  ");
+  }
+}
+
+TEST(SchemaTest, TheValidatorRejectsWhatTheSchemaForbids) {
+  const JsonValue schema = Schema();
+  JsonValue sweep = RunJson(std::string(kSweep) + " --format=json");
+  ASSERT_TRUE(ValidateJson(sweep, schema, schema).empty());
+  // The study's old names, a missing key and a wrong type are each caught.
+  JsonValue renamed = sweep;
+  for (auto& [key, value] : renamed.object) {
+    if (key == "results") key = "cells";
+  }
+  EXPECT_FALSE(ValidateJson(renamed, schema, schema).empty());
+  JsonValue wrong_type = sweep;
+  for (auto& [key, value] : wrong_type.object) {
+    if (key == "schema_version") value.integral = false, value.number = 2.5;
+  }
+  EXPECT_FALSE(ValidateJson(wrong_type, schema, schema).empty());
+  JsonValue unknown_keyword;
+  unknown_keyword.type = JsonValue::Type::kObject;
+  unknown_keyword.object.emplace_back("pattern", JsonValue());
+  EXPECT_FALSE(ValidateJson(sweep, unknown_keyword, unknown_keyword).empty());
+}
+
+// The settings in force: every flag, typed, the preset's values where it sets them, and
+// which were given.
+TEST(SchemaTest, SettingsAreTypedAndSayWhatWasGiven) {
+  const JsonValue json =
+      RunJson("--transport=sim --experiment=udp_rtt --iterations=20 --format=json");
+  const JsonValue* context = json.Find("context");
+  ASSERT_NE(context, nullptr);
+  const JsonValue* settings = context->Find("settings");
+  ASSERT_NE(settings, nullptr);
+  bool saw_runs = false, saw_iterations = false, saw_timeout = false, saw_bool = false;
+  for (const JsonValue& s : settings->array) {
+    const std::string& name = s.Find("name")->string;
+    const std::string& type = s.Find("type")->string;
+    const JsonValue& value = *s.Find("value");
+    if (type == "bool") EXPECT_EQ(value.type, JsonValue::Type::kBool) << name;
+    if (type == "integer" || type == "duration") EXPECT_TRUE(value.integral) << name;
+    if (type == "string") EXPECT_EQ(value.type, JsonValue::Type::kString) << name;
+    if (name == "runs") {  // udp_rtt's 1, not the flag's default 4, and not typed
+      saw_runs = true;
+      EXPECT_EQ(value.number, 1);
+      EXPECT_FALSE(s.Find("given")->boolean);
+    }
+    if (name == "iterations") {
+      saw_iterations = true;
+      EXPECT_EQ(value.number, 20);
+      EXPECT_TRUE(s.Find("given")->boolean);
+    }
+    if (name == "receive_timeout") {
+      saw_timeout = true;
+      EXPECT_EQ(type, "duration");
+      EXPECT_EQ(value.number, 1e9);  // ns
+    }
+    saw_bool = saw_bool || type == "bool";
+  }
+  EXPECT_TRUE(saw_runs && saw_iterations && saw_timeout && saw_bool);
+  const JsonValue* start = context->Find("load_average_start");
+  const JsonValue* end = context->Find("load_average_end");
+  ASSERT_TRUE(start != nullptr && end != nullptr);
+  EXPECT_EQ(start->array.size(), 3u);  // Linux: /proc/loadavg
+  EXPECT_EQ(end->array.size(), 3u);
+  EXPECT_EQ(context->Find("peer")->string, "");
+}
+
+// The CSV opens with the context as '#' lines (settings included), which --analyze skips;
+// --csv_context=false leaves them out; p90 is a column, equal to the JSON's.
+TEST(SchemaTest, CsvCarriesTheContextAndP90) {
+  const HarnessResult csv =
+      RunHarness(std::string(kSweep) + " --sim_jitter=exponential --format=csv");
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  std::vector<std::string> lines = absl::StrSplit(csv.out, '\n', absl::SkipEmpty());
+  size_t header = 0;
+  while (header < lines.size() && absl::StartsWith(lines[header], "#")) ++header;
+  ASSERT_GT(header, 0u) << csv.out;
+  EXPECT_THAT(csv.out, HasSubstr("\n# setting iterations = 100 (integer, given)\n"));
+  EXPECT_THAT(csv.out, HasSubstr("\n# load average at start: "));
+  ASSERT_LT(header, lines.size());
+  const std::vector<std::string> columns = absl::StrSplit(lines[header], ',');
+  const auto p90 = std::find(columns.begin(), columns.end(), "per_iteration_p90_ns");
+  ASSERT_NE(p90, columns.end()) << lines[header];
+  const JsonValue json = RunJson(std::string(kSweep) + " --sim_jitter=exponential --format=json");
+  const JsonValue* results = json.Find("results");
+  ASSERT_NE(results, nullptr);
+  ASSERT_EQ(results->array.size(), lines.size() - header - 1);
+  for (size_t i = 0; i < results->array.size(); ++i) {
+    const std::vector<std::string> cells = absl::StrSplit(lines[header + 1 + i], ',');
+    ASSERT_EQ(cells.size(), columns.size()) << lines[header + 1 + i];
+    double csv_p90 = 0;
+    ASSERT_TRUE(absl::SimpleAtod(cells[p90 - columns.begin()], &csv_p90));
+    const double json_p90 = results->array[i].Find("per_iteration")->Find("p90_ns")->number;
+    EXPECT_NEAR(csv_p90, json_p90, 1e-3 + 1e-9 * json_p90);
+    EXPECT_GT(csv_p90, results->array[i].Find("per_iteration")->Find("p50_ns")->number);
+  }
+  const HarnessResult bare =
+      RunHarness(std::string(kSweep) + " --format=csv --csv_context=false");
+  ASSERT_EQ(bare.exit_code, 0);
+  EXPECT_TRUE(absl::StartsWith(bare.out, "transport,")) << bare.out.substr(0, 200);
+  EXPECT_THAT(bare.err, HasSubstr("# experiment sweep over sim"));
+}
+
+}  // namespace
