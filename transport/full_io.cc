@@ -4,7 +4,6 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -15,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "platform/errno_status.h"
+#include "platform/monotonic.h"
 #include "platform/stop_signal.h"
 #include "transport/spin_deadline.h"
 
@@ -86,24 +86,29 @@ absl::Status WriteLoop(int fd, absl::Span<const char> data, WriteMode mode,
 // Waits until `fd` is readable, has hung up, or has an error (the read that follows
 // reports which), for at most `timeout` (absl::InfiniteDuration(): no bound).
 //
-// No clock is read. The system call itself is used rather than glibc's ppoll(), which
-// hides that Linux writes the time left back into the timeout argument: after EINTR the
-// wait goes on with what is left, counted by the kernel.
+// The clock is read only here, when a wait really happens (never on the common path,
+// where the data is already there): once for the deadline, and again after each EINTR
+// for what is left. Linux writes the time left back into ppoll's timeout, but an emulator
+// (qemu-user) may not, and a wait interrupted every few milliseconds must not restart
+// from the whole timeout each time.
 absl::Status WaitReadable(int fd, absl::Duration timeout) {
   const bool bounded = timeout != absl::InfiniteDuration();
-  timespec left = {0, 0};
-  if (bounded) {
-    const int64_t ns = absl::ToInt64Nanoseconds(timeout);
-    left = {static_cast<time_t>(ns / 1000000000), static_cast<long>(ns % 1000000000)};
-  }
+  const int64_t timeout_ns = bounded ? absl::ToInt64Nanoseconds(timeout) : 0;
+  const int64_t deadline_ns = bounded ? platform::MonotonicNanos() + timeout_ns : 0;
+  int64_t left_ns = timeout_ns;
   while (true) {
+    const timespec left = {static_cast<time_t>(left_ns / 1000000000),
+                           static_cast<long>(left_ns % 1000000000)};
     pollfd poll_fd = {fd, POLLIN, 0};
-    const long ready = syscall(SYS_ppoll, &poll_fd, 1, bounded ? &left : nullptr, nullptr, 0);
+    const int ready = ppoll(&poll_fd, 1, bounded ? &left : nullptr, nullptr);
     if (ready > 0) return absl::OkStatus();
     if (ready == 0) break;
     if (errno != EINTR) return platform::ErrnoToStatus(errno, "ppoll");
     TICKBENCH_RETURN_IF_STOPPED("waiting for data");
-    if (bounded && left.tv_sec == 0 && left.tv_nsec == 0) break;
+    if (bounded) {
+      left_ns = deadline_ns - platform::MonotonicNanos();
+      if (left_ns <= 0) break;
+    }
   }
   return absl::DeadlineExceededError(
       absl::StrCat("no data within ", absl::FormatDuration(timeout)));

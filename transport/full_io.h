@@ -51,8 +51,8 @@ absl::Status WriteFull(int fd, absl::Span<const char> data, WriteMode mode);
 // `wait_timeout`, waits for data with ppoll() before each read and returns
 // DeadlineExceeded when none comes in that time: for blocking descriptors that have no
 // SO_RCVTIMEO. With absl::InfiniteDuration() it only reads, so sockets with SO_RCVTIMEO
-// set pay for no extra system call. No clock is read either way (see WaitReadable in the
-// .cc: the kernel counts what is left of a wait a signal interrupted).
+// set pay for no extra system call. The clock is read only when a wait happens: once for
+// its deadline, and after a signal interrupted it, for what is left.
 //
 // A timeout or error part-way through a message leaves the stream out of step with the
 // peer: the bytes already read are lost to the caller. The message says how many.
@@ -64,7 +64,8 @@ absl::Status ReadFull(int fd, absl::Span<char> buffer,
 // ppoll() for at most `timeout` (absl::InfiniteDuration(): no bound), then reads again.
 // Bytes already there cost one read(2) and nothing else; an empty descriptor costs a
 // read, a ppoll and a read. DeadlineExceeded when nothing arrives within `timeout` of a
-// wait's start (the wait is for the next byte, as SO_RCVTIMEO's is). No clock is read.
+// wait's start (the wait is for the next byte, as SO_RCVTIMEO's is). The clock is read
+// only when a wait happens (for its deadline), never when the bytes are there.
 // On a blocking descriptor it is a plain blocking read: `timeout` does not apply.
 absl::Status ReadFullWaitingOnEagain(int fd, absl::Span<char> buffer, absl::Duration timeout);
 
