@@ -94,6 +94,7 @@ struct CommandLine {
   std::string plot;
   std::string compare;  // --compare=A.json,B.json, a mode of its own (harness/compare_command.h)
   bool csv_context = true;  // --format=csv: the context as leading '#' lines
+  bool quiet = false;       // no progress line while a sweep runs
   std::set<std::string> specified;  // names of the flags given on the command line
   // Every tickbench flag with its value, type and whether it was given (flags.cc).
   std::vector<Setting> settings;

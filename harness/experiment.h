@@ -30,6 +30,7 @@ struct Experiment {
   std::vector<ClockDescription> described;             // `clocks`, probed
   RunContext context;
   bool explain = false;  // --explain
+  bool quiet = false;    // --quiet: no progress line
 };
 
 // Makes the transport (the server's at --peer with --role=client) and the clocks of

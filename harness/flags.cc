@@ -95,6 +95,9 @@ ABSL_FLAG(bool, csv_context, Defaults().csv_context,
           "--format=csv: begin the CSV with the context (host, build, clocks, settings) as "
           "'#' lines, which tickbench's --analyze skips; false leaves them out (they then go "
           "to standard error).");
+ABSL_FLAG(bool, quiet, Defaults().quiet,
+          "No progress line on standard error while a sweep runs (by default one at most once a "
+          "second after the first: rewritten in place on a terminal, a line each otherwise).");
 ABSL_FLAG(std::string, output, Defaults().output,
           "Also write the results, in --format, to this file (written whole or not at all; a "
           "relative path is relative to where you ran bazel run). Only a new or regular file "
@@ -332,6 +335,7 @@ void ReadMeasurementFlags(CommandLine& c) {
   c.batch = absl::GetFlag(FLAGS_batch);
   c.format = absl::GetFlag(FLAGS_format);
   c.csv_context = absl::GetFlag(FLAGS_csv_context);
+  c.quiet = absl::GetFlag(FLAGS_quiet);
   c.output = absl::GetFlag(FLAGS_output);
   c.pin = absl::GetFlag(FLAGS_pin);
   c.seed = absl::GetFlag(FLAGS_seed);

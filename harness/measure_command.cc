@@ -20,6 +20,7 @@ int RunMeasureCommand(const CommandLine& command_line, const ReportStreams& stre
   Experiment e;
   e.plan = *std::move(plan);
   e.explain = command_line.explain;
+  e.quiet = command_line.quiet;
   if (absl::Status prepared = PrepareExperiment(command_line, *role, e); !prepared.ok()) {
     if (int stopped = ExitIfStopped("while preparing"); stopped >= 0) return stopped;
     return Usage(prepared);

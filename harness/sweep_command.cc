@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,7 @@
 #include "analysis/buffer_models.h"
 #include "harness/command_status.h"
 #include "harness/plot.h"
+#include "harness/progress_meter.h"
 #include "harness/sweep_analysis.h"
 #include "harness/sweep_runner.h"
 
@@ -47,15 +49,19 @@ void AnalyzeAndPlot(const Experiment& e, const remote::RoleOptions& role,
 }  // namespace
 
 int RunSweepCommand(Experiment& e, const remote::RoleOptions& role, Reporter& reporter) {
-  const bool show_progress = isatty(STDERR_FILENO);
-  const SweepOutcome outcome = RunSweep(
-      *e.transport, *e.clocks[0], e.reference.get(), e.plan.sweep,
-      [&](int done, int total, const RunRecord& last) {
-        if (!show_progress) return;
-        absl::FPrintF(stderr, "\r  run %d, %d bytes: %d of %d measured ", last.run,
-                      last.size_bytes, done, total);
-        if (done == total) absl::FPrintF(stderr, "\r%*s\r", 60, "");
-      });
+  std::optional<ProgressMeter> meter;
+  if (!e.quiet) {
+    ProgressMeter::Options options;
+    options.terminal = isatty(STDERR_FILENO);
+    meter.emplace(StandardStreams().err, options, e.plan.sweep.sizes, e.plan.sweep.runs,
+                  e.plan.sweep.engine.iterations);
+  }
+  const SweepOutcome outcome =
+      RunSweep(*e.transport, *e.clocks[0], e.reference.get(), e.plan.sweep,
+               [&](int, int, const RunRecord&) {
+                 if (meter) meter->RunDone();
+               });
+  meter.reset();  // the line cleared before the results
   reporter.ReportRuns(outcome.records, e.plan.preset.style);
   AnalyzeAndPlot(e, role, outcome, reporter);
   return FinishMeasurement(e.plan, reporter, outcome.status, outcome.records.size());

@@ -5,6 +5,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "harness/presets.h"
@@ -133,6 +134,32 @@ TEST(CliTest, ModesThatMeasureNothingRefuseCsv) {
     EXPECT_THAT(r.err, HasSubstr("--format:")) << mode;
     EXPECT_THAT(r.err, HasSubstr("table or json")) << mode;
   }
+}
+
+// A sweep of about 2.5 s (every echo waits 2 ms): plain progress lines on a standard error
+// that is not a terminal, at most one a second, none with --quiet; stdout unchanged.
+TEST(CliTest, ProgressLinesOnStandardErrorUnlessQuiet) {
+  const std::string sweep =
+      "--experiment=sweep --transport=unix_stream --sizes=32,64 --iterations=300 --runs=2 "
+      "--warmup=5 --peer_reply_delay=2ms --format=csv --csv_context=false";
+  const HarnessResult r = RunHarness(sweep);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::regex line(
+      "progress: (32|64) B, run [12] of 2: [0-4] of 4 runs, [0-9]+ round trips, "
+      "elapsed [0-9.]+m?s, ETA ([0-9.]+(ms|s)|0|\\?)");
+  int lines = 0;
+  for (absl::string_view l : absl::StrSplit(r.err, '\n')) {
+    if (!absl::StartsWith(l, "progress:")) continue;
+    ++lines;
+    EXPECT_TRUE(std::regex_match(std::string(l), line)) << l;
+  }
+  EXPECT_GE(lines, 1) << r.err;
+  EXPECT_LE(lines, 10) << r.err;  // at most one a second
+  EXPECT_EQ(r.err.find('\r'), std::string::npos);
+  EXPECT_EQ(r.out.find("progress"), std::string::npos);
+  const HarnessResult quiet = RunHarness(sweep + " --quiet");
+  ASSERT_EQ(quiet.exit_code, 0) << quiet.err;
+  EXPECT_EQ(quiet.err.find("progress"), std::string::npos) << quiet.err;
 }
 
 }  // namespace

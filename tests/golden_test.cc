@@ -20,7 +20,8 @@
 //   * the "system sizes:" line of the step analysis and the "; near ..." causes of a step
 //     (the page size and socket-buffer sysctls of this host);
 //   * in --clock_info's table, read costs ("2.0 ns"): timed on this CPU;
-//   * in --help, the source file Abseil names in "Flags from FILE:".
+//   * in --help, the source file Abseil names in "Flags from FILE:";
+//   * "progress: " lines on stderr, which a run slower than a second prints.
 // --list_clocks depends on the machine (its CPU counter, its frequency) and is only
 // checked to exit 0 and list the virtual clock. The fitted buffer layouts of --explain use
 // the host's system sizes as candidate breakpoints: the goldens assume the common
@@ -165,6 +166,7 @@ std::string Normalize(const std::string& text, bool mask_read_costs = false) {
   std::vector<std::string> kept;
   for (absl::string_view line : absl::StrSplit(text, '\n')) {
     if (absl::StartsWith(line, "#") && !absl::StartsWith(line, "# experiment ")) continue;
+    if (absl::StartsWith(line, "progress: ")) continue;  // a slow run's progress line
     kept.push_back(NormalizeLine(std::string(line), mask_read_costs));
   }
   return absl::StrJoin(kept, "\n");
