@@ -85,6 +85,70 @@ int64_t IntervalsPerRun(const EngineOptions& options) {
   return (options.iterations + batch - 1) / batch;
 }
 
+// Records a warm-up that failed: a silent datagram peer leaves the run without figures (the
+// sweep may retry it); any other failure is an error.
+void NoteWarmupFailure(const absl::Status& status, RunRecord& record) {
+  if (record.warmup_lost >= kWarmupSilentLimit &&
+      status.code() == absl::StatusCode::kDeadlineExceeded) {
+    record.invalid_reason = std::string(status.message());
+  } else {
+    record.error = absl::StrFormat("during warm-up: %s", status.ToString());
+  }
+}
+
+// The averaged figures of a valid run: the RTT from the clean elapsed ticks, the throughput,
+// the quantisation bound and whether the averaged figure resolves the RTT.
+void SummarizeAveraged(const timing::Clock& clock, const timing::Clock* reference,
+                       int64_t reference_elapsed_ticks, RunRecord& record) {
+  const double trips = static_cast<double>(record.timed_trips);
+  record.averaged_rtt_ns = clock.TicksToNanos(record.elapsed_ticks) / trips;
+  record.throughput_bytes_per_s =
+      record.averaged_rtt_ns > 0 ? 2.0 * record.size_bytes * 1e9 / record.averaged_rtt_ns
+                                 : std::numeric_limits<double>::infinity();
+  if (reference != nullptr) {
+    record.reference_averaged_rtt_ns = reference->TicksToNanos(reference_elapsed_ticks) / trips;
+  }
+  record.resolution_ns = absl::ToDoubleNanoseconds(clock.info().claimed_resolution);
+  record.quantum_ns =
+      static_cast<double>(std::max<int64_t>(1, record.fault_segments)) * record.resolution_ns / trips;
+  const double rtt = reference != nullptr && record.reference_averaged_rtt_ns > 0
+                         ? record.reference_averaged_rtt_ns
+                         : record.averaged_rtt_ns;
+  record.averaged_unresolved = rtt <= 0 || record.quantum_ns > 0.1 * rtt;
+  if (rtt > 0) {
+    record.round_trips_to_resolve =
+        static_cast<int64_t>(std::ceil(100 * record.resolution_ns / rtt));
+  }
+  if (record.averaged_rtt_ns <= 0) {
+    record.throughput_note = absl::StrFormat(
+        "not computable: the clock read the whole loop as 0 (quantum T/N = %.3g ns)",
+        record.quantum_ns);
+  }
+}
+
+// The SD one per-iteration reading (T / batch per tick) is compatible with at least.
+double SdFloor(const RunRecord& record, int64_t readings) {
+  return timing::QuantizedSdFloor(record.resolution_ns / static_cast<double>(record.batch),
+                                  readings);
+}
+
+// The interval of the mean per-iteration reading of a chunked run: one batch per chunk, the
+// chunks' means, centred on `mean`, the mean of all `readings` readings.
+timing::ConfidenceInterval ChunkedMeanInterval(const std::vector<double>& chunk_means,
+                                               double mean, int64_t readings, double floor) {
+  timing::ConfidenceInterval ci = timing::AcrossRunsInterval(
+      chunk_means, readings > 0 ? floor * std::sqrt(static_cast<double>(chunk_means.size()) /
+                                                     static_cast<double>(readings))
+                                : 0);
+  if (ci.valid) {
+    const double half = ci.half_width();
+    ci.estimate = mean;
+    ci.low = ci.estimate - half;
+    ci.high = ci.estimate + half;
+  }
+  return ci;
+}
+
 }  // namespace
 
 RoundTripEngine::LoopFunction SelectLoop(transport::Endpoint& endpoint, timing::Clock& clock,
@@ -181,14 +245,7 @@ RunRecord RoundTripEngine::MeasureRun(size_t size_bytes, int run) {
       static_cast<uint32_t>(options_.warmup + options_.iterations));
   if (status.ok()) status = WarmUp(buffers, record);
   if (!status.ok()) {
-    // A silent datagram peer leaves the run without figures (the sweep may retry it);
-    // any other failure is an error.
-    if (record.warmup_lost >= kWarmupSilentLimit &&
-        status.code() == absl::StatusCode::kDeadlineExceeded) {
-      record.invalid_reason = std::string(status.message());
-    } else {
-      record.error = absl::StrFormat("during warm-up: %s", status.ToString());
-    }
+    NoteWarmupFailure(status, record);
     next_sequence_ += options_.iterations;
     return record;
   }
@@ -282,53 +339,14 @@ void RoundTripEngine::Summarize(const LoopOutcome& last_chunk, int64_t reference
   }
   if (!record.valid()) return;  // no clean interval: no figure, never a made-up one
 
-  const double trips = static_cast<double>(record.timed_trips);
-  record.averaged_rtt_ns = clock_.TicksToNanos(record.elapsed_ticks) / trips;
-  record.throughput_bytes_per_s =
-      record.averaged_rtt_ns > 0 ? 2.0 * record.size_bytes * 1e9 / record.averaged_rtt_ns
-                                 : std::numeric_limits<double>::infinity();
-  if (reference_ != nullptr) {
-    record.reference_averaged_rtt_ns = reference_->TicksToNanos(reference_elapsed_ticks) / trips;
-  }
-  record.resolution_ns = absl::ToDoubleNanoseconds(clock_.info().claimed_resolution);
-  record.quantum_ns =
-      static_cast<double>(std::max<int64_t>(1, record.fault_segments)) * record.resolution_ns / trips;
-  const double rtt = reference_ != nullptr && record.reference_averaged_rtt_ns > 0
-                         ? record.reference_averaged_rtt_ns
-                         : record.averaged_rtt_ns;
-  record.averaged_unresolved = rtt <= 0 || record.quantum_ns > 0.1 * rtt;
-  if (rtt > 0) {
-    record.round_trips_to_resolve =
-        static_cast<int64_t>(std::ceil(100 * record.resolution_ns / rtt));
-  }
-  if (record.averaged_rtt_ns <= 0) {
-    record.throughput_note = absl::StrFormat(
-        "not computable: the clock read the whole loop as 0 (quantum T/N = %.3g ns)",
-        record.quantum_ns);
-  }
+  SummarizeAveraged(clock_, reference_, reference_elapsed_ticks, record);
 
-  // The SD one per-iteration reading (T / batch per tick) is compatible with at least.
-  auto sd_floor = [&](int64_t readings) {
-    return timing::QuantizedSdFloor(record.resolution_ns / static_cast<double>(record.batch),
-                                    readings);
-  };
   if (chunked_) {
     record.per_iteration_ns = clock_summary_.ToSummary();
     if (reference_ != nullptr) record.reference_per_iteration_ns = reference_summary_.ToSummary();
-    // One batch per chunk: the chunks' means, centred on the mean of all readings.
     const int64_t readings = record.per_iteration_ns.count;
-    const double floor = sd_floor(readings);
-    timing::ConfidenceInterval ci = timing::AcrossRunsInterval(
-        chunk_means_, readings > 0 ? floor * std::sqrt(static_cast<double>(chunk_means_.size()) /
-                                                        static_cast<double>(readings))
-                                   : 0);
-    if (ci.valid) {
-      const double half = ci.half_width();
-      ci.estimate = record.per_iteration_ns.mean;
-      ci.low = ci.estimate - half;
-      ci.high = ci.estimate + half;
-    }
-    record.per_iteration_mean_ci95 = ci;
+    record.per_iteration_mean_ci95 = ChunkedMeanInterval(
+        chunk_means_, record.per_iteration_ns.mean, readings, SdFloor(record, readings));
     return;
   }
   // One chunk: at most max_kept_intervals values, sorted for exact percentiles.
@@ -345,7 +363,7 @@ void RoundTripEngine::Summarize(const LoopOutcome& last_chunk, int64_t reference
   const std::vector<double> values = per_trip(clock_, marks_);  // in time order
   record.per_iteration_ns = timing::Summarize(values);
   const int64_t readings = static_cast<int64_t>(values.size());
-  record.per_iteration_mean_ci95 = timing::BatchMeansInterval(values, sd_floor(readings));
+  record.per_iteration_mean_ci95 = timing::BatchMeansInterval(values, SdFloor(record, readings));
   record.per_iteration_p50_ci95 = timing::QuantileInterval(values, 0.5);
   record.per_iteration_p99_ci95 = timing::QuantileInterval(values, 0.99);
   if (reference_ != nullptr) record.reference_per_iteration_ns = exact(*reference_, reference_marks_);
