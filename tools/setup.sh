@@ -7,7 +7,9 @@
 #   tools/setup.sh --arm64    also the arm64 cross build, tested under QEMU (docs/platforms.md)
 #   tools/setup.sh --fuzz     also clang and libFuzzer (tools/run_fuzzers.sh)
 #   tools/setup.sh --mcu      also the bare-metal Cortex-M3 build, run under QEMU (docs/platforms.md)
-#   tools/setup.sh --ci       everything CI runs: --arm64 --fuzz --mcu
+#   tools/setup.sh --format   also clang-format and buildifier (tools/format.sh; buildifier from
+#                             the npm registry's @bazel/buildifier, into ~/.cache/tickbench/npm)
+#   tools/setup.sh --ci       everything CI runs: --arm64 --fuzz --mcu --format
 set -euo pipefail
 
 packages=(
@@ -24,10 +26,11 @@ packages=(
   iproute2           # network namespaces for the across-hosts tests
   strace             # tests:syscall_count_test counts the system calls of a round trip
 )
-architectures=()  # foreign architectures dpkg must know before apt-get update
+architectures=()
+want_buildifier=0  # foreign architectures dpkg must know before apt-get update
 options=()
 for arg in "$@"; do
-  if [ "$arg" = --ci ]; then options+=(--arm64 --fuzz --mcu); else options+=("$arg"); fi
+  if [ "$arg" = --ci ]; then options+=(--arm64 --fuzz --mcu --format); else options+=("$arg"); fi
 done
 for arg in "${options[@]}"; do
   case "$arg" in
@@ -53,10 +56,28 @@ for arg in "${options[@]}"; do
         libstdc++-arm-none-eabi-newlib  # the C++17 headers and library for it
         qemu-system-arm                 # the mps2-an385 board (Cortex-M3) the board programs run on
       ) ;;
-    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
-    *) echo "setup.sh: unknown option '$arg' (allowed: --compare, --arm64, --fuzz, --mcu, --ci, --help)" >&2; exit 2 ;;
+    --format)
+      packages+=(clang-format)  # C++ formatting (.clang-format)
+      # npm fetches @bazel/buildifier, which ships the buildifier binary; a machine that
+      # has npm from elsewhere (Node.js's own packages) keeps it: Debian's would conflict.
+      command -v npm >/dev/null || packages+=(npm)
+      want_buildifier=1 ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    *) echo "setup.sh: unknown option '$arg' (allowed: --compare, --arm64, --fuzz, --mcu, --format, --ci, --help)" >&2; exit 2 ;;
   esac
 done
+
+# buildifier for tools/format.sh, from the npm registry (a pinned version), unless present.
+install_buildifier() {
+  [ "$want_buildifier" -eq 1 ] || return 0
+  local prefix="${TICKBENCH_NPM_PREFIX:-$HOME/.cache/tickbench/npm}"
+  if command -v buildifier >/dev/null || [ -x "$prefix/node_modules/.bin/buildifier" ]; then
+    return 0
+  fi
+  echo "setup.sh: installing buildifier (@bazel/buildifier) into $prefix"
+  mkdir -p "$prefix"
+  npm install --prefix "$prefix" --no-audit --no-fund --silent @bazel/buildifier@8.2.1
+}
 
 missing=()
 for package in "${packages[@]}"; do
@@ -67,6 +88,7 @@ done
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup.sh: all ${#packages[@]} packages are installed; nothing to do."
+  install_buildifier
   exit 0
 fi
 
@@ -81,4 +103,5 @@ for architecture in "${architectures[@]}"; do
 done
 "${as_root[@]}" apt-get update -qq
 DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+install_buildifier
 echo "setup.sh: done."
