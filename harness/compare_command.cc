@@ -18,189 +18,13 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "harness/command_status.h"
+#include "harness/json_reader.h"
 #include "harness/output_file.h"
 #include "platform/system_info.h"
 #include "timing/confidence.h"
 
 namespace tickbench::harness {
 namespace {
-
-// ---- A minimal JSON reader: the subset tickbench writes (objects, arrays, strings with
-// the usual escapes, numbers, true/false/null), nesting bounded. ----
-
-struct JsonValue {
-  enum class Kind { kNull, kBool, kNumber, kString, kArray, kObject } kind = Kind::kNull;
-  bool boolean = false;
-  double number = 0;
-  std::string text;
-  std::vector<JsonValue> items;
-  std::vector<std::pair<std::string, JsonValue>> members;
-
-  const JsonValue* Get(absl::string_view key) const {
-    for (const auto& [name, value] : members)
-      if (name == key) return &value;
-    return nullptr;
-  }
-};
-
-constexpr int kMaxJsonDepth = 64;
-
-class JsonParser {
- public:
-  explicit JsonParser(absl::string_view text) : text_(text) {}
-
-  absl::StatusOr<JsonValue> ParseDocument() {
-    JsonValue value;
-    if (absl::Status s = Parse(value, 0); !s.ok()) return s;
-    SkipSpace();
-    if (pos_ != text_.size()) return Error("text after the JSON value");
-    return value;
-  }
-
- private:
-  absl::Status Error(absl::string_view what) const {
-    return absl::InvalidArgumentError(absl::StrFormat("not JSON at byte %d: %s", pos_, what));
-  }
-  void SkipSpace() {
-    while (pos_ < text_.size() && absl::ascii_isspace(static_cast<unsigned char>(text_[pos_])))
-      ++pos_;
-  }
-  bool Consume(absl::string_view word) {
-    if (text_.substr(pos_, word.size()) != word) return false;
-    pos_ += word.size();
-    return true;
-  }
-
-  absl::Status Parse(JsonValue& value, int depth) {
-    if (depth > kMaxJsonDepth) return Error("nested too deeply");
-    SkipSpace();
-    if (pos_ >= text_.size()) return Error("unexpected end");
-    const char c = text_[pos_];
-    if (c == '{') return ParseObject(value, depth);
-    if (c == '[') return ParseArray(value, depth);
-    if (c == '"') {
-      value.kind = JsonValue::Kind::kString;
-      return ParseString(value.text);
-    }
-    if (Consume("true") || Consume("false")) {
-      value.kind = JsonValue::Kind::kBool;
-      value.boolean = text_[pos_ - 1] == 'e' && text_[pos_ - 2] == 'u';
-      return absl::OkStatus();
-    }
-    if (Consume("null")) return absl::OkStatus();
-    return ParseNumber(value);
-  }
-
-  absl::Status ParseNumber(JsonValue& value) {
-    const size_t start = pos_;
-    while (pos_ < text_.size() && (absl::ascii_isdigit(static_cast<unsigned char>(text_[pos_])) ||
-                                   absl::string_view("+-.eE").find(text_[pos_]) !=
-                                       absl::string_view::npos)) {
-      ++pos_;
-    }
-    if (pos_ == start) return Error("expected a value");
-    const std::string number(text_.substr(start, pos_ - start));
-    char* end = nullptr;
-    value.number = std::strtod(number.c_str(), &end);
-    if (end != number.c_str() + number.size()) {
-      pos_ = start;
-      return Error("malformed number");
-    }
-    value.kind = JsonValue::Kind::kNumber;
-    return absl::OkStatus();
-  }
-
-  absl::Status ParseString(std::string& out) {
-    ++pos_;  // the quote
-    while (pos_ < text_.size()) {
-      const char c = text_[pos_++];
-      if (c == '"') return absl::OkStatus();
-      if (static_cast<unsigned char>(c) < 0x20) return Error("control byte in a string");
-      if (c != '\\') {
-        out += c;
-        continue;
-      }
-      if (pos_ >= text_.size()) break;
-      const char e = text_[pos_++];
-      switch (e) {
-        case '"': case '\\': case '/': out += e; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
-        case 'u': {
-          if (pos_ + 4 > text_.size()) return Error("short \\u escape");
-          unsigned code = 0;
-          for (int i = 0; i < 4; ++i) {
-            const char h = text_[pos_++];
-            if (!absl::ascii_isxdigit(static_cast<unsigned char>(h))) return Error("bad \\u escape");
-            code = code * 16 + (absl::ascii_isdigit(static_cast<unsigned char>(h))
-                                    ? h - '0'
-                                    : absl::ascii_tolower(static_cast<unsigned char>(h)) - 'a' + 10);
-          }
-          // Names and values compared here are ASCII; anything else is kept as '?'.
-          out += code < 0x80 ? static_cast<char>(code) : '?';
-          break;
-        }
-        default:
-          return Error("bad escape in a string");
-      }
-    }
-    return Error("unterminated string");
-  }
-
-  absl::Status ParseArray(JsonValue& value, int depth) {
-    value.kind = JsonValue::Kind::kArray;
-    ++pos_;
-    SkipSpace();
-    if (Consume("]")) return absl::OkStatus();
-    for (;;) {
-      value.items.emplace_back();
-      if (absl::Status s = Parse(value.items.back(), depth + 1); !s.ok()) return s;
-      SkipSpace();
-      if (Consume("]")) return absl::OkStatus();
-      if (!Consume(",")) return Error("expected , or ] in an array");
-    }
-  }
-
-  absl::Status ParseObject(JsonValue& value, int depth) {
-    value.kind = JsonValue::Kind::kObject;
-    ++pos_;
-    SkipSpace();
-    if (Consume("}")) return absl::OkStatus();
-    for (;;) {
-      SkipSpace();
-      if (pos_ >= text_.size() || text_[pos_] != '"') return Error("expected a member name");
-      std::string name;
-      if (absl::Status s = ParseString(name); !s.ok()) return s;
-      SkipSpace();
-      if (!Consume(":")) return Error("expected : after a member name");
-      JsonValue member;
-      if (absl::Status s = Parse(member, depth + 1); !s.ok()) return s;
-      value.members.emplace_back(std::move(name), std::move(member));
-      SkipSpace();
-      if (Consume("}")) return absl::OkStatus();
-      if (!Consume(",")) return Error("expected , or } in an object");
-    }
-  }
-
-  absl::string_view text_;
-  size_t pos_ = 0;
-};
-
-double NumberAt(const JsonValue& object, absl::string_view group, absl::string_view key,
-                double fallback = 0) {
-  const JsonValue* g = group.empty() ? &object : object.Get(group);
-  if (g == nullptr) return fallback;
-  const JsonValue* v = g->Get(key);
-  return v != nullptr && v->kind == JsonValue::Kind::kNumber ? v->number : fallback;
-}
-
-std::string StringAt(const JsonValue& object, absl::string_view key) {
-  const JsonValue* v = object.Get(key);
-  return v != nullptr && v->kind == JsonValue::Kind::kString ? v->text : "";
-}
 
 // ---- One file's figures per size. ----
 
@@ -218,7 +42,7 @@ struct SweepFile {
 };
 
 absl::StatusOr<SweepFile> ReadSweepFile(absl::string_view text, absl::string_view name) {
-  absl::StatusOr<JsonValue> root = JsonParser(text).ParseDocument();
+  absl::StatusOr<JsonValue> root = ParseJson(text);
   if (!root.ok()) return absl::InvalidArgumentError(absl::StrCat(name, ": ", root.status().message()));
   const JsonValue* results = root->Get("results");
   if (results == nullptr || results->kind != JsonValue::Kind::kArray) {
@@ -341,25 +165,19 @@ std::string CsvCell(absl::string_view s) {
   return absl::StrCat("\"", absl::StrReplaceAll(s, {{"\"", "\"\""}}), "\"");
 }
 
-}  // namespace
-
-absl::StatusOr<std::string> CompareSweepJson(absl::string_view a_text, absl::string_view a_name,
-                                             absl::string_view b_text, absl::string_view b_name,
-                                             OutputFormat format) {
-  absl::StatusOr<SweepFile> a = ReadSweepFile(a_text, a_name);
-  if (!a.ok()) return a.status();
-  absl::StatusOr<SweepFile> b = ReadSweepFile(b_text, b_name);
-  if (!b.ok()) return b.status();
-  if (a->transport != b->transport) {
+// Why two files cannot be compared (their transports or their sizes differ); OK otherwise.
+absl::Status CheckComparable(const SweepFile& a, absl::string_view a_name, const SweepFile& b,
+                             absl::string_view b_name) {
+  if (a.transport != b.transport) {
     return absl::InvalidArgumentError(absl::StrFormat(
-        "the transports differ: %s in %s, %s in %s", absl::CHexEscape(a->transport), a_name,
-        absl::CHexEscape(b->transport), b_name));
+        "the transports differ: %s in %s, %s in %s", absl::CHexEscape(a.transport), a_name,
+        absl::CHexEscape(b.transport), b_name));
   }
   std::vector<int64_t> only_a, only_b;
-  for (const auto& [size, runs] : a->sizes)
-    if (b->sizes.count(size) == 0) only_a.push_back(size);
-  for (const auto& [size, runs] : b->sizes)
-    if (a->sizes.count(size) == 0) only_b.push_back(size);
+  for (const auto& [size, runs] : a.sizes)
+    if (b.sizes.count(size) == 0) only_a.push_back(size);
+  for (const auto& [size, runs] : b.sizes)
+    if (a.sizes.count(size) == 0) only_b.push_back(size);
   if (!only_a.empty() || !only_b.empty()) {
     std::string message = "the sizes differ:";
     if (!only_a.empty())
@@ -369,15 +187,21 @@ absl::StatusOr<std::string> CompareSweepJson(absl::string_view a_text, absl::str
     message.pop_back();
     return absl::InvalidArgumentError(message);
   }
+  return absl::OkStatus();
+}
 
-  struct Row {
-    int64_t size;
-    double a_averaged, b_averaged, a_per_iteration, b_per_iteration;
-    Ratio averaged, per_iteration;
-  };
-  std::vector<Row> rows;
-  for (const auto& [size, ra] : a->sizes) {
-    const SizeRuns& rb = b->sizes.at(size);
+// One size's comparison: both files' mean figures and their ratios.
+struct CompareRow {
+  int64_t size;
+  double a_averaged, b_averaged, a_per_iteration, b_per_iteration;
+  Ratio averaged, per_iteration;
+};
+
+// The rows of two comparable files, by size.
+std::vector<CompareRow> CompareRows(const SweepFile& a, const SweepFile& b) {
+  std::vector<CompareRow> rows;
+  for (const auto& [size, ra] : a.sizes) {
+    const SizeRuns& rb = b.sizes.at(size);
     auto mean = [](const std::vector<double>& v) {
       double sum = 0;
       for (double x : v) sum += x;
@@ -389,74 +213,103 @@ absl::StatusOr<std::string> CompareSweepJson(absl::string_view a_text, absl::str
                     RatioOf(ra.per_iteration, ra.per_iteration_quantum, rb.per_iteration,
                             rb.per_iteration_quantum)});
   }
+  return rows;
+}
 
+constexpr char kCompareMethod[] =
+    "ratio of means across runs; 95% interval by the delta method on log(B/A), Student t "
+    "with Welch-Satterthwaite df; verdict: a two-sided test at 5% per size";
+
+std::string CompareTable(const SweepFile& a, absl::string_view a_name, const SweepFile& b,
+                         absl::string_view b_name, const std::vector<CompareRow>& rows) {
   std::string out;
-  const char* const kMethod =
-      "ratio of means across runs; 95% interval by the delta method on log(B/A), Student t "
-      "with Welch-Satterthwaite df; verdict: a two-sided test at 5% per size";
-  switch (format) {
-    case OutputFormat::kTable: {
-      absl::StrAppendFormat(&out, "A: %s (%s, clock %s)\nB: %s (%s, clock %s)\n", a_name,
-                            absl::CHexEscape(a->transport), absl::CHexEscape(a->clock), b_name,
-                            absl::CHexEscape(b->transport), absl::CHexEscape(b->clock));
-      absl::StrAppendFormat(&out, "(%s)\n\n", absl::StrReplaceAll(kMethod, {{"; ", ";\n "}}));
-      absl::StrAppendFormat(&out, "%8s  %8s %8s  %-24s  %8s %8s  %s\n", "size (B)", "avg A us",
-                            "avg B us", "averaged B/A [95%]", "it A us", "it B us",
-                            "per-iteration B/A [95%]");
-      for (const Row& row : rows) {
-        auto cell = [](const Ratio& r) {
-          return r.valid ? absl::StrFormat("%.4f [%.4f, %.4f]", r.estimate, r.low, r.high)
-                         : std::string("-");
-        };
-        absl::StrAppendFormat(&out, "%8d  %8.3f %8.3f  %-24s  %8.3f %8.3f  %s\n", row.size,
-                              row.a_averaged / 1e3, row.b_averaged / 1e3, cell(row.averaged),
-                              row.a_per_iteration / 1e3, row.b_per_iteration / 1e3,
-                              cell(row.per_iteration));
-        absl::StrAppendFormat(&out, "%8s  averaged: %s\n%8s  per-iteration: %s\n", "",
-                              Verdict(row.averaged), "", Verdict(row.per_iteration));
-      }
-      break;
-    }
-    case OutputFormat::kCsv: {
-      out = "size_bytes,a_averaged_rtt_ns,b_averaged_rtt_ns,averaged_ratio,averaged_ratio_low,"
-            "averaged_ratio_high,averaged_p_value,averaged_verdict,a_per_iteration_mean_ns,"
-            "b_per_iteration_mean_ns,per_iteration_ratio,per_iteration_ratio_low,"
-            "per_iteration_ratio_high,per_iteration_p_value,per_iteration_verdict\n";
-      for (const Row& row : rows) {
-        absl::StrAppendFormat(&out, "%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.4g,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%.4g,%s\n",
-                              row.size, row.a_averaged, row.b_averaged, row.averaged.estimate,
-                              row.averaged.low, row.averaged.high, row.averaged.p_value,
-                              CsvCell(Verdict(row.averaged)), row.a_per_iteration,
-                              row.b_per_iteration, row.per_iteration.estimate,
-                              row.per_iteration.low, row.per_iteration.high,
-                              row.per_iteration.p_value, CsvCell(Verdict(row.per_iteration)));
-      }
-      break;
-    }
-    case OutputFormat::kJson: {
-      auto ratio_json = [](const Ratio& r, double a_ns, double b_ns) {
-        return absl::StrFormat(
-            "{\"a_ns\":%.6g,\"b_ns\":%.6g,\"valid\":%s,\"ratio\":%.6g,\"low\":%.6g,\"high\":%.6g,"
-            "\"p_value\":%.4g,\"runs_a\":%d,\"runs_b\":%d,\"verdict\":%s}",
-            a_ns, b_ns, r.valid ? "true" : "false", r.estimate, r.low, r.high, r.p_value,
-            r.runs_a, r.runs_b, JsonString(Verdict(r)));
-      };
-      absl::StrAppend(&out, "{\"a\":", JsonString(a_name), ",\"b\":", JsonString(b_name),
-                      ",\"transport\":", JsonString(a->transport),
-                      ",\"confidence\":0.95,\"method\":", JsonString(kMethod), ",\"sizes\":[");
-      for (size_t i = 0; i < rows.size(); ++i) {
-        const Row& row = rows[i];
-        absl::StrAppend(&out, i > 0 ? "," : "", "{\"size_bytes\":", row.size,
-                        ",\"averaged\":", ratio_json(row.averaged, row.a_averaged, row.b_averaged),
-                        ",\"per_iteration\":",
-                        ratio_json(row.per_iteration, row.a_per_iteration, row.b_per_iteration),
-                        "}");
-      }
-      absl::StrAppend(&out, "]}\n");
-      break;
-    }
+  absl::StrAppendFormat(&out, "A: %s (%s, clock %s)\nB: %s (%s, clock %s)\n", a_name,
+                        absl::CHexEscape(a.transport), absl::CHexEscape(a.clock), b_name,
+                        absl::CHexEscape(b.transport), absl::CHexEscape(b.clock));
+  absl::StrAppendFormat(&out, "(%s)\n\n",
+                        absl::StrReplaceAll(kCompareMethod, {{"; ", ";\n "}}));
+  absl::StrAppendFormat(&out, "%8s  %8s %8s  %-24s  %8s %8s  %s\n", "size (B)", "avg A us",
+                        "avg B us", "averaged B/A [95%]", "it A us", "it B us",
+                        "per-iteration B/A [95%]");
+  for (const CompareRow& row : rows) {
+    auto cell = [](const Ratio& r) {
+      return r.valid ? absl::StrFormat("%.4f [%.4f, %.4f]", r.estimate, r.low, r.high)
+                     : std::string("-");
+    };
+    absl::StrAppendFormat(&out, "%8d  %8.3f %8.3f  %-24s  %8.3f %8.3f  %s\n", row.size,
+                          row.a_averaged / 1e3, row.b_averaged / 1e3, cell(row.averaged),
+                          row.a_per_iteration / 1e3, row.b_per_iteration / 1e3,
+                          cell(row.per_iteration));
+    absl::StrAppendFormat(&out, "%8s  averaged: %s\n%8s  per-iteration: %s\n", "",
+                          Verdict(row.averaged), "", Verdict(row.per_iteration));
   }
   return out;
+}
+
+std::string CompareCsv(const std::vector<CompareRow>& rows) {
+  std::string out =
+      "size_bytes,a_averaged_rtt_ns,b_averaged_rtt_ns,averaged_ratio,averaged_ratio_low,"
+      "averaged_ratio_high,averaged_p_value,averaged_verdict,a_per_iteration_mean_ns,"
+      "b_per_iteration_mean_ns,per_iteration_ratio,per_iteration_ratio_low,"
+      "per_iteration_ratio_high,per_iteration_p_value,per_iteration_verdict\n";
+  for (const CompareRow& row : rows) {
+    absl::StrAppendFormat(&out,
+                          "%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.4g,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%.4g,%s\n",
+                          row.size, row.a_averaged, row.b_averaged, row.averaged.estimate,
+                          row.averaged.low, row.averaged.high, row.averaged.p_value,
+                          CsvCell(Verdict(row.averaged)), row.a_per_iteration,
+                          row.b_per_iteration, row.per_iteration.estimate,
+                          row.per_iteration.low, row.per_iteration.high,
+                          row.per_iteration.p_value, CsvCell(Verdict(row.per_iteration)));
+  }
+  return out;
+}
+
+std::string CompareJson(absl::string_view a_name, absl::string_view b_name,
+                        absl::string_view transport, const std::vector<CompareRow>& rows) {
+  auto ratio_json = [](const Ratio& r, double a_ns, double b_ns) {
+    return absl::StrFormat(
+        "{\"a_ns\":%.6g,\"b_ns\":%.6g,\"valid\":%s,\"ratio\":%.6g,\"low\":%.6g,\"high\":%.6g,"
+        "\"p_value\":%.4g,\"runs_a\":%d,\"runs_b\":%d,\"verdict\":%s}",
+        a_ns, b_ns, r.valid ? "true" : "false", r.estimate, r.low, r.high, r.p_value,
+        r.runs_a, r.runs_b, JsonString(Verdict(r)));
+  };
+  std::string out;
+  absl::StrAppend(&out, "{\"a\":", JsonString(a_name), ",\"b\":", JsonString(b_name),
+                  ",\"transport\":", JsonString(transport),
+                  ",\"confidence\":0.95,\"method\":", JsonString(kCompareMethod), ",\"sizes\":[");
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const CompareRow& row = rows[i];
+    absl::StrAppend(&out, i > 0 ? "," : "", "{\"size_bytes\":", row.size,
+                    ",\"averaged\":", ratio_json(row.averaged, row.a_averaged, row.b_averaged),
+                    ",\"per_iteration\":",
+                    ratio_json(row.per_iteration, row.a_per_iteration, row.b_per_iteration),
+                    "}");
+  }
+  absl::StrAppend(&out, "]}\n");
+  return out;
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> CompareSweepJson(absl::string_view a_text, absl::string_view a_name,
+                                             absl::string_view b_text, absl::string_view b_name,
+                                             OutputFormat format) {
+  absl::StatusOr<SweepFile> a = ReadSweepFile(a_text, a_name);
+  if (!a.ok()) return a.status();
+  absl::StatusOr<SweepFile> b = ReadSweepFile(b_text, b_name);
+  if (!b.ok()) return b.status();
+  if (absl::Status s = CheckComparable(*a, a_name, *b, b_name); !s.ok()) return s;
+  const std::vector<CompareRow> rows = CompareRows(*a, *b);
+  switch (format) {
+    case OutputFormat::kTable:
+      return CompareTable(*a, a_name, *b, b_name, rows);
+    case OutputFormat::kCsv:
+      return CompareCsv(rows);
+    case OutputFormat::kJson:
+      return CompareJson(a_name, b_name, a->transport, rows);
+  }
+  return std::string();
 }
 
 int RunCompareCommand(const CommandLine& command_line, const ReportStreams& streams) {

@@ -1,0 +1,47 @@
+#ifndef TICKBENCH_HARNESS_JSON_READER_H_
+#define TICKBENCH_HARNESS_JSON_READER_H_
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace tickbench::harness {
+
+// A minimal JSON reader for the subset tickbench writes: objects, arrays, strings with the
+// usual escapes, numbers, true/false/null, nesting at most 64 deep. Not a validating reader
+// of all JSON: a \u escape outside ASCII becomes '?' (surrogate pairs are not joined), and
+// numbers are read by strtod, so a few non-JSON spellings ("+1", ".5") are accepted.
+
+// A parsed value. Only the fields of its kind are meaningful; an object keeps its members in
+// document order, duplicates included.
+struct JsonValue {
+  enum class Kind { kNull, kBool, kNumber, kString, kArray, kObject } kind = Kind::kNull;
+  bool boolean = false;
+  double number = 0;
+  std::string text;
+  std::vector<JsonValue> items;
+  std::vector<std::pair<std::string, JsonValue>> members;
+
+  // The first member named `key` of an object; nullptr when there is none (or this is not
+  // an object).
+  const JsonValue* Get(absl::string_view key) const;
+};
+
+// Parses `text` as one JSON value with nothing but white space after it. Errors are
+// InvalidArgument "not JSON at byte N: <what>"; they never quote the text.
+absl::StatusOr<JsonValue> ParseJson(absl::string_view text);
+
+// The number at object[group][key] (object[key] when `group` is empty); `fallback` when
+// either is missing or the value is not a number.
+double NumberAt(const JsonValue& object, absl::string_view group, absl::string_view key,
+                double fallback = 0);
+
+// The string at object[key]; "" when it is missing or not a string.
+std::string StringAt(const JsonValue& object, absl::string_view key);
+
+}  // namespace tickbench::harness
+
+#endif  // TICKBENCH_HARNESS_JSON_READER_H_
