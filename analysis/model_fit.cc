@@ -370,6 +370,40 @@ double Bic(const Inputs& in, const Form& form, double rss, int costs, int discre
 
 // The family's reported candidate under one form of the criterion: the most plausible within
 // range_delta_bic of the best (then the best BIC), its costs, and the ranges.
+// The number of screened candidates other than `chosen` whose RSS ties the chosen one's.
+int TiedCandidates(const FamilyScreen& screen, size_t chosen, double rss_floor) {
+  int tied = 0;
+  const double chosen_rss = std::max(screen.fits[chosen].screened.rss, 0.0);
+  for (size_t i = 0; i < screen.fits.size(); ++i) {
+    if (i != chosen && std::fabs(std::max(screen.fits[i].screened.rss, 0.0) - chosen_rss) <=
+                           kTieTolerance * std::max(chosen_rss, rss_floor)) {
+      ++tied;
+    }
+  }
+  return tied;
+}
+
+// Appends to fit.ranges the range of each size parameter over the candidates in range.
+void AppendRanges(ModelFamily family, const std::set<int64_t>& c_values,
+                  const std::set<int64_t>& t_values, const std::set<int64_t>& s_values,
+                  const std::set<int64_t>& mtu_values, FamilyFit& fit) {
+  const bool chunk_like =
+      family == ModelFamily::kFixedChunks || family == ModelFamily::kChunksFragments;
+  for (const auto& [name, values] :
+       {std::pair<const char*, const std::set<int64_t>*>{chunk_like ? "chunk" : "C", &c_values},
+        {"t", &t_values},
+        {"s", &s_values},
+        {"MTU", &mtu_values}}) {
+    if (values->empty()) continue;
+    ParameterRange range;
+    range.name = name;
+    range.values.assign(values->begin(), values->end());
+    range.low = range.values.front();
+    range.high = range.values.back();
+    fit.ranges.push_back(std::move(range));
+  }
+}
+
 FamilyResult Choose(const FamilyScreen& screen, const Inputs& in, const Form& form,
                     const ModelFitOptions& options) {
   FamilyResult result;
@@ -407,28 +441,8 @@ FamilyResult Choose(const FamilyScreen& screen, const Inputs& in, const Form& fo
       have = true;
     }
   }
-  const double chosen_rss = std::max(screen.fits[chosen].screened.rss, 0.0);
-  for (size_t i = 0; i < screen.fits.size(); ++i) {
-    if (i != chosen && std::fabs(std::max(screen.fits[i].screened.rss, 0.0) - chosen_rss) <=
-                           kTieTolerance * std::max(chosen_rss, in.rss_floor)) {
-      ++fit.tied_candidates;
-    }
-  }
-  const bool chunk_like = screen.family == ModelFamily::kFixedChunks ||
-                          screen.family == ModelFamily::kChunksFragments;
-  for (const auto& [name, values] :
-       {std::pair<const char*, const std::set<int64_t>*>{chunk_like ? "chunk" : "C", &c_values},
-        {"t", &t_values},
-        {"s", &s_values},
-        {"MTU", &mtu_values}}) {
-    if (values->empty()) continue;
-    ParameterRange range;
-    range.name = name;
-    range.values.assign(values->begin(), values->end());
-    range.low = range.values.front();
-    range.high = range.values.back();
-    fit.ranges.push_back(std::move(range));
-  }
+  fit.tied_candidates += TiedCandidates(screen, chosen, in.rss_floor);
+  AppendRanges(screen.family, c_values, t_values, s_values, mtu_values, fit);
   fit.best_candidate_bic = best;
   fit.model = screen.fits[chosen].model;
   if (!FitCosts(in, fit.model, screen.fits[chosen].screened.keep, false, &result)) {
@@ -515,6 +529,54 @@ std::string Verdict(const ModelComparison& c, double threshold) {
                          DescribeModel(runner.model));
 }
 
+// The weighted inputs of the fits: sizes, means, weights 1 / variance of each mean.
+Inputs MakeInputs(const Sweep& sweep, const NoiseModel& noise) {
+  Inputs in{Sizes(sweep), Means(sweep), {}};
+  for (double variance : noise.mean_variance) in.weights.push_back(1 / variance);
+  const double weighted_mean =
+      Dot(in.weights, in.means) / std::accumulate(in.weights.begin(), in.weights.end(), 0.0);
+  for (size_t i = 0; i < in.means.size(); ++i) {
+    in.total_weighted_ss += in.weights[i] * std::pow(in.means[i] - weighted_mean, 2);
+  }
+  in.rss_floor = std::max(1e-12 * in.total_weighted_ss, 1e-300);
+  return in;
+}
+
+// The best family of `order` (ranked by BIC), after a family that contains another (BSD +
+// fragments contains BSD) must beat it by `strong_delta_bic` to be preferred.
+int PreferContained(const std::vector<int>& order, const std::vector<FamilyFit>& families,
+                    double strong_delta_bic) {
+  int best = order[0];
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (int f : order) {
+      if (f == best || f == 0 || !FamilyContains(static_cast<ModelFamily>(best),
+                                                 static_cast<ModelFamily>(f))) {
+        continue;
+      }
+      if (families[f].bic - families[best].bic < strong_delta_bic) {
+        best = f;
+        changed = true;
+        break;
+      }
+    }
+  }
+  return best;
+}
+
+// The first family after the best in `order` that neither contains nor is contained by
+// `best`; `best` when there is none.
+ModelFamily RunnerUp(const std::vector<int>& order, ModelFamily best) {
+  for (size_t i = 1; i < order.size(); ++i) {
+    if (FamilyContains(static_cast<ModelFamily>(order[i]), best) ||
+        FamilyContains(best, static_cast<ModelFamily>(order[i]))) {
+      continue;
+    }
+    return static_cast<ModelFamily>(order[i]);
+  }
+  return best;
+}
+
 }  // namespace
 
 double CriterionBic(double weighted_rss, double n, int costs, int discrete, bool scale_known,
@@ -587,14 +649,7 @@ absl::StatusOr<ModelComparison> FitBufferModels(const Sweep& sweep,
   }
   absl::StatusOr<NoiseModel> noise = EstimateNoise(sweep);
   if (!noise.ok()) return noise.status();
-  Inputs in{Sizes(sweep), Means(sweep), {}};
-  for (double variance : noise->mean_variance) in.weights.push_back(1 / variance);
-  const double weighted_mean =
-      Dot(in.weights, in.means) / std::accumulate(in.weights.begin(), in.weights.end(), 0.0);
-  for (size_t i = 0; i < in.means.size(); ++i) {
-    in.total_weighted_ss += in.weights[i] * std::pow(in.means[i] - weighted_mean, 2);
-  }
-  in.rss_floor = std::max(1e-12 * in.total_weighted_ss, 1e-300);
+  const Inputs in = MakeInputs(sweep, *noise);
 
   const LineBasis basis = MakeLineBasis(in);
   const std::vector<FamilyScreen> screens = ScreenLayouts(in, basis, options);
@@ -632,33 +687,10 @@ absl::StatusOr<ModelComparison> FitBufferModels(const Sweep& sweep,
   }
   // A family that contains another (BSD + fragments contains BSD) must beat it by the
   // verdict's margin to be preferred: its extra mechanism needs strong evidence too.
-  int best = order[0];
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (int f : order) {
-      if (f == best || f == 0 || !FamilyContains(static_cast<ModelFamily>(best),
-                                                 static_cast<ModelFamily>(f))) {
-        continue;
-      }
-      if (result.families[f].bic - result.families[best].bic <
-          options.strong_evidence_delta_bic) {
-        best = f;
-        changed = true;
-        break;
-      }
-    }
-  }
+  const int best = PreferContained(order, result.families, options.strong_evidence_delta_bic);
   std::stable_partition(order.begin(), order.end(), [&](int f) { return f == best; });
   result.best = static_cast<ModelFamily>(best);
-  result.runner_up = result.best;
-  for (size_t i = 1; i < order.size(); ++i) {
-    if (FamilyContains(static_cast<ModelFamily>(order[i]), result.best) ||
-        FamilyContains(result.best, static_cast<ModelFamily>(order[i]))) {
-      continue;
-    }
-    result.runner_up = static_cast<ModelFamily>(order[i]);
-    break;
-  }
+  result.runner_up = RunnerUp(order, result.best);
   const double best_bic = result.families[best].bic;
   result.delta_bic_runner_up = result.families[static_cast<int>(result.runner_up)].bic - best_bic;
   result.delta_bic_linear = result.families[0].bic - best_bic;
