@@ -1,0 +1,86 @@
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "analysis/buffer_models.h"
+#include "analysis/model_fit.h"
+#include "analysis/sweep.h"
+
+// DescribeRanges, ImpliedSteps and RttFromThroughput (declared in analysis/model_fit.h): what
+// a fit says beyond its figures, and the sweep a throughput sweep implies.
+
+namespace tickbench::analysis {
+
+std::string DescribeRanges(const FamilyFit& fit) {
+  std::vector<std::string> parts;
+  for (const ParameterRange& range : fit.ranges) {
+    if (range.low == range.high) {
+      parts.push_back(absl::StrFormat("%s=%d", range.name, range.low));
+    } else if (range.values.size() <= 4) {
+      parts.push_back(
+          absl::StrFormat("%s in {%s}", range.name, absl::StrJoin(range.values, ", ")));
+    } else {
+      parts.push_back(absl::StrFormat("%s in [%d, %d]", range.name, range.low, range.high));
+    }
+  }
+  return absl::StrJoin(parts, ", ");
+}
+
+std::vector<ImpliedStep> ImpliedSteps(const Sweep& sweep, const FamilyFit& fit,
+                                      double z_threshold) {
+  std::vector<ImpliedStep> steps;
+  if (!fit.fitted || fit.model.family == ModelFamily::kLinear) return steps;
+  const std::vector<double> sizes = Sizes(sweep);
+  const std::vector<std::vector<double>> columns = DesignColumns(fit.model, sizes);
+  const std::vector<bool> step_columns = StepColumns(fit.model);
+  const size_t q = fit.costs.size();
+  if (columns.size() != q || fit.cost_covariance.size() != q * q) return steps;
+  for (size_t i = 0; i + 1 < sizes.size(); ++i) {
+    std::vector<double> d(q, 0);
+    double jump = 0;
+    for (size_t k = 2; k < q; ++k) {
+      if (!step_columns[k - 2]) continue;
+      d[k] = columns[k][i + 1] - columns[k][i];
+      jump += fit.costs[k] * d[k];
+    }
+    if (jump == 0) continue;
+    double variance = 0;
+    for (size_t a = 0; a < q; ++a) {
+      for (size_t b = 0; b < q; ++b) variance += d[a] * fit.cost_covariance[a * q + b] * d[b];
+    }
+    const double stderr_ = std::sqrt(std::max(variance, 0.0));
+    if (!(std::fabs(jump) >= z_threshold * stderr_)) continue;
+    steps.push_back({sizes[i], sizes[i + 1], static_cast<int>(i + 1), jump, stderr_});
+  }
+  return steps;
+}
+
+absl::StatusOr<Sweep> RttFromThroughput(const Sweep& throughput) {
+  if (absl::Status valid = ValidateSweep(throughput); !valid.ok()) return valid;
+  Sweep rtt;
+  rtt.value_name = "implied_rtt_ns";
+  rtt.unit = "ns";
+  for (const SweepPoint& point : throughput.points) {
+    if (point.size_bytes <= 0) {
+      return absl::InvalidArgumentError("a throughput at size 0 implies no round-trip time");
+    }
+    SweepPoint converted;
+    converted.size_bytes = point.size_bytes;
+    for (double bytes_per_second : point.values) {
+      if (!(bytes_per_second > 0)) {
+        return absl::InvalidArgumentError(absl::StrFormat(
+            "throughput %g at size %g: must be positive", bytes_per_second, point.size_bytes));
+      }
+      // 2n bytes (the message and its echo) per round trip.
+      converted.values.push_back(2 * point.size_bytes / bytes_per_second * 1e9);
+    }
+    rtt.points.push_back(std::move(converted));
+  }
+  return rtt;
+}
+
+}  // namespace tickbench::analysis
