@@ -21,8 +21,7 @@ std::string DescribeRanges(const FamilyFit& fit) {
     if (range.low == range.high) {
       parts.push_back(absl::StrFormat("%s=%d", range.name, range.low));
     } else if (range.values.size() <= 4) {
-      parts.push_back(
-          absl::StrFormat("%s in {%s}", range.name, absl::StrJoin(range.values, ", ")));
+      parts.push_back(absl::StrFormat("%s in {%s}", range.name, absl::StrJoin(range.values, ", ")));
     } else {
       parts.push_back(absl::StrFormat("%s in [%d, %d]", range.name, range.low, range.high));
     }

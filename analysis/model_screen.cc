@@ -90,9 +90,6 @@ std::vector<BufferModel> MtuCandidates(const ModelFitOptions& options) {
   return out;
 }
 
-
-
-
 // v minus its projection on q1 and q2, done twice: one more Gram–Schmidt pass restores the
 // orthogonality that cancellation costs when v lies almost in the line's span.
 std::vector<double> OffLine(const LineBasis& basis, std::vector<double> v) {
@@ -105,7 +102,6 @@ std::vector<double> OffLine(const LineBasis& basis, std::vector<double> v) {
   }
   return v;
 }
-
 
 // One count column, √W-scaled and projected off the line, with what the screen needs.
 struct OffColumn {
@@ -125,8 +121,6 @@ OffColumn MakeOffColumn(const LineBasis& basis, const std::vector<double>& colum
   out.zy = Dot(out.z, basis.y_off);
   return out;
 }
-
-
 
 // Solves the k×k system g·c = r (k ≤ 3, symmetric positive definite) by Gaussian elimination.
 bool Solve(int k, double g[3][3], double r[3], double c[3]) {

@@ -59,9 +59,9 @@ class JsonParser {
 
   absl::Status ParseNumber(JsonValue& value) {
     const size_t start = pos_;
-    while (pos_ < text_.size() && (absl::ascii_isdigit(static_cast<unsigned char>(text_[pos_])) ||
-                                   absl::string_view("+-.eE").find(text_[pos_]) !=
-                                       absl::string_view::npos)) {
+    while (pos_ < text_.size() &&
+           (absl::ascii_isdigit(static_cast<unsigned char>(text_[pos_])) ||
+            absl::string_view("+-.eE").find(text_[pos_]) != absl::string_view::npos)) {
       ++pos_;
     }
     if (pos_ == start) return Error("expected a value");
@@ -89,21 +89,37 @@ class JsonParser {
       if (pos_ >= text_.size()) break;
       const char e = text_[pos_++];
       switch (e) {
-        case '"': case '\\': case '/': out += e; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
+        case '"':
+        case '\\':
+        case '/':
+          out += e;
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'n':
+          out += '\n';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 't':
+          out += '\t';
+          break;
         case 'u': {
           if (pos_ + 4 > text_.size()) return Error("short \\u escape");
           unsigned code = 0;
           for (int i = 0; i < 4; ++i) {
             const char h = text_[pos_++];
-            if (!absl::ascii_isxdigit(static_cast<unsigned char>(h))) return Error("bad \\u escape");
-            code = code * 16 + (absl::ascii_isdigit(static_cast<unsigned char>(h))
-                                    ? h - '0'
-                                    : absl::ascii_tolower(static_cast<unsigned char>(h)) - 'a' + 10);
+            if (!absl::ascii_isxdigit(static_cast<unsigned char>(h)))
+              return Error("bad \\u escape");
+            code =
+                code * 16 + (absl::ascii_isdigit(static_cast<unsigned char>(h))
+                                 ? h - '0'
+                                 : absl::ascii_tolower(static_cast<unsigned char>(h)) - 'a' + 10);
           }
           // Names and values compared here are ASCII; anything else is kept as '?'.
           out += code < 0x80 ? static_cast<char>(code) : '?';

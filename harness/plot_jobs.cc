@@ -67,24 +67,25 @@ double PlotYMax(const analysis::Sweep& sweep, const SweepPlotExtras& extras, dou
 // Writes a sweep plot's data blocks to `data` and returns the beyond-range block's lines.
 // Block 0: every run's value; 1: per size, the mean and the extras; 2: the fit;
 // 3: values beyond the y range, at the edge.
-std::string SweepData(const analysis::Sweep& sweep, const SweepPlotExtras& extras,
-                      double scale, const std::string& unit, double y_max, std::string& data) {
+std::string SweepData(const analysis::Sweep& sweep, const SweepPlotExtras& extras, double scale,
+                      const std::string& unit, double y_max, std::string& data) {
   const double kNaN = std::numeric_limits<double>::quiet_NaN();
   auto clip = [&](double v) { return v > y_max ? kNaN : v; };
   data = absl::StrFormat("# size_bytes %s_%s run\n", GnuplotSafeText(sweep.value_name),
-                             GnuplotSafeText(unit));
+                         GnuplotSafeText(unit));
   std::string beyond;
   for (const analysis::SweepPoint& point : sweep.points) {
     for (size_t run = 0; run < point.values.size(); ++run) {
       const double v = point.values[run] * scale;
-      absl::StrAppendFormat(&data, "%.0f %s %d\n", point.size_bytes, Number(clip(v)),
-                            run + 1);
-      if (v > y_max) absl::StrAppendFormat(&beyond, "%.0f %s %s\n", point.size_bytes,
-                                           Number(y_max), Number(v));
+      absl::StrAppendFormat(&data, "%.0f %s %d\n", point.size_bytes, Number(clip(v)), run + 1);
+      if (v > y_max)
+        absl::StrAppendFormat(&beyond, "%.0f %s %s\n", point.size_bytes, Number(y_max), Number(v));
     }
   }
-  absl::StrAppend(&data, "\n\n# size_bytes mean ci_low ci_high median band_low band_high "
-                             "reference (", GnuplotSafeText(unit), ")\n");
+  absl::StrAppend(&data,
+                  "\n\n# size_bytes mean ci_low ci_high median band_low band_high "
+                  "reference (",
+                  GnuplotSafeText(unit), ")\n");
   for (size_t i = 0; i < sweep.points.size(); ++i) {
     const analysis::SweepPoint& point = sweep.points[i];
     const SweepPlotExtras::Point* e =
@@ -96,18 +97,17 @@ std::string SweepData(const analysis::Sweep& sweep, const SweepPlotExtras& extra
     const bool per_iteration = e != nullptr && e->has_per_iteration;
     const bool reference = e != nullptr && e->has_reference;
     const double band_high = per_iteration ? e->band_high_ns * scale : kNaN;
-    absl::StrAppendFormat(
-        &data, "%.0f %s %s %s %s %s %s %s\n", point.size_bytes, Number(clip(mean)),
-        Number(interval ? e->averaged_low_ns * scale : kNaN),
-        Number(interval ? std::min(e->averaged_high_ns * scale, y_max) : kNaN),
-        Number(per_iteration ? clip(e->median_ns * scale) : kNaN),
-        Number(per_iteration ? std::min(e->band_low_ns * scale, y_max) : kNaN),
-        Number(per_iteration ? std::min(band_high, y_max) : kNaN),
-        Number(reference ? clip(e->reference_ns * scale) : kNaN));
+    absl::StrAppendFormat(&data, "%.0f %s %s %s %s %s %s %s\n", point.size_bytes,
+                          Number(clip(mean)), Number(interval ? e->averaged_low_ns * scale : kNaN),
+                          Number(interval ? std::min(e->averaged_high_ns * scale, y_max) : kNaN),
+                          Number(per_iteration ? clip(e->median_ns * scale) : kNaN),
+                          Number(per_iteration ? std::min(e->band_low_ns * scale, y_max) : kNaN),
+                          Number(per_iteration ? std::min(band_high, y_max) : kNaN),
+                          Number(reference ? clip(e->reference_ns * scale) : kNaN));
     for (double v : {mean, per_iteration ? e->median_ns * scale : 0.0, band_high,
                      reference ? e->reference_ns * scale : 0.0}) {
-      if (v > y_max) absl::StrAppendFormat(&beyond, "%.0f %s %s\n", point.size_bytes,
-                                           Number(y_max), Number(v));
+      if (v > y_max)
+        absl::StrAppendFormat(&beyond, "%.0f %s %s\n", point.size_bytes, Number(y_max), Number(v));
     }
   }
   absl::StrAppend(&data, "\n\n# size_bytes fit\n");
@@ -131,35 +131,43 @@ std::vector<std::string> SweepSeries(const SweepPlotExtras& extras, bool any_bey
                                          [](const auto& p) { return p.has_reference; });
   std::vector<std::string> series;
   if (any_per_iteration) {
-    series.push_back(absl::StrCat(data, " index 1 using 1:6:7 with filledcurves fs transparent "
-                                        "solid 0.2 lc rgb '#ee7733' title ",
+    series.push_back(absl::StrCat(data,
+                                  " index 1 using 1:6:7 with filledcurves fs transparent "
+                                  "solid 0.2 lc rgb '#ee7733' title ",
                                   QuoteUser(extras.band_name)));
-    series.push_back(absl::StrCat(data, " index 1 using 1:5 with lines lw 2 lc rgb '#cc3311' "
-                                        "title 'per-iteration median (mean over runs)'"));
+    series.push_back(absl::StrCat(data,
+                                  " index 1 using 1:5 with lines lw 2 lc rgb '#cc3311' "
+                                  "title 'per-iteration median (mean over runs)'"));
   }
-  series.push_back(absl::StrCat(data, " index 0 using 1:2 with points pt 7 ps 0.4 lc rgb "
-                                      "'#4477aa' title 'averaged RTT, each run'"));
+  series.push_back(absl::StrCat(data,
+                                " index 0 using 1:2 with points pt 7 ps 0.4 lc rgb "
+                                "'#4477aa' title 'averaged RTT, each run'"));
   if (any_interval) {
-    series.push_back(absl::StrCat(data, " index 1 using 1:2:3:4 with yerrorlines lw 2 pt 5 ps "
-                                        "0.5 lc rgb '#222222' title 'averaged RTT, mean of "
-                                        "runs with 95% interval'"));
+    series.push_back(absl::StrCat(data,
+                                  " index 1 using 1:2:3:4 with yerrorlines lw 2 pt 5 ps "
+                                  "0.5 lc rgb '#222222' title 'averaged RTT, mean of "
+                                  "runs with 95% interval'"));
   } else {
-    series.push_back(absl::StrCat(data, " index 1 using 1:2 with lines lw 2 lc rgb '#222222' "
-                                        "title 'averaged RTT, mean of runs'"));
+    series.push_back(absl::StrCat(data,
+                                  " index 1 using 1:2 with lines lw 2 lc rgb '#222222' "
+                                  "title 'averaged RTT, mean of runs'"));
   }
   if (any_reference) {
-    series.push_back(absl::StrCat(data, " index 1 using 1:8 with lines dt 3 lw 2 lc rgb "
-                                        "'#009988' title 'reference clock, averaged RTT'"));
+    series.push_back(absl::StrCat(data,
+                                  " index 1 using 1:8 with lines dt 3 lw 2 lc rgb "
+                                  "'#009988' title 'reference clock, averaged RTT'"));
   }
   if (!extras.fit.empty()) {
-    series.push_back(absl::StrCat(data, " index 2 using 1:2 with lines lw 1.5 lc rgb '#aa3377' "
-                                        "title ",
+    series.push_back(absl::StrCat(data,
+                                  " index 2 using 1:2 with lines lw 1.5 lc rgb '#aa3377' "
+                                  "title ",
                                   QuoteUser(absl::StrCat("fit: ", extras.fit_name))));
   }
   if (any_beyond) {
-    series.push_back(absl::StrCat(data, " index 3 using 1:2 with points pt 8 ps 1.2 lc rgb "
-                                        "'#ee3377' title 'beyond the y range (drawn at the "
-                                        "edge)'"));
+    series.push_back(absl::StrCat(data,
+                                  " index 3 using 1:2 with points pt 8 ps 1.2 lc rgb "
+                                  "'#ee3377' title 'beyond the y range (drawn at the "
+                                  "edge)'"));
   }
   return series;
 }
@@ -174,9 +182,8 @@ void AppendHistogramData(const StudyCell& cell, double t_us, std::string& data, 
   double predicted_total = 0;
   for (double p : cell.prediction.histogram) predicted_total += p;
   for (size_t i = 0; i < buckets; ++i) {
-    const double share = i < cell.histogram.size() && total > 0
-                             ? static_cast<double>(cell.histogram[i]) / total
-                             : 0;
+    const double share =
+        i < cell.histogram.size() && total > 0 ? static_cast<double>(cell.histogram[i]) / total : 0;
     const double predicted =
         cell.prediction_applies && i < cell.prediction.histogram.size() && predicted_total > 0
             ? cell.prediction.histogram[i] / predicted_total
@@ -231,14 +238,15 @@ GnuplotJob StudyHistogramJob(const std::vector<StudyCell>& cells) {
   const int panels = std::max<int>(1, static_cast<int>(cells.size()));
   const int columns = std::min(3, panels);
   const int rows = (panels + columns - 1) / columns;
-  absl::StrAppendFormat(&job.script,
-                        "set terminal svg size %d,%d dynamic background rgb 'white'\n"
-                        "set termoption noenhanced\nset output %s\nset grid\nset multiplot layout %d,%d title %s\n"
-                        "set style fill solid 0.5\n"
-                        "set key top right font ',8'\nset xlabel 'reading (us)'\n"
-                        "set ylabel 'share of readings'\nset yrange [0:1.05]\n",
-                        400 * columns, 320 * rows, Quote(kGnuplotSvgName), rows, columns,
-                        Quote("each clock's per-iteration readings at each size, in time units"));
+  absl::StrAppendFormat(
+      &job.script,
+      "set terminal svg size %d,%d dynamic background rgb 'white'\n"
+      "set termoption noenhanced\nset output %s\nset grid\nset multiplot layout %d,%d title %s\n"
+      "set style fill solid 0.5\n"
+      "set key top right font ',8'\nset xlabel 'reading (us)'\n"
+      "set ylabel 'share of readings'\nset yrange [0:1.05]\n",
+      400 * columns, 320 * rows, Quote(kGnuplotSvgName), rows, columns,
+      Quote("each clock's per-iteration readings at each size, in time units"));
   for (size_t c = 0; c < cells.size(); ++c) {
     const StudyCell& cell = cells[c];
     // T in us; a cell without one (nothing measured) is drawn on a 1 us grid.
@@ -265,8 +273,8 @@ GnuplotJob StudyHistogramJob(const std::vector<StudyCell>& cells) {
         Number(truth_us), Number(truth_us), Number(estimate_us), Number(estimate_us));
     absl::StrAppend(
         &job.script, "set title ",
-        QuoteUser(absl::StrFormat("%s, %d bytes, T = %.6g us%s", cell.clock, cell.size_bytes,
-                                  t_us, open_last ? " (last bar: that or more)" : "")),
+        QuoteUser(absl::StrFormat("%s, %d bytes, T = %.6g us%s", cell.clock, cell.size_bytes, t_us,
+                                  open_last ? " (last bar: that or more)" : "")),
         " noenhanced\n");
     const std::string data = Quote(kGnuplotDataName);
     absl::StrAppend(&job.script, "plot ", data, " index ", c,

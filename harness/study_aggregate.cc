@@ -38,7 +38,6 @@ timing::ConfidenceInterval WithContinuity(timing::ConfidenceInterval ci, double 
   return ci;
 }
 
-
 // What AggregateStudyRuns gathers over the runs of a cell before it sets the cell's figures.
 struct RunTotals {
   timing::RunningStats loop_period;
@@ -56,7 +55,8 @@ void AddRunAveraged(const StudyRun& run, double reference_resolution_ns, StudyCe
   const double period = cell.resolution_ns;
   const double n = static_cast<double>(run.iterations > 0 ? run.iterations : cell.iterations);
   const double truth =
-      (Mid(run.stop_before_ns, run.stop_after_ns) - Mid(run.start_before_ns, run.start_after_ns)) / n;
+      (Mid(run.stop_before_ns, run.stop_after_ns) - Mid(run.start_before_ns, run.start_after_ns)) /
+      n;
   const double estimate = (run.stop_clock_ns - run.start_clock_ns) / n;
   const double start_half = (run.start_after_ns - run.start_before_ns) / 2;
   const double skew = start_half + (run.stop_after_ns - run.stop_before_ns) / 2;
@@ -68,12 +68,13 @@ void AddRunAveraged(const StudyRun& run, double reference_resolution_ns, StudyCe
   cell.worst_run_error_ns = std::max(cell.worst_run_error_ns, std::abs(estimate - truth));
   // The rate over the run: the clock's advance against the reference's, from the pair
   // before the averaged pass to the pair after the per-iteration pass.
-  const double span = Mid(run.end_before_ns, run.end_after_ns) - Mid(run.start_before_ns, run.start_after_ns);
+  const double span =
+      Mid(run.end_before_ns, run.end_after_ns) - Mid(run.start_before_ns, run.start_after_ns);
   if (span > 0) {
     t.rate_clock_ns += run.end_clock_ns - run.start_clock_ns;
     t.rate_reference_ns += span;
-    t.rate_slack_ns += period + start_half + (run.end_after_ns - run.end_before_ns) / 2 +
-                     reference_resolution_ns;
+    t.rate_slack_ns +=
+        period + start_half + (run.end_after_ns - run.end_before_ns) / 2 + reference_resolution_ns;
   }
 }
 
@@ -91,14 +92,14 @@ void AddRunReadings(const StudyRun& run, double run_confidence, StudyCell& cell,
     }
   }
   if (!run.readings_ns.empty()) {
-    cell.worst_run_bias_ns = std::max(
-        cell.worst_run_bias_ns, std::abs(reading_sum - truth_sum) / run.readings_ns.size());
+    cell.worst_run_bias_ns = std::max(cell.worst_run_bias_ns,
+                                      std::abs(reading_sum - truth_sum) / run.readings_ns.size());
   }
-  const timing::ConfidenceInterval run_bias = WithContinuity(
-      timing::BatchMeansInterval(run_differences,
-                                 timing::QuantizedSdFloor(period, run_differences.size()),
-                                 timing::kDefaultBatches, run_confidence),
-      period, run_differences.size());
+  const timing::ConfidenceInterval run_bias =
+      WithContinuity(timing::BatchMeansInterval(
+                         run_differences, timing::QuantizedSdFloor(period, run_differences.size()),
+                         timing::kDefaultBatches, run_confidence),
+                     period, run_differences.size());
   if (run_bias.Excludes(0)) ++cell.runs_biased;
   t.differences.insert(t.differences.end(), run_differences.begin(), run_differences.end());
   for (size_t b = 0; b < std::min(run.plain_block_ns.size(), run.probed_block_ns.size()); ++b) {
@@ -149,19 +150,18 @@ void SetAveragedFigures(const RunTotals& t, double reference_resolution_ns, bool
     // 1e-9 of the bound: floating-point rounding of the ns conversions, nothing more.
     if (std::abs(t.errors[r]) > bound * (1 + 1e-9)) cell.averaged_within_bound = false;
     if (bound > 0) {
-      cell.worst_run_bound_ratio = std::max(cell.worst_run_bound_ratio, std::abs(t.errors[r]) / bound);
+      cell.worst_run_bound_ratio =
+          std::max(cell.worst_run_bound_ratio, std::abs(t.errors[r]) / bound);
     }
   }
   if (cell.truth_ns > 0) {
     cell.averaged_unresolved = quantum > 0.1 * cell.truth_ns;
     cell.round_trips_to_resolve = static_cast<int64_t>(std::ceil(100 * period / cell.truth_ns));
   }
-
 }
 
 // The per-iteration statistics and their intervals, and the bias test.
-void SetPerIterationFigures(const RunTotals& t, double reference_resolution_ns,
-                            StudyCell& cell) {
+void SetPerIterationFigures(const RunTotals& t, double reference_resolution_ns, StudyCell& cell) {
   const double period = cell.resolution_ns;
   // Per-iteration statistics and their intervals.
   cell.per_iteration = timing::Summarize(t.readings);
@@ -172,8 +172,8 @@ void SetPerIterationFigures(const RunTotals& t, double reference_resolution_ns,
   const int64_t count = static_cast<int64_t>(t.readings.size());
   cell.per_iteration_mean_ci =
       timing::BatchMeansInterval(t.readings, timing::QuantizedSdFloor(period, count));
-  cell.reference_mean_ci =
-      timing::BatchMeansInterval(t.true_ns, timing::QuantizedSdFloor(reference_resolution_ns, count));
+  cell.reference_mean_ci = timing::BatchMeansInterval(
+      t.true_ns, timing::QuantizedSdFloor(reference_resolution_ns, count));
   std::vector<double> zeros(t.readings.size());
   for (size_t i = 0; i < t.readings.size(); ++i) zeros[i] = t.readings[i] == 0 ? 1 : 0;
   cell.zero_share_ci = timing::BatchMeansInterval(zeros, timing::QuantizedSdFloor(1, count));
@@ -187,7 +187,6 @@ void SetPerIterationFigures(const RunTotals& t, double reference_resolution_ns,
       timing::BatchMeansInterval(t.differences, difference_floor, timing::kDefaultBatches, 0.975),
       period, t.differences.size());
   cell.biased = pooled_test.Excludes(0) || cell.runs_biased > 0;
-
 }
 
 // The tick histogram, the tick-reading theory's check, the phase test and the probe effect.
@@ -261,11 +260,13 @@ void AppendPerIterationWords(const StudyCell& c, std::string& text) {
       absl::StrAppendFormat(&text, ", SD %.1fx the mean", p.sd / p.mean);
     }
   } else if (p.mean > 0 && p.sd > p.mean) {
-    absl::StrAppendFormat(&text, "per-iteration: SD is %.1fx the mean, as the reference's %.1fx: "
-                                 "the spread is the system's (preemption, interrupts), not the clock's",
-                          p.sd / p.mean, c.reference_per_iteration.mean > 0
-                                             ? c.reference_per_iteration.sd / c.reference_per_iteration.mean
-                                             : 0);
+    absl::StrAppendFormat(&text,
+                          "per-iteration: SD is %.1fx the mean, as the reference's %.1fx: "
+                          "the spread is the system's (preemption, interrupts), not the clock's",
+                          p.sd / p.mean,
+                          c.reference_per_iteration.mean > 0
+                              ? c.reference_per_iteration.sd / c.reference_per_iteration.mean
+                              : 0);
   } else {
     absl::StrAppendFormat(&text, "per-iteration: SD is %.0f%% of the mean", Percent(p.sd, p.mean));
   }
@@ -288,10 +289,11 @@ void AppendPerIterationWords(const StudyCell& c, std::string& text) {
       absl::StrAppend(&text, ")");
       // Each pair is read clock first, reference second: a difference no larger than one
       // read of the clock can come from that order, not from the clock.
-      if (c.read_cost_ns > 0 && std::max(std::abs(c.bias_ci.low), std::abs(c.bias_ci.high)) <=
-                                    c.read_cost_ns) {
-        absl::StrAppendFormat(&text, ", within one read of the clock (%s ns): the order of the "
-                                     "paired reads can make it",
+      if (c.read_cost_ns > 0 &&
+          std::max(std::abs(c.bias_ci.low), std::abs(c.bias_ci.high)) <= c.read_cost_ns) {
+        absl::StrAppendFormat(&text,
+                              ", within one read of the clock (%s ns): the order of the "
+                              "paired reads can make it",
                               Two(c.read_cost_ns));
       }
     } else {
@@ -301,19 +303,19 @@ void AppendPerIterationWords(const StudyCell& c, std::string& text) {
   }
 }
 
-// The rest of SummarizeCell's words: the median, the averaged figure and its bound, the theory's check, the
-// phases and the rate.
+// The rest of SummarizeCell's words: the median, the averaged figure and its bound, the theory's
+// check, the phases and the rate.
 void AppendAveragedWords(const StudyCell& c, std::string& text) {
   // The median against the reference's: claimed off only where its interval excludes the
   // reference's median.
   if (c.median_ci.valid && c.reference_median_ci.valid &&
       c.median_ci.Excludes(c.reference_median_ci.estimate) && c.reference_median_ci.estimate > 0) {
-    absl::StrAppendFormat(&text, ", median off by %+.0f%% (95%% CI %s ns excludes the reference's %s)",
-                          Percent(c.median_ci.estimate - c.reference_median_ci.estimate,
-                                  c.reference_median_ci.estimate),
-                          Range(c.median_ci),
-                          timing::FormatRounded(c.reference_median_ci.estimate,
-                                                c.reference_median_ci.half_width()));
+    absl::StrAppendFormat(
+        &text, ", median off by %+.0f%% (95%% CI %s ns excludes the reference's %s)",
+        Percent(c.median_ci.estimate - c.reference_median_ci.estimate,
+                c.reference_median_ci.estimate),
+        Range(c.median_ci),
+        timing::FormatRounded(c.reference_median_ci.estimate, c.reference_median_ci.half_width()));
   }
   // Averaged: the figure, whether it resolves the RTT, and its bound with every term.
   absl::StrAppendFormat(&text, "; averaged %s ns", WithInterval(c.averaged_ci));
@@ -325,22 +327,26 @@ void AppendAveragedWords(const StudyCell& c, std::string& text) {
                           c.round_trips_to_resolve);
   }
   absl::StrAppendFormat(
-      &text, ", worst run's error %s ns %s its bound (bound %s ns = T/N %s + pairing %s + reference "
-             "%s + rate %s)",
-      Two(c.worst_run_error_ns), c.averaged_within_bound ? "within" : "BEYOND", Two(c.total_bound_ns()),
-      Two(c.averaged_bound_ns), Two(c.pairing_bound_ns), Two(c.reference_bound_ns), Two(c.rate_bound_ns));
+      &text,
+      ", worst run's error %s ns %s its bound (bound %s ns = T/N %s + pairing %s + reference "
+      "%s + rate %s)",
+      Two(c.worst_run_error_ns), c.averaged_within_bound ? "within" : "BEYOND",
+      Two(c.total_bound_ns()), Two(c.averaged_bound_ns), Two(c.pairing_bound_ns),
+      Two(c.reference_bound_ns), Two(c.rate_bound_ns));
   if (c.prediction_applies) {
-    absl::StrAppendFormat(&text,
-                          "; theory %s at 3 SE per check (share of >%d-tick readings %.3f, "
-                          "predicted %.3f%s)",
-                          c.verdict.agrees() ? "agrees" : "DISAGREES", c.prediction.n,
-                          c.observed.share_above_n, c.prediction.f,
-                          c.disturbed_intervals > 0
-                              ? absl::StrFormat("; %d disturbed intervals left out", c.disturbed_intervals)
-                              : "");
+    absl::StrAppendFormat(
+        &text,
+        "; theory %s at 3 SE per check (share of >%d-tick readings %.3f, "
+        "predicted %.3f%s)",
+        c.verdict.agrees() ? "agrees" : "DISAGREES", c.prediction.n, c.observed.share_above_n,
+        c.prediction.f,
+        c.disturbed_intervals > 0
+            ? absl::StrFormat("; %d disturbed intervals left out", c.disturbed_intervals)
+            : "");
   }
   if (c.phase_locked) {
-    absl::StrAppendFormat(&text, "; start phases not uniform (chi-square p = %.2g)", c.phase_test.p_value);
+    absl::StrAppendFormat(&text, "; start phases not uniform (chi-square p = %.2g)",
+                          c.phase_test.p_value);
     absl::StrAppend(&text, c.biased ? " and the per-iteration mean is biased: try --dither"
                                     : " but no bias shown in the mean");
   }
