@@ -174,7 +174,7 @@ std::string DescribeModel(const BufferModel& model) {
 
 bool PlausibleBufferSize(int64_t bytes) {
   if (bytes > 0 && (bytes & (bytes - 1)) == 0) return true;  // powers of two: 128..4096 too
-  return bytes == 112;  // MLEN of 4.3BSD
+  return bytes == 112;                                       // MLEN of 4.3BSD
 }
 
 bool PlausibleMtu(int64_t bytes) {

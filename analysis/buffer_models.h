@@ -54,8 +54,8 @@ enum class ModelFamily {
 
 // Every family, in enum order.
 inline constexpr ModelFamily kAllModelFamilies[] = {
-    ModelFamily::kLinear,       ModelFamily::kBsdSocket,        ModelFamily::kFixedChunks,
-    ModelFamily::kIpv4Fragments, ModelFamily::kBsdFragments,    ModelFamily::kChunksFragments,
+    ModelFamily::kLinear,        ModelFamily::kBsdSocket,    ModelFamily::kFixedChunks,
+    ModelFamily::kIpv4Fragments, ModelFamily::kBsdFragments, ModelFamily::kChunksFragments,
     ModelFamily::kSegmented};
 
 // True when every count column of `part` is also one of `whole` (a BSD layout is part of
@@ -69,10 +69,10 @@ using model::kUdpHeaderBytes;
 // One member of a family: the family and its discrete parameters (unused ones are 0).
 struct BufferModel {
   ModelFamily family = ModelFamily::kLinear;
-  int64_t cluster_bytes = 0;    // kBsdSocket, kBsdFragments: C; k*Chunks*: the chunk size
-  int64_t threshold_bytes = 0;  // kBsdSocket, kBsdFragments: t
-  int64_t small_bytes = 0;      // kBsdSocket, kBsdFragments: s
-  int64_t mtu_bytes = 0;        // kIpv4Fragments, kBsdFragments, kChunksFragments: M
+  int64_t cluster_bytes = 0;      // kBsdSocket, kBsdFragments: C; k*Chunks*: the chunk size
+  int64_t threshold_bytes = 0;    // kBsdSocket, kBsdFragments: t
+  int64_t small_bytes = 0;        // kBsdSocket, kBsdFragments: s
+  int64_t mtu_bytes = 0;          // kIpv4Fragments, kBsdFragments, kChunksFragments: M
   std::vector<double> cut_sizes;  // kSegmented: the first size of every segment but the first
 };
 

@@ -1,9 +1,9 @@
 #include "analysis/csv_sweep_reader.h"
 
 #include <algorithm>
-#include <cstring>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <set>
 #include <utility>
@@ -122,10 +122,12 @@ absl::StatusOr<double> ParseFinite(absl::string_view field, absl::string_view co
                                    int line_number) {
   double value;
   if (!absl::SimpleAtod(field, &value)) {
-    return LineError(line_number, absl::StrFormat("%s %s is not a number", Escaped(column), Quoted(field)));
+    return LineError(line_number,
+                     absl::StrFormat("%s %s is not a number", Escaped(column), Quoted(field)));
   }
   if (!std::isfinite(value)) {
-    return LineError(line_number, absl::StrFormat("%s %s is not finite", Escaped(column), Quoted(field)));
+    return LineError(line_number,
+                     absl::StrFormat("%s %s is not finite", Escaped(column), Quoted(field)));
   }
   return value;
 }
@@ -138,9 +140,15 @@ struct UnitSuffix {
 
 // Longest first where one ends another ("_bytes_per_s" before "_s").
 constexpr UnitSuffix kUnitSuffixes[] = {
-    {"_bytes_per_second", "B/s", 1}, {"_bytes_per_s", "B/s", 1}, {"_kib_per_s", "B/s", 1024},
-    {"_kb_per_s", "B/s", 1e3},       {"_mb_per_s", "B/s", 1e6},  {"_ns", "ns", 1},
-    {"_us", "ns", 1e3},              {"_ms", "ns", 1e6},         {"_s", "ns", 1e9},
+    {"_bytes_per_second", "B/s", 1},
+    {"_bytes_per_s", "B/s", 1},
+    {"_kib_per_s", "B/s", 1024},
+    {"_kb_per_s", "B/s", 1e3},
+    {"_mb_per_s", "B/s", 1e6},
+    {"_ns", "ns", 1},
+    {"_us", "ns", 1e3},
+    {"_ms", "ns", 1e6},
+    {"_s", "ns", 1e9},
 };
 
 const UnitSuffix* KnownUnit(absl::string_view column) {
@@ -282,8 +290,7 @@ absl::Status AddDataRow(const std::vector<std::string>& fields, const Layout& la
   if (*size <= 0) {
     return LineError(line_number, absl::StrFormat("size %g is not positive", *size));
   }
-  absl::StatusOr<double> value =
-      ParseFinite(fields[layout.value], layout.value_name, line_number);
+  absl::StatusOr<double> value = ParseFinite(fields[layout.value], layout.value_name, line_number);
   if (!value.ok()) return value.status();
   if (layout.run >= 0) {
     absl::StatusOr<double> run = ParseFinite(fields[layout.run], "run", line_number);
@@ -298,9 +305,9 @@ absl::Status AddDataRow(const std::vector<std::string>& fields, const Layout& la
   }
   auto [where, added] = points.try_emplace(*size);
   if (added && points.size() > kMaxCsvSizes) {
-    return LineError(line_number,
-                     absl::StrFormat("more than %d distinct sizes, the most the analysis takes",
-                                     kMaxCsvSizes));
+    return LineError(
+        line_number,
+        absl::StrFormat("more than %d distinct sizes, the most the analysis takes", kMaxCsvSizes));
   }
   SweepPoint& point = where->second;
   point.size_bytes = *size;

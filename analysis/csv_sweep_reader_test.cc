@@ -69,10 +69,9 @@ TEST(ParseSweepCsvTest, UnitsFromTheHeader) {
     EXPECT_DOUBLE_EQ(sweep->points[0].values[0], c.value) << c.header;
   }
   // The first column with a known unit, past columns without one.
-  EXPECT_EQ(Parse("size_bytes,host,rtt_ms,throughput_kb_per_s\n64,a,1,2\n").value_name,
-            "rtt_ms");
-  for (const char* header : {"size_bytes,rtt_sec", "size_bytes,throughput_bits_per_s",
-                             "size,rtt_min"}) {
+  EXPECT_EQ(Parse("size_bytes,host,rtt_ms,throughput_kb_per_s\n64,a,1,2\n").value_name, "rtt_ms");
+  for (const char* header :
+       {"size_bytes,rtt_sec", "size_bytes,throughput_bits_per_s", "size,rtt_min"}) {
     absl::StatusOr<Sweep> sweep = ParseSweepCsv(std::string(header) + "\n64,3\n");
     ASSERT_FALSE(sweep.ok()) << header;
     EXPECT_EQ(sweep.status().code(), absl::StatusCode::kInvalidArgument);
@@ -252,10 +251,12 @@ TEST(ParseSweepCsvTest, ValueColumnNameMustBePrintable) {
   // The name becomes the sweep's value_name, which is printed as it is.
   EXPECT_EQ(Error("size,\x1b[2Jx\n64,1\n"),
             "line 1: the value column's name '\\x1b[2Jx' has control characters or is not UTF-8");
-  EXPECT_EQ(Error("size,\xc2\x9b" "2J\n64,1\n"),  // U+009B, the one-character CSI
+  EXPECT_EQ(Error("size,\xc2\x9b"
+                  "2J\n64,1\n"),  // U+009B, the one-character CSI
             "line 1: the value column's name '\\xc2\\x9b\\x32J' has control characters or is not "
             "UTF-8");
-  EXPECT_EQ(Error("size,\x9b" "2J\n64,1\n"),
+  EXPECT_EQ(Error("size,\x9b"
+                  "2J\n64,1\n"),
             "line 1: the value column's name '\\x9b\\x32J' has control characters or is not UTF-8");
   EXPECT_EQ(Error("size,\xc0\x9b\n64,1\n"),  // overlong ESC
             "line 1: the value column's name '\\xc0\\x9b' has control characters or is not UTF-8");
@@ -284,8 +285,8 @@ TEST(CsvSweepReaderQuantumTest, AveragedQuantumBecomesThePointsQuantum) {
   // Another value column: no quantum.
   CsvSweepOptions options;
   options.value_column = "averaged_quantum_ns";
-  const absl::StatusOr<Sweep> other = ParseSweepCsv(
-      "size_bytes,averaged_rtt_ns,averaged_quantum_ns\n64,20000,20000\n", options);
+  const absl::StatusOr<Sweep> other =
+      ParseSweepCsv("size_bytes,averaged_rtt_ns,averaged_quantum_ns\n64,20000,20000\n", options);
   ASSERT_TRUE(other.ok());
   EXPECT_EQ(other->points[0].quantum, 0);
 }

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <limits>
 #include <iterator>
+#include <limits>
 #include <numeric>
 #include <set>
 #include <utility>
@@ -70,8 +70,8 @@ struct Form {
 };
 
 double Bic(const Inputs& in, const Form& form, double rss, int costs, int discrete) {
-  return CriterionBic(rss, static_cast<double>(in.sizes.size()), costs, discrete,
-                      form.scale_known, form.scale_df, in.rss_floor);
+  return CriterionBic(rss, static_cast<double>(in.sizes.size()), costs, discrete, form.scale_known,
+                      form.scale_df, in.rss_floor);
 }
 
 // The family's reported candidate under one form of the criterion: the most plausible within
@@ -176,9 +176,9 @@ FamilyResult ChooseSegmentation(const Inputs& in, const Form& form,
       ++best.fit.rejected_degenerate;
       continue;
     }
-    candidate.fit.bic = Bic(in, form, candidate.fit.weighted_rss,
-                            static_cast<int>(candidate.fit.costs.size()),
-                            static_cast<int>(cuts.size()));
+    candidate.fit.bic =
+        Bic(in, form, candidate.fit.weighted_rss, static_cast<int>(candidate.fit.costs.size()),
+            static_cast<int>(cuts.size()));
     if (best.fit.fitted && !(candidate.fit.bic < best.fit.bic)) continue;
     candidate.fit.fitted = true;
     candidate.fit.candidates = best.fit.candidates;
@@ -201,12 +201,10 @@ void Score(FamilyResult* family, const Inputs& in, const Form& form) {
   out.parameters = costs + discrete + (form.scale_known ? 0 : 1);
   out.bic = Bic(in, form, out.weighted_rss, costs, discrete);
   const double scale =
-      form.scale_known ? 1
-                       : std::max(out.weighted_rss, in.rss_floor) / std::max(n - costs, 1.0);
-  out.cost_degrees_of_freedom =
-      !form.scale_known ? std::max(n - costs, 1.0)
-      : form.scale_df > 0 ? form.scale_df
-                          : std::numeric_limits<double>::infinity();
+      form.scale_known ? 1 : std::max(out.weighted_rss, in.rss_floor) / std::max(n - costs, 1.0);
+  out.cost_degrees_of_freedom = !form.scale_known   ? std::max(n - costs, 1.0)
+                                : form.scale_df > 0 ? form.scale_df
+                                                    : std::numeric_limits<double>::infinity();
   out.cost_stderrs.clear();
   out.cost_covariance.clear();
   for (size_t a = 0; a < out.costs.size(); ++a) {
@@ -256,8 +254,8 @@ int PreferContained(const std::vector<int>& order, const std::vector<FamilyFit>&
   for (bool changed = true; changed;) {
     changed = false;
     for (int f : order) {
-      if (f == best || f == 0 || !FamilyContains(static_cast<ModelFamily>(best),
-                                                 static_cast<ModelFamily>(f))) {
+      if (f == best || f == 0 ||
+          !FamilyContains(static_cast<ModelFamily>(best), static_cast<ModelFamily>(f))) {
         continue;
       }
       if (families[f].bic - families[best].bic < strong_delta_bic) {
@@ -291,9 +289,9 @@ double CriterionBic(double weighted_rss, double n, int costs, int discrete, bool
     // χ² + k·ln(n) with the variance known, k = costs + discrete parameters, and the
     // degrees-of-freedom correction of the step detector: ν·(exp(k·ln(n)/ν) − 1).
     const double penalty = (costs + discrete) * std::log(n);
-    return weighted_rss +
-           (std::isfinite(scale_df) && scale_df > 0 ? scale_df * std::expm1(penalty / scale_df)
-                                                    : penalty);
+    return weighted_rss + (std::isfinite(scale_df) && scale_df > 0
+                               ? scale_df * std::expm1(penalty / scale_df)
+                               : penalty);
   }
   // n·ln(RSS/n) + k·ln(n) with the scale profiled out, k counting the scale too, times AICc's
   // small-sample factor n / (n − p − 2) (Hurvich & Tsai, Biometrika 76(2), 1989).

@@ -105,8 +105,8 @@ Bend BestBend(const WeightedPoints& data, int first, int last, int min_points) {
 // when the free two-line fit beats the best continuous bend over the same points by
 // jump_z_threshold² in χ² (a likelihood-ratio test of one parameter, the discontinuity),
 // else a slope change at the bend's knot.
-Step DescribeCut(const WeightedPoints& data, const Segment& before, const Segment& after, int min_points,
-                 double variance_scale, double jump_z_threshold) {
+Step DescribeCut(const WeightedPoints& data, const Segment& before, const Segment& after,
+                 int min_points, double variance_scale, double jump_z_threshold) {
   const LineAccumulator a = FitLine(data, before.first, before.last);
   const LineAccumulator b = FitLine(data, after.first, after.last);
   const Bend bend = BestBend(data, before.first, after.last, min_points);
@@ -171,9 +171,9 @@ absl::Status CheckInputs(const Sweep& sweep, const StepDetectorOptions& options)
 //    probability β has on the χ²(2) scale, and it does not depend on the unit of χ².
 // These are the penalties of each.
 struct Penalties {
-  int n;             // points
-  double bic;        // β
-  double known;      // per segment when the run spread fixes the scale
+  int n;              // points
+  double bic;         // β
+  double known;       // per segment when the run spread fixes the scale
   double chi2_floor;  // χ² below this is round-off
   // Per segment when the fit sets the scale: β·n/(n − 2m).
   double Fit(int segments) const { return bic * n / (n - 2.0 * segments); }
@@ -270,8 +270,8 @@ void AddSegments(const WeightedPoints& data, const Partitions& p, int best_segme
 }
 
 // The step at each cut between `result`'s segments, with its ΔBIC against merging the two.
-void AddSteps(const WeightedPoints& data, int min_points, double variance_scale, double jump_z_threshold,
-              double chi2_floor, StepDetection& result) {
+void AddSteps(const WeightedPoints& data, int min_points, double variance_scale,
+              double jump_z_threshold, double chi2_floor, StepDetection& result) {
   const int n = static_cast<int>(data.x.size());
   for (size_t s = 0; s + 1 < result.segments.size(); ++s) {
     const Segment& before = result.segments[s];
@@ -338,10 +338,9 @@ absl::StatusOr<StepDetection> DetectSteps(const Sweep& sweep, const StepDetector
 
   result.segmentations = Segmentations(data, p, max_segments);
   if (n >= 2 * min_points) {
-    const double first_cut =
-        result.noise.source == NoiseModel::Source::kRunSpread
-            ? known_penalty
-            : (n - 4.0) * std::expm1(penalties.Fit(2) / n);
+    const double first_cut = result.noise.source == NoiseModel::Source::kRunSpread
+                                 ? known_penalty
+                                 : (n - 4.0) * std::expm1(penalties.Fit(2) / n);
     result.smallest_detectable_jump = SmallestDetectableJump(data, min_points, first_cut);
   }
   AddSegments(data, p, best_segments, result);

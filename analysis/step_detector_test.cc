@@ -341,9 +341,8 @@ TEST(DetectStepsTest, SegmentsAreTheBestCutOfThePerRowFit) {
       std::vector<double> weights;
       for (double variance : d.noise.mean_variance) weights.push_back(1 / variance);
       std::vector<int> starts;
-      const double best =
-          BestByEnumeration(sweep, weights, 0, static_cast<int>(d.segments.size()), min_points,
-                            &starts);
+      const double best = BestByEnumeration(sweep, weights, 0, static_cast<int>(d.segments.size()),
+                                            min_points, &starts);
       SCOPED_TRACE(testing::Message() << "seed " << seed << ", min_points " << min_points);
       EXPECT_NEAR(d.chi_square, best, 1e-9 * best);
       ASSERT_EQ(starts.size(), d.segments.size());

@@ -83,15 +83,16 @@ int Run() {
   }
   const double target_mib = absl::GetFlag(FLAGS_target_mib);
   absl::PrintF("round trips            %d (batch 1, %s, max_kept_intervals %d)\n", record.completed,
-              engine.chunked() ? "chunked" : "kept whole", options.max_kept_intervals);
-  absl::PrintF("averaged RTT           %.3f ns; per-iteration p50 %.1f ns, p99 %.1f ns (%d readings)\n",
-              record.averaged_rtt_ns, record.per_iteration_ns.p50, record.per_iteration_ns.p99,
-              record.per_iteration_ns.count);
+               engine.chunked() ? "chunked" : "kept whole", options.max_kept_intervals);
+  absl::PrintF(
+      "averaged RTT           %.3f ns; per-iteration p50 %.1f ns, p99 %.1f ns (%d readings)\n",
+      record.averaged_rtt_ns, record.per_iteration_ns.p50, record.per_iteration_ns.p99,
+      record.per_iteration_ns.count);
   absl::PrintF("wall time              %.2f s (%.1f ns per round trip)\n", seconds,
-              seconds * 1e9 / static_cast<double>(record.completed));
+               seconds * 1e9 / static_cast<double>(record.completed));
   absl::PrintF("fold                   %.1f ms per million readings\n", FoldMillisPerMillion());
   absl::PrintF("peak resident set      %.1f MiB before the engine, %.1f MiB after the run\n",
-              baseline_mib, peak_mib);
+               baseline_mib, peak_mib);
   const bool within = peak_mib < target_mib;
   absl::PrintF("target                 < %.0f MiB: %s\n", target_mib, within ? "met" : "MISSED");
   return within ? 0 : 1;

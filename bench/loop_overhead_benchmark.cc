@@ -115,8 +115,8 @@ void TimedLoop(benchmark::State& state, timing::Clock* clock, EndpointPath path)
   harness::IntegrityCounts integrity;
   uint64_t sequence = 1;
   for (auto _ : state) {
-    const harness::LoopOutcome outcome = loop(endpoint, *clock, nullptr, buffers, kTripsPerLoop,
-                                              batch, sequence, true, integrity);
+    const harness::LoopOutcome outcome =
+        loop(endpoint, *clock, nullptr, buffers, kTripsPerLoop, batch, sequence, true, integrity);
     if (!outcome.status.ok()) {
       state.SkipWithError(std::string(outcome.status.message()).c_str());
       return;

@@ -39,7 +39,8 @@ void TestSysTickCountsAtThePeriod() {
   while (tick.NowTicks() < edge + 3) {
   }
   const int64_t counts = fine.NowTicks() - fine_start;
-  std::printf("  3 ticks = %lld counts of 40 ns (expected 750000)\n", static_cast<long long>(counts));
+  std::printf("  3 ticks = %lld counts of 40 ns (expected 750000)\n",
+              static_cast<long long>(counts));
   // Polling sees an edge a few instructions late, at each end alike.
   Check(counts > 750000 - 200 && counts < 750000 + 200, "three ticks are 30 ms of systick_fine");
 }
@@ -103,9 +104,9 @@ void TestPendSvEchoes() {
 void TestCoreArithmeticOnTheBoard() {
   core::RunningStats stats;
   for (double v : {2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0}) stats.Add(v);
-  Check(stats.mean() == 5.0 && stats.variance() == 32.0 / 7.0 && stats.min() == 2 &&
-            stats.max() == 9,
-        "core::RunningStats: Welford moments");
+  Check(
+      stats.mean() == 5.0 && stats.variance() == 32.0 / 7.0 && stats.min() == 2 && stats.max() == 9,
+      "core::RunningStats: Welford moments");
   Check(core::TickZeroShare(744e3, 10e6) == 1 - 744e3 / 10e6 && core::TickZeroShare(2e7, 1e7) == 0,
         "core::TickZeroShare: 1 - d/T");
   Check(core::TickReadingSd(2.5e7, 1e7) == 5e6, "core::TickReadingSd: T/2 at f = 1/2");
@@ -142,13 +143,15 @@ void TestStudyCellOnTheBoard() {
   SysTickClock tick;
   SysTickFineClock fine;
   const core::StudyCell c = core::RunStudyCell(echo, tick, fine, w, 4096, options);
-  std::printf("  4096 B: truth %.2f us, averaged %.2f us (bound %.2f us), zero %.4f vs 1 - d/T "
-              "%.4f (bound %.4f)\n",
-              c.truth_ns / 1e3, c.averaged_ns / 1e3, c.averaged_bound_ns / 1e3, c.zero_fraction,
-              c.prediction.zero_share, c.zero_bound);
+  std::printf(
+      "  4096 B: truth %.2f us, averaged %.2f us (bound %.2f us), zero %.4f vs 1 - d/T "
+      "%.4f (bound %.4f)\n",
+      c.truth_ns / 1e3, c.averaged_ns / 1e3, c.averaged_bound_ns / 1e3, c.zero_fraction,
+      c.prediction.zero_share, c.zero_bound);
   Check(c.error == nullptr && c.faults == 0, "a study cell over pendsv_echo completes");
   Check(c.averaged_within_bound, "averaged within (T + 2r + w)/N of the reference");
-  Check(c.zero_bound_applies && c.zero_within_bound, "zero share within (1 + (2r + w)/T)/N of 1 - d/T");
+  Check(c.zero_bound_applies && c.zero_within_bound,
+        "zero share within (1 + (2r + w)/T)/N of 1 - d/T");
 }
 
 }  // namespace

@@ -7,14 +7,16 @@
 
 namespace tickbench::board::reg {
 
-inline volatile uint32_t& At(uintptr_t address) { return *reinterpret_cast<volatile uint32_t*>(address); }
+inline volatile uint32_t& At(uintptr_t address) {
+  return *reinterpret_cast<volatile uint32_t*>(address);
+}
 
 // SysTick.
 inline volatile uint32_t& SystCsr() { return At(0xE000E010); }  // control and status
 inline volatile uint32_t& SystRvr() { return At(0xE000E014); }  // reload value (24 bits)
 inline volatile uint32_t& SystCvr() { return At(0xE000E018); }  // current value, counts down
 // System control block.
-inline volatile uint32_t& ScbIcsr() { return At(0xE000ED04); }  // interrupt control and state
+inline volatile uint32_t& ScbIcsr() { return At(0xE000ED04); }   // interrupt control and state
 inline volatile uint32_t& ScbShpr3() { return At(0xE000ED20); }  // PendSV, SysTick priorities
 inline volatile uint32_t& Demcr() { return At(0xE000EDFC); }     // debug exception and monitor
 // Data watchpoint and trace unit.

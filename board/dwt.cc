@@ -20,8 +20,9 @@ bool DetectDwt(const char** reason) {
   reg::Demcr() = reg::Demcr() | reg::kDemcrTrcEna;
   reg::Barrier();
   if (reg::DwtCtrl() & reg::kDwtCtrlNoCycCnt) {
-    *reason = "dwt: this core has no DWT cycle counter (DWT_CTRL.NOCYCCNT is set); "
-              "use --clock=systick_fine";
+    *reason =
+        "dwt: this core has no DWT cycle counter (DWT_CTRL.NOCYCCNT is set); "
+        "use --clock=systick_fine";
     return false;
   }
   reg::DwtCyccnt() = 0;
@@ -32,9 +33,10 @@ bool DetectDwt(const char** reason) {
   }
   const uint32_t after = reg::DwtCyccnt();
   if (after == before) {
-    *reason = "dwt: the DWT cycle counter (CYCCNT at 0xE0001004) does not count on this "
-              "board: it stayed at its value over 1000 loop iterations (QEMU does not "
-              "emulate it); use --clock=systick_fine";
+    *reason =
+        "dwt: the DWT cycle counter (CYCCNT at 0xE0001004) does not count on this "
+        "board: it stayed at its value over 1000 loop iterations (QEMU does not "
+        "emulate it); use --clock=systick_fine";
     return false;
   }
   return true;

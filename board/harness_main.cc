@@ -119,7 +119,8 @@ int ParseOptions(int argc, char** argv, Options& options, bool& done) {
     } else if (core::MatchFlag(arg, "clock", &value)) {
       bool known = false;
       for (const BoardRow& row : kBoardClocks) known = known || std::strcmp(row.name, value) == 0;
-      if (!known) return BadFlag("clock", "unknown clock (this board has systick, systick_fine, dwt)");
+      if (!known)
+        return BadFlag("clock", "unknown clock (this board has systick, systick_fine, dwt)");
       options.clock = value;
     } else if (core::MatchFlag(arg, "tick_period", &value)) {
       if (!core::ParseDurationNs(value, &options.tick_period_ns)) {
@@ -174,8 +175,8 @@ int RunStudy(ClockT& clock, SysTickFineClock& reference, const Options& options)
   PendSvEcho echo;
   int status = 0;
   for (int s = 0; s < options.size_count; ++s) {
-    g_cells[s] = core::RunStudyCell(echo, clock, reference, workspace, options.sizes[s],
-                                    options.study);
+    g_cells[s] =
+        core::RunStudyCell(echo, clock, reference, workspace, options.sizes[s], options.study);
     if (g_cells[s].error != nullptr) status = 1;
   }
   StdoutSink out;
@@ -189,8 +190,7 @@ int RunStudy(ClockT& clock, SysTickFineClock& reference, const Options& options)
                  reference.info().name,
                  core::FormatDurationNs(reference.info().claimed_resolution_ns, t, sizeof(t)));
       out.Printf("# experiment study over %s: %d sizes x %lld runs x %lld round trips\n",
-                 PendSvEcho::name(), options.size_count,
-                 static_cast<long long>(options.study.runs),
+                 PendSvEcho::name(), options.size_count, static_cast<long long>(options.study.runs),
                  static_cast<long long>(options.study.iterations));
       core::WriteStudyTable(g_cells, options.size_count, out);
       break;

@@ -29,7 +29,8 @@ void PendSV_Handler();
 void Default_Handler() {
   uint32_t ipsr;
   asm volatile("mrs %0, ipsr" : "=r"(ipsr));
-  tickbench::board::WriteError("board: a fault or an unexpected interrupt; exit code 100 + the exception number\n");
+  tickbench::board::WriteError(
+      "board: a fault or an unexpected interrupt; exit code 100 + the exception number\n");
   tickbench::board::Exit(static_cast<int>(100 + (ipsr & 0x1ff) % 100));
 }
 
@@ -51,19 +52,47 @@ __attribute__((section(".isr_vector"), used)) const Handler kVectors[48] = {
     Default_Handler,  // MemManage
     Default_Handler,  // BusFault
     Default_Handler,  // UsageFault
-    nullptr, nullptr, nullptr, nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
     Default_Handler,  // SVCall
     Default_Handler,  // DebugMonitor
     nullptr,
     PendSV_Handler,
     SysTick_Handler,
-    Default_Handler, Default_Handler, Default_Handler, Default_Handler, Default_Handler,
-    Default_Handler, Default_Handler, Default_Handler, Default_Handler, Default_Handler,
-    Default_Handler, Default_Handler, Default_Handler, Default_Handler, Default_Handler,
-    Default_Handler, Default_Handler, Default_Handler, Default_Handler, Default_Handler,
-    Default_Handler, Default_Handler, Default_Handler, Default_Handler, Default_Handler,
-    Default_Handler, Default_Handler, Default_Handler, Default_Handler, Default_Handler,
-    Default_Handler, Default_Handler,
+    Default_Handler,
+    Default_Handler,
+    Default_Handler,
+    Default_Handler,
+    Default_Handler,
+    Default_Handler,
+    Default_Handler,
+    Default_Handler,
+    Default_Handler,
+    Default_Handler,
+    Default_Handler,
+    Default_Handler,
+    Default_Handler,
+    Default_Handler,
+    Default_Handler,
+    Default_Handler,
+    Default_Handler,
+    Default_Handler,
+    Default_Handler,
+    Default_Handler,
+    Default_Handler,
+    Default_Handler,
+    Default_Handler,
+    Default_Handler,
+    Default_Handler,
+    Default_Handler,
+    Default_Handler,
+    Default_Handler,
+    Default_Handler,
+    Default_Handler,
+    Default_Handler,
+    Default_Handler,
 };
 
 char g_command_line[1024];

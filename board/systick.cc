@@ -22,7 +22,8 @@ bool StartSysTick(int64_t period_ns, const char** error) {
   }
   const int64_t counts = period_ns / kCountNs;
   if (counts < 100 || counts > (int64_t{1} << 24)) {
-    *error = "--tick_period must be between 4us and 671.08864ms (SysTick's 24-bit reload at 25 MHz)";
+    *error =
+        "--tick_period must be between 4us and 671.08864ms (SysTick's 24-bit reload at 25 MHz)";
     return false;
   }
   g_systick_counts_per_tick = static_cast<uint32_t>(counts);

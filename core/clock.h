@@ -24,12 +24,12 @@
 namespace tickbench::core {
 
 struct ClockInfo {
-  const char* spec = "";               // how it is asked for: "systick"
-  const char* name = "";               // how it is shown: "SysTick interrupt count"
-  double ticks_per_second = 1e9;       // exact for counters of a known clock
-  double claimed_resolution_ns = 1;    // what the clock says of itself (1/rate, a tick period)
-  bool monotonic = true;               // false: may step backwards
-  bool simulated = false;              // true for clocks made up in software
+  const char* spec = "";             // how it is asked for: "systick"
+  const char* name = "";             // how it is shown: "SysTick interrupt count"
+  double ticks_per_second = 1e9;     // exact for counters of a known clock
+  double claimed_resolution_ns = 1;  // what the clock says of itself (1/rate, a tick period)
+  bool monotonic = true;             // false: may step backwards
+  bool simulated = false;            // true for clocks made up in software
 };
 
 class Clock {

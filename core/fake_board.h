@@ -39,8 +39,11 @@ inline ClockInfo FineInfo(double resolution_ns) {
 class FakeTickClock final : public Clock {
  public:
   FakeTickClock(VirtualTime* time, int64_t period_ns, int64_t phase_ns, int64_t read_cost_ns = 0)
-      : Clock(TickInfo(static_cast<double>(period_ns))), time_(time), period_ns_(period_ns),
-        phase_ns_(phase_ns), read_cost_ns_(read_cost_ns) {}
+      : Clock(TickInfo(static_cast<double>(period_ns))),
+        time_(time),
+        period_ns_(period_ns),
+        phase_ns_(phase_ns),
+        read_cost_ns_(read_cost_ns) {}
   int64_t NowTicks() override {
     const int64_t ticks = (time_->ns + phase_ns_) / period_ns_;
     time_->ns += read_cost_ns_;
@@ -56,8 +59,10 @@ class FakeTickClock final : public Clock {
 class FakeFineClock final : public Clock {
  public:
   FakeFineClock(VirtualTime* time, int64_t resolution_ns, int64_t read_cost_ns = 0)
-      : Clock(FineInfo(static_cast<double>(resolution_ns))), time_(time),
-        resolution_ns_(resolution_ns), read_cost_ns_(read_cost_ns) {}
+      : Clock(FineInfo(static_cast<double>(resolution_ns))),
+        time_(time),
+        resolution_ns_(resolution_ns),
+        read_cost_ns_(read_cost_ns) {}
   int64_t NowTicks() override {
     const int64_t ticks = time_->ns / resolution_ns_;
     time_->ns += read_cost_ns_;

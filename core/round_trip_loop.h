@@ -77,9 +77,9 @@ struct LoopBuffers {
 };
 
 struct LoopOutcome {
-  int64_t completed = 0;  // round trips finished
-  int64_t marks = 0;      // readings written
-  int64_t faults = 0;     // echoes with a wrong sequence number or corrupted bytes
+  int64_t completed = 0;          // round trips finished
+  int64_t marks = 0;              // readings written
+  int64_t faults = 0;             // echoes with a wrong sequence number or corrupted bytes
   bool transport_failed = false;  // Send or Receive returned false: the loop stopped there
 };
 

@@ -33,20 +33,23 @@ void WritePlainWords(const StudyCell& c, TextSink& out) {
     out.Printf("  %s %lld B: %s\n", c.clock, static_cast<long long>(c.size_bytes), c.error);
     return;
   }
-  out.Printf("  %s, %lld B: a round trip takes %.2f us (%s); the averaged figure %.2f us is "
-             "%.3f us off, %s the bound (T + 2r + w)/N = %.3f us, ",
-             c.clock, static_cast<long long>(c.size_bytes), c.truth_ns / 1e3, c.reference,
-             c.averaged_ns / 1e3, c.averaged_error_ns / 1e3,
-             c.averaged_within_bound ? "within" : "NOT within", c.averaged_bound_ns / 1e3);
+  out.Printf(
+      "  %s, %lld B: a round trip takes %.2f us (%s); the averaged figure %.2f us is "
+      "%.3f us off, %s the bound (T + 2r + w)/N = %.3f us, ",
+      c.clock, static_cast<long long>(c.size_bytes), c.truth_ns / 1e3, c.reference,
+      c.averaged_ns / 1e3, c.averaged_error_ns / 1e3,
+      c.averaged_within_bound ? "within" : "NOT within", c.averaged_bound_ns / 1e3);
   if (c.zero_bound_applies) {
-    out.Printf("and %.2f%% of single round trips read 0 against 1 - d/T = %.2f%% (%s the "
-               "bound (1 + (2r + w)/T)/N = %.2f%%).\n",
-               100 * c.zero_fraction, 100 * c.prediction.zero_share,
-               c.zero_within_bound ? "within" : "NOT within", 100 * c.zero_bound);
+    out.Printf(
+        "and %.2f%% of single round trips read 0 against 1 - d/T = %.2f%% (%s the "
+        "bound (1 + (2r + w)/T)/N = %.2f%%).\n",
+        100 * c.zero_fraction, 100 * c.prediction.zero_share,
+        c.zero_within_bound ? "within" : "NOT within", 100 * c.zero_bound);
   } else {
-    out.Printf("and single round trips read %.2f us on average (theory %.2f us), some "
-               "round trips being longer than T = %s.\n",
-               c.per_iteration_mean_ns / 1e3, c.prediction.mean_ns / 1e3, t);
+    out.Printf(
+        "and single round trips read %.2f us on average (theory %.2f us), some "
+        "round trips being longer than T = %s.\n",
+        c.per_iteration_mean_ns / 1e3, c.prediction.mean_ns / 1e3, t);
   }
 }
 
@@ -156,27 +159,32 @@ void WriteStudyJson(const StudyCell* cells, int count, const char* platform, Tex
     if (c.error != nullptr) continue;
     out.Print(first ? "\n" : ",\n");
     first = false;
-    out.Printf("{\"clock\":\"%s\",\"reference\":\"%s\",\"size_bytes\":%lld,\"runs\":%lld,"
-               "\"iterations\":%lld,\"resolution_ns\":%.1f,",
-               c.clock, c.reference, static_cast<long long>(c.size_bytes),
-               static_cast<long long>(c.runs), static_cast<long long>(c.iterations), c.resolution_ns);
-    out.Printf("\"truth\":{\"rtt_ns\":%.3f,\"sd_across_runs_ns\":%.3f},", c.truth_ns, c.truth_sd_ns);
-    out.Printf("\"averaged\":{\"rtt_ns\":%.3f,\"error_ns\":%.3f,\"worst_run_error_ns\":%.3f,"
-               "\"bound_ns\":%.3f,\"within_bound\":%s},",
-               c.averaged_ns, c.averaged_error_ns, c.worst_run_error_ns, c.averaged_bound_ns,
-               c.averaged_within_bound ? "true" : "false");
-    out.Printf("\"per_iteration\":{\"mean_ns\":%.3f,\"sd_ns\":%.3f,\"p50_ns\":%.3f,\"min_ns\":%.3f,"
-               "\"zero_fraction\":%.6f,\"truth_ns\":%.3f,\"histogram_ticks\":[",
-               c.per_iteration_mean_ns, c.per_iteration_sd_ns, c.per_iteration_p50_ns,
-               c.per_iteration_min_ns, c.zero_fraction, c.per_iteration_truth_ns);
+    out.Printf(
+        "{\"clock\":\"%s\",\"reference\":\"%s\",\"size_bytes\":%lld,\"runs\":%lld,"
+        "\"iterations\":%lld,\"resolution_ns\":%.1f,",
+        c.clock, c.reference, static_cast<long long>(c.size_bytes), static_cast<long long>(c.runs),
+        static_cast<long long>(c.iterations), c.resolution_ns);
+    out.Printf("\"truth\":{\"rtt_ns\":%.3f,\"sd_across_runs_ns\":%.3f},", c.truth_ns,
+               c.truth_sd_ns);
+    out.Printf(
+        "\"averaged\":{\"rtt_ns\":%.3f,\"error_ns\":%.3f,\"worst_run_error_ns\":%.3f,"
+        "\"bound_ns\":%.3f,\"within_bound\":%s},",
+        c.averaged_ns, c.averaged_error_ns, c.worst_run_error_ns, c.averaged_bound_ns,
+        c.averaged_within_bound ? "true" : "false");
+    out.Printf(
+        "\"per_iteration\":{\"mean_ns\":%.3f,\"sd_ns\":%.3f,\"p50_ns\":%.3f,\"min_ns\":%.3f,"
+        "\"zero_fraction\":%.6f,\"truth_ns\":%.3f,\"histogram_ticks\":[",
+        c.per_iteration_mean_ns, c.per_iteration_sd_ns, c.per_iteration_p50_ns,
+        c.per_iteration_min_ns, c.zero_fraction, c.per_iteration_truth_ns);
     WriteHistogram(c, ",", false, out);
     out.Print("]},");
-    out.Printf("\"theory\":{\"predicted_f\":%.6f,\"observed_f\":%.6f,\"predicted_sd_ns\":%.3f,"
-               "\"agrees\":%s,\"predicted_zero_fraction\":%.6f,\"zero_bound\":%.6f,"
-               "\"worst_run_zero_error\":%.6f,\"zero_bound_applies\":%s,\"zero_within_bound\":%s},",
-               c.prediction.f, c.observed_f, c.prediction.sd_ns, c.theory_agrees ? "true" : "false",
-               c.prediction.zero_share, c.zero_bound, c.worst_run_zero_error,
-               c.zero_bound_applies ? "true" : "false", c.zero_within_bound ? "true" : "false");
+    out.Printf(
+        "\"theory\":{\"predicted_f\":%.6f,\"observed_f\":%.6f,\"predicted_sd_ns\":%.3f,"
+        "\"agrees\":%s,\"predicted_zero_fraction\":%.6f,\"zero_bound\":%.6f,"
+        "\"worst_run_zero_error\":%.6f,\"zero_bound_applies\":%s,\"zero_within_bound\":%s},",
+        c.prediction.f, c.observed_f, c.prediction.sd_ns, c.theory_agrees ? "true" : "false",
+        c.prediction.zero_share, c.zero_bound, c.worst_run_zero_error,
+        c.zero_bound_applies ? "true" : "false", c.zero_within_bound ? "true" : "false");
     out.Printf("\"pairing_skew_ns\":%.1f,\"faults\":%lld}", c.pairing_skew_ns,
                static_cast<long long>(c.faults));
   }

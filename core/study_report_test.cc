@@ -84,8 +84,9 @@ TEST(StudyReportTest, CsvStartsWithTheHostsColumns) {
       "zero_fraction,per_iteration_truth_ns,";
   EXPECT_EQ(out.text.compare(0, host_prefix.size(), host_prefix), 0) << out.text;
   const size_t row = out.text.find('\n') + 1;
-  EXPECT_EQ(out.text.substr(row, 60),
-            std::string("systick,512,4,1000,10000000.0,12345.678,0.000,10000.000,2345.").substr(0, 60));
+  EXPECT_EQ(
+      out.text.substr(row, 60),
+      std::string("systick,512,4,1000,10000000.0,12345.678,0.000,10000.000,2345.").substr(0, 60));
   EXPECT_NE(out.text.find(",0.998765,0.001008,"), std::string::npos) << out.text;
   EXPECT_NE(out.text.find(",3995;5;0;0;0;0;0;0\n"), std::string::npos) << out.text;
 }
@@ -101,7 +102,9 @@ TEST(StudyReportTest, CellsWithAnErrorAreLeftOutOfCsvAndJson) {
   for (char ch : csv.text) rows += ch == '\n';
   EXPECT_EQ(rows, 2);  // header and one row
   EXPECT_EQ(json.text.find("\"clock\":\"systick\""), json.text.rfind("\"clock\":\"systick\""));
-  EXPECT_EQ(json.text.rfind("{\"context\":{\"experiment\":\"study\",\"platform\":\"mps2-an385\"}", 0), 0u);
+  EXPECT_EQ(
+      json.text.rfind("{\"context\":{\"experiment\":\"study\",\"platform\":\"mps2-an385\"}", 0),
+      0u);
   EXPECT_NE(json.text.find("\"zero_within_bound\":true"), std::string::npos);
   EXPECT_NE(table.text.find("the transport failed"), std::string::npos);
 }

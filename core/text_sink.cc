@@ -16,7 +16,7 @@ void TextSink::Printf(const char* format, ...) {
   va_end(args);
   if (length <= 0) return;
   const size_t size = static_cast<size_t>(length) < sizeof(buffer) ? static_cast<size_t>(length)
-                                                                    : sizeof(buffer) - 1;
+                                                                   : sizeof(buffer) - 1;
   Write(buffer, size);
 }
 

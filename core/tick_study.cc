@@ -34,8 +34,8 @@ void StudyAccumulator::AddPerIterationRun(int64_t count) {
   const double zero_share = static_cast<double>(zeros) / static_cast<double>(count);
   const double error = std::fabs(zero_share - run.zero_share);
   if (error > cell_.worst_run_zero_error) cell_.worst_run_zero_error = error;
-  cell_.zero_bound =
-      (1 + (2 * cell_.reference_resolution_ns + cell_.pairing_skew_ns) / t) / static_cast<double>(count);
+  cell_.zero_bound = (1 + (2 * cell_.reference_resolution_ns + cell_.pairing_skew_ns) / t) /
+                     static_cast<double>(count);
   if (!(error < cell_.zero_bound)) all_zero_within_ = false;
   cell_.readings += count;
 }

@@ -56,8 +56,8 @@ struct StudyWorkspace {
   int64_t* marks = nullptr;            // >= iterations + 2
   int64_t* reference_marks = nullptr;  // >= iterations + 2
   int64_t mark_capacity = 0;
-  double* readings_ns = nullptr;  // >= iterations * runs: the clock's per-iteration readings
-  double* truths_ns = nullptr;    // >= iterations * runs: the reference's, same intervals
+  double* readings_ns = nullptr;     // >= iterations * runs: the clock's per-iteration readings
+  double* truths_ns = nullptr;       // >= iterations * runs: the reference's, same intervals
   int64_t* reading_ticks = nullptr;  // >= iterations * runs: the readings in the clock's ticks
   int64_t reading_capacity = 0;
 };
@@ -67,19 +67,19 @@ struct StudyCell {
   const char* clock_name = "";
   const char* reference = "";
   int64_t size_bytes = 0;
-  int64_t runs = 0;        // runs that completed
-  int64_t iterations = 0;  // round trips per pass
+  int64_t runs = 0;                    // runs that completed
+  int64_t iterations = 0;              // round trips per pass
   double resolution_ns = 0;            // T: the clock's claimed resolution
   double reference_resolution_ns = 0;  // r
   double pairing_skew_ns = 0;          // w: widest reference-clock-reference bracket
 
   // The averaged pass.
-  double truth_ns = 0;     // the reference's averaged round trip, mean over runs
-  double truth_sd_ns = 0;  // its SD across runs
-  double averaged_ns = 0;  // the clock's, mean over runs
-  double averaged_error_ns = 0;    // |averaged - truth|
-  double worst_run_error_ns = 0;   // the largest |averaged - truth| of one run
-  double averaged_bound_ns = 0;    // (T + 2 r + w) / N
+  double truth_ns = 0;            // the reference's averaged round trip, mean over runs
+  double truth_sd_ns = 0;         // its SD across runs
+  double averaged_ns = 0;         // the clock's, mean over runs
+  double averaged_error_ns = 0;   // |averaged - truth|
+  double worst_run_error_ns = 0;  // the largest |averaged - truth| of one run
+  double averaged_bound_ns = 0;   // (T + 2 r + w) / N
   bool averaged_within_bound = false;
 
   // The per-iteration pass, all runs pooled.
@@ -96,12 +96,12 @@ struct StudyCell {
   TickMixture prediction;
   double observed_f = 0;  // measured share of readings above prediction.n ticks
   bool theory_agrees = false;
-  bool zero_bound_applies = false;   // every round trip shorter than T
-  double zero_bound = 0;             // (1 + (2 r + w) / T) / N
-  double worst_run_zero_error = 0;   // the largest |zero share - (1 - d/T)| of one run
+  bool zero_bound_applies = false;  // every round trip shorter than T
+  double zero_bound = 0;            // (1 + (2 r + w) / T) / N
+  double worst_run_zero_error = 0;  // the largest |zero share - (1 - d/T)| of one run
   bool zero_within_bound = false;
 
-  int64_t faults = 0;  // echoes with a wrong sequence number or corrupted bytes
+  int64_t faults = 0;           // echoes with a wrong sequence number or corrupted bytes
   const char* error = nullptr;  // why the cell has no figures; null when it has them
 };
 

@@ -23,8 +23,13 @@ struct Workspace {
   std::vector<double> readings, truths;
   StudyWorkspace w;
   Workspace(size_t message, int64_t iterations, int64_t runs)
-      : send(message), receive(message), marks(iterations + 2), reference_marks(iterations + 2),
-        ticks(iterations * runs), readings(iterations * runs), truths(iterations * runs) {
+      : send(message),
+        receive(message),
+        marks(iterations + 2),
+        reference_marks(iterations + 2),
+        ticks(iterations * runs),
+        readings(iterations * runs),
+        truths(iterations * runs) {
     w.send = send.data();
     w.receive = receive.data();
     w.message_capacity = message;
@@ -39,7 +44,7 @@ struct Workspace {
 };
 
 StudyCell RunCell(const std::vector<int64_t>& trips, int64_t iterations, int64_t runs,
-              int64_t phase_ns, int64_t read_cost_ns = 0, int corrupt_every = 0) {
+                  int64_t phase_ns, int64_t read_cost_ns = 0, int corrupt_every = 0) {
   VirtualTime time;
   FakeTickClock tick(&time, kT, phase_ns, read_cost_ns);
   FakeFineClock fine(&time, kFine, read_cost_ns);

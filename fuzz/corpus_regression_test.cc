@@ -62,9 +62,8 @@ std::vector<CorpusFile> AllCorpusFiles() {
     }
   }
   // Directory order varies between file systems; the test order should not.
-  std::sort(files.begin(), files.end(), [](const CorpusFile& a, const CorpusFile& b) {
-    return a.path < b.path;
-  });
+  std::sort(files.begin(), files.end(),
+            [](const CorpusFile& a, const CorpusFile& b) { return a.path < b.path; });
   return files;
 }
 
@@ -93,7 +92,8 @@ TEST_P(CorpusFileTest, RunsClean) {
 }
 
 std::string TestName(const testing::TestParamInfo<CorpusFile>& info) {
-  std::string name = std::string(info.param.target->name) + "_" + info.param.path.filename().string();
+  std::string name =
+      std::string(info.param.target->name) + "_" + info.param.path.filename().string();
   for (char& c : name) {
     if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
   }

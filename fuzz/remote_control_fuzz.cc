@@ -26,9 +26,9 @@ void FuzzRemoteControl(const uint8_t* data, size_t size) {
   FuzzCheck(header.ok(), "a decoded message has a valid header");
   FuzzCheck(header->payload_length == size - remote::kControlHeaderBytes,
             "the header announces the payload that follows");
-  FuzzCheck(remote::EncodeControlMessage(*message, header->version) ==
-                std::string(bytes.data(), size),
-            "EncodeControlMessage(DecodeControlMessage(x), its version) == x");
+  FuzzCheck(
+      remote::EncodeControlMessage(*message, header->version) == std::string(bytes.data(), size),
+      "EncodeControlMessage(DecodeControlMessage(x), its version) == x");
 }
 
 }  // namespace tickbench::fuzz

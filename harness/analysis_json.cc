@@ -11,12 +11,12 @@ void WritePoints(JsonWriter& json, const analysis::Sweep& sweep) {
   json.BeginArray();
   for (const analysis::SweepPoint& point : sweep.points) {
     json.BeginObject();
-    json.Key("size_bytes"); json.Number(point.size_bytes);
+    json.NumberField("size_bytes", point.size_bytes);
     json.Key("values");
     json.BeginArray();
     for (double value : point.values) json.Number(value);
     json.EndArray();
-    json.Key("mean"); json.Number(analysis::PointMean(point));
+    json.NumberField("mean", analysis::PointMean(point));
     json.EndObject();
   }
   json.EndArray();
@@ -28,34 +28,31 @@ void WriteSteps(JsonWriter& json, const SweepAnalysis& analyzed) {
   if (analyzed.steps.ok()) {
     for (const analysis::Step& step : analyzed.steps->steps) {
       json.BeginObject();
-      json.Key("size_before"); json.Number(step.size_before);
-      json.Key("size_after"); json.Number(step.size_after);
-      json.Key("kind");
-      json.String(step.kind == analysis::StepKind::kJump ? "jump" : "slope_change");
-      json.Key("direction");
-      json.String(step.direction == analysis::StepDirection::kUp ? "up" : "down");
-      json.Key("magnitude"); json.Number(step.magnitude);
-      json.Key("jump"); json.Number(step.jump);
-      json.Key("jump_stderr"); json.Number(step.jump_stderr);
-      json.Key("found_by"); json.String("detector");
+      json.NumberField("size_before", step.size_before);
+      json.NumberField("size_after", step.size_after);
+      json.StringField("kind", step.kind == analysis::StepKind::kJump ? "jump" : "slope_change");
+      json.StringField("direction", step.direction == analysis::StepDirection::kUp ? "up" : "down");
+      json.NumberField("magnitude", step.magnitude);
+      json.NumberField("jump", step.jump);
+      json.NumberField("jump_stderr", step.jump_stderr);
+      json.StringField("found_by", "detector");
       json.EndObject();
     }
   }
   for (const analysis::ImpliedStep& step : analyzed.implied_steps) {
     json.BeginObject();
-    json.Key("size_before"); json.Number(step.size_before);
-    json.Key("size_after"); json.Number(step.size_after);
-    json.Key("kind"); json.String("jump");
-    json.Key("direction"); json.String(step.jump >= 0 ? "up" : "down");
-    json.Key("magnitude"); json.Number(step.jump);
-    json.Key("jump"); json.Number(step.jump);
-    json.Key("jump_stderr"); json.Number(step.jump_stderr);
-    json.Key("found_by"); json.String("layout");
+    json.NumberField("size_before", step.size_before);
+    json.NumberField("size_after", step.size_after);
+    json.StringField("kind", "jump");
+    json.StringField("direction", step.jump >= 0 ? "up" : "down");
+    json.NumberField("magnitude", step.jump);
+    json.NumberField("jump", step.jump);
+    json.NumberField("jump_stderr", step.jump_stderr);
+    json.StringField("found_by", "layout");
     json.EndObject();
   }
   json.EndArray();
-  json.Key("steps_error");
-  json.String(analyzed.steps.ok() ? "" : analyzed.steps.status().message());
+  json.StringField("steps_error", analyzed.steps.ok() ? "" : analyzed.steps.status().message());
 }
 
 }  // namespace
@@ -65,12 +62,12 @@ std::string FormatAnalysisJson(const std::string& file, const analysis::Sweep& s
   JsonWriter json;
   json.BeginObject();
   WriteProvenanceJson(json, "analyze");
-  json.Key("file"); json.String(file);
-  json.Key("value_column"); json.String(sweep.value_name);
-  json.Key("unit"); json.String(sweep.unit);
+  json.StringField("file", file);
+  json.StringField("value_column", sweep.value_name);
+  json.StringField("unit", sweep.unit);
   WritePoints(json, sweep);
   WriteSteps(json, analyzed);
-  json.Key("report"); json.String(report);
+  json.StringField("report", report);
   json.EndObject();
   return json.text() + "\n";
 }

@@ -80,9 +80,9 @@ int RunAnalyzeCommand(const CommandLine& command_line, const ReportStreams& give
   const SweepAnalysis analyzed = AnalyzeSweep(*sweep, facts, command_line.explain);
   streams.out(FormatSweepAnalysis(*sweep, facts, analyzed));
   if (command_line.fit_sim) {
-    absl::StatusOr<SimulationFit> fit =
-        analyzed.fits.ok() ? FitSimulation(*sweep, *analyzed.fits)
-                           : absl::StatusOr<SimulationFit>(analyzed.fits.status());
+    absl::StatusOr<SimulationFit> fit = analyzed.fits.ok()
+                                            ? FitSimulation(*sweep, *analyzed.fits)
+                                            : absl::StatusOr<SimulationFit>(analyzed.fits.status());
     if (!fit.ok()) return Usage(WithFlag("fit_sim", fit.status()));
     streams.out(FormatSimulationFit(*fit));
   }

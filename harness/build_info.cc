@@ -1,9 +1,8 @@
 #include "harness/build_info.h"
 
 #include "absl/strings/str_cat.h"
-#include "platform/system_info.h"
-
 #include "harness/build_version.inc"  // TICKBENCH_BUILD_VERSION, written by //harness:build_version
+#include "platform/system_info.h"
 
 namespace tickbench::harness {
 

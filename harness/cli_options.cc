@@ -36,7 +36,6 @@ bool AbslParseFlag(absl::string_view text, DurationFlag* flag, std::string* erro
 
 std::string AbslUnparseFlag(const DurationFlag& flag) { return absl::FormatDuration(flag.value); }
 
-
 bool Given(const CommandLine& c, const std::string& flag) { return c.specified.count(flag) > 0; }
 
 // "--flag: message", unless the message already names the flag first.
@@ -157,9 +156,9 @@ FlagUse UseOf(const std::string& flag) {
   if (flag == "explain") return {Bit(Mode::kMeasure) | Bit(Mode::kAnalyze), "a sweep or --analyze"};
   if (flag == "fit_sim") return {Bit(Mode::kAnalyze), "--analyze"};
   if (flag == "format") {
-    return {Bit(Mode::kMeasure) | Bit(Mode::kListClocks) | Bit(Mode::kClockInfo) |
-                Bit(Mode::kAnalyze),
-            "a measurement, --list_clocks, --clock_info or --analyze"};
+    return {
+        Bit(Mode::kMeasure) | Bit(Mode::kListClocks) | Bit(Mode::kClockInfo) | Bit(Mode::kAnalyze),
+        "a measurement, --list_clocks, --clock_info or --analyze"};
   }
   if (flag == "plot")
     return {Bit(Mode::kMeasure) | Bit(Mode::kAnalyze), "a measurement or --analyze"};
@@ -185,7 +184,6 @@ const char* ModeName(Mode mode) {
   }
   return "?";
 }
-
 
 }  // namespace
 
@@ -222,8 +220,9 @@ absl::StatusOr<timing::ClockSpec> ClockFromFlags(const CommandLine& c) {
   absl::StatusOr<timing::ClockSpec> spec;
   if (absl::StrContains(c.clock, ':')) {
     if (Given(c, "clock_id") || Given(c, "tick_period")) {
-      return BadFlag("clock", "give the clock either as one spec (tick:20ms) or with "
-                              "--clock_id/--tick_period, not both");
+      return BadFlag("clock",
+                     "give the clock either as one spec (tick:20ms) or with "
+                     "--clock_id/--tick_period, not both");
     }
     spec = timing::ParseClockSpec(c.clock);
     if (!spec.ok())

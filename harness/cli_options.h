@@ -93,8 +93,8 @@ struct CommandLine {
   bool fit_sim = false;  // --analyze: fit the simulation to the curve
   std::string plot;
   std::string compare;  // --compare=A.json,B.json, a mode of its own (harness/compare_command.h)
-  bool csv_context = true;  // --format=csv: the context as leading '#' lines
-  bool quiet = false;       // no progress line while a sweep runs
+  bool csv_context = true;          // --format=csv: the context as leading '#' lines
+  bool quiet = false;               // no progress line while a sweep runs
   std::set<std::string> specified;  // names of the flags given on the command line
   // Every tickbench flag with its value, type and whether it was given (flags.cc).
   std::vector<Setting> settings;

@@ -95,8 +95,10 @@ TEST(CliOptionsTest, DefaultIsTheClassicUnixThroughput) {
 }
 
 TEST(CliOptionsTest, FlagsOverrideThePreset) {
-  absl::StatusOr<Plan> plan = MakePlan(With({{"experiment", "udp_rtt"}, {"clock", "tick"},
-                                             {"tick_period", "20ms"}, {"iterations", "50"}}));
+  absl::StatusOr<Plan> plan = MakePlan(With({{"experiment", "udp_rtt"},
+                                             {"clock", "tick"},
+                                             {"tick_period", "20ms"},
+                                             {"iterations", "50"}}));
   ASSERT_TRUE(plan.ok()) << plan.status();
   EXPECT_EQ(plan->transport, "udp");
   EXPECT_EQ(plan->sweep.sizes.size(), 40u);

@@ -1,7 +1,7 @@
 #include "harness/clock_report.h"
 
-#include "absl/strings/str_cat.h"
 #include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "harness/json_writer.h"
 
@@ -59,10 +59,10 @@ std::string FormatClockListJson(const std::vector<timing::ClockSpec>& specs,
   for (const timing::ClockSpec& spec : specs) {
     absl::StatusOr<std::unique_ptr<timing::Clock>> clock = timing::MakeClock(spec, environment);
     json.BeginObject();
-    json.Key("spec"); json.String(timing::ClockSpecToString(spec));
-    json.Key("available"); json.Bool(clock.ok());
-    json.Key("name"); json.String(clock.ok() ? (*clock)->info().name : "");
-    json.Key("unavailable_reason"); json.String(clock.ok() ? "" : clock.status().message());
+    json.StringField("spec", timing::ClockSpecToString(spec));
+    json.BoolField("available", clock.ok());
+    json.StringField("name", clock.ok() ? (*clock)->info().name : "");
+    json.StringField("unavailable_reason", clock.ok() ? "" : clock.status().message());
     json.EndObject();
   }
   json.EndArray();
@@ -78,16 +78,16 @@ std::string FormatClockInfoJson(const std::vector<ClockDescription>& clocks) {
   json.BeginArray();
   for (const ClockDescription& clock : clocks) {
     json.BeginObject();
-    json.Key("spec"); json.String(clock.info.spec);
-    json.Key("name"); json.String(clock.info.name);
-    json.Key("ticks_per_second"); json.Number(clock.info.ticks_per_second);
-    json.Key("claimed_resolution_ns");
-    json.Number(absl::ToDoubleNanoseconds(clock.info.claimed_resolution));
-    json.Key("observed_resolution_ns");
-    json.Number(absl::ToDoubleNanoseconds(clock.probe.observed_resolution));
-    json.Key("read_cost_ns"); json.Number(clock.probe.read_cost_ns);
-    json.Key("backward_steps"); json.Integer(clock.probe.backward_steps);
-    json.Key("notes"); json.String(clock.info.notes);
+    json.StringField("spec", clock.info.spec);
+    json.StringField("name", clock.info.name);
+    json.NumberField("ticks_per_second", clock.info.ticks_per_second);
+    json.NumberField("claimed_resolution_ns",
+                     absl::ToDoubleNanoseconds(clock.info.claimed_resolution));
+    json.NumberField("observed_resolution_ns",
+                     absl::ToDoubleNanoseconds(clock.probe.observed_resolution));
+    json.NumberField("read_cost_ns", clock.probe.read_cost_ns);
+    json.IntegerField("backward_steps", clock.probe.backward_steps);
+    json.StringField("notes", clock.info.notes);
     json.EndObject();
   }
   json.EndArray();

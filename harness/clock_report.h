@@ -31,8 +31,7 @@ std::string FormatClockInfoJson(const std::vector<ClockDescription>& clocks);
 
 // --format for a mode that reports no measurement (--list_clocks, --clock_info, --analyze;
 // `mode_flag` names it): table or json; InvalidArgument naming --format otherwise.
-absl::StatusOr<OutputFormat> ParseModeFormat(absl::string_view mode_flag,
-                                             absl::string_view format);
+absl::StatusOr<OutputFormat> ParseModeFormat(absl::string_view mode_flag, absl::string_view format);
 
 }  // namespace tickbench::harness
 

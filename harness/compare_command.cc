@@ -43,11 +43,12 @@ struct SweepFile {
 
 absl::StatusOr<SweepFile> ReadSweepFile(absl::string_view text, absl::string_view name) {
   absl::StatusOr<JsonValue> root = ParseJson(text);
-  if (!root.ok()) return absl::InvalidArgumentError(absl::StrCat(name, ": ", root.status().message()));
+  if (!root.ok())
+    return absl::InvalidArgumentError(absl::StrCat(name, ": ", root.status().message()));
   const JsonValue* results = root->Get("results");
   if (results == nullptr || results->kind != JsonValue::Kind::kArray) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        name, ": no \"results\" array (a sweep's --format=json output is expected)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(name, ": no \"results\" array (a sweep's --format=json output is expected)"));
   }
   SweepFile file;
   std::set<std::string> transports;
@@ -68,16 +69,15 @@ absl::StatusOr<SweepFile> ReadSweepFile(absl::string_view text, absl::string_vie
         std::max(runs.averaged_quantum, NumberAt(record, "averaged", "quantum_ns"));
     const double intervals = NumberAt(record, "per_iteration", "intervals");
     if (intervals > 0) {
-      runs.per_iteration_quantum =
-          std::max(runs.per_iteration_quantum,
-                   NumberAt(record, "averaged", "resolution_ns") / intervals);
+      runs.per_iteration_quantum = std::max(
+          runs.per_iteration_quantum, NumberAt(record, "averaged", "resolution_ns") / intervals);
     }
   }
   if (file.sizes.empty()) return absl::InvalidArgumentError(absl::StrCat(name, ": no results"));
   if (transports.size() != 1) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        name, ": results of more than one transport (", absl::CHexEscape(absl::StrJoin(transports, ",")),
-        ")"));
+    return absl::InvalidArgumentError(absl::StrCat(name, ": results of more than one transport (",
+                                                   absl::CHexEscape(absl::StrJoin(transports, ",")),
+                                                   ")"));
   }
   file.transport = *transports.begin();
   return file;
@@ -121,8 +121,8 @@ Ratio RatioOf(const std::vector<double>& a, double quantum_a, const std::vector<
     return std::isinf(df) || df <= 0 ? 0.0 : std::pow(rel, 4) / df;
   };
   const double denominator = term(ra, ia) + term(rb, ib);
-  const double df = denominator > 0 ? std::pow(se, 4) / denominator
-                                    : std::numeric_limits<double>::infinity();
+  const double df =
+      denominator > 0 ? std::pow(se, 4) / denominator : std::numeric_limits<double>::infinity();
   const double t = timing::StudentTQuantile(0.975, df);
   const double log_ratio = std::log(r.estimate);
   r.low = std::exp(log_ratio - t * se);
@@ -169,9 +169,9 @@ std::string CsvCell(absl::string_view s) {
 absl::Status CheckComparable(const SweepFile& a, absl::string_view a_name, const SweepFile& b,
                              absl::string_view b_name) {
   if (a.transport != b.transport) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "the transports differ: %s in %s, %s in %s", absl::CHexEscape(a.transport), a_name,
-        absl::CHexEscape(b.transport), b_name));
+    return absl::InvalidArgumentError(absl::StrFormat("the transports differ: %s in %s, %s in %s",
+                                                      absl::CHexEscape(a.transport), a_name,
+                                                      absl::CHexEscape(b.transport), b_name));
   }
   std::vector<int64_t> only_a, only_b;
   for (const auto& [size, runs] : a.sizes)
@@ -226,8 +226,7 @@ std::string CompareTable(const SweepFile& a, absl::string_view a_name, const Swe
   absl::StrAppendFormat(&out, "A: %s (%s, clock %s)\nB: %s (%s, clock %s)\n", a_name,
                         absl::CHexEscape(a.transport), absl::CHexEscape(a.clock), b_name,
                         absl::CHexEscape(b.transport), absl::CHexEscape(b.clock));
-  absl::StrAppendFormat(&out, "(%s)\n\n",
-                        absl::StrReplaceAll(kCompareMethod, {{"; ", ";\n "}}));
+  absl::StrAppendFormat(&out, "(%s)\n\n", absl::StrReplaceAll(kCompareMethod, {{"; ", ";\n "}}));
   absl::StrAppendFormat(&out, "%8s  %8s %8s  %-24s  %8s %8s  %s\n", "size (B)", "avg A us",
                         "avg B us", "averaged B/A [95%]", "it A us", "it B us",
                         "per-iteration B/A [95%]");
@@ -253,14 +252,12 @@ std::string CompareCsv(const std::vector<CompareRow>& rows) {
       "b_per_iteration_mean_ns,per_iteration_ratio,per_iteration_ratio_low,"
       "per_iteration_ratio_high,per_iteration_p_value,per_iteration_verdict\n";
   for (const CompareRow& row : rows) {
-    absl::StrAppendFormat(&out,
-                          "%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.4g,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%.4g,%s\n",
-                          row.size, row.a_averaged, row.b_averaged, row.averaged.estimate,
-                          row.averaged.low, row.averaged.high, row.averaged.p_value,
-                          CsvCell(Verdict(row.averaged)), row.a_per_iteration,
-                          row.b_per_iteration, row.per_iteration.estimate,
-                          row.per_iteration.low, row.per_iteration.high,
-                          row.per_iteration.p_value, CsvCell(Verdict(row.per_iteration)));
+    absl::StrAppendFormat(
+        &out, "%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.4g,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%.4g,%s\n", row.size,
+        row.a_averaged, row.b_averaged, row.averaged.estimate, row.averaged.low, row.averaged.high,
+        row.averaged.p_value, CsvCell(Verdict(row.averaged)), row.a_per_iteration,
+        row.b_per_iteration, row.per_iteration.estimate, row.per_iteration.low,
+        row.per_iteration.high, row.per_iteration.p_value, CsvCell(Verdict(row.per_iteration)));
   }
   return out;
 }
@@ -271,8 +268,8 @@ std::string CompareJson(absl::string_view a_name, absl::string_view b_name,
     return absl::StrFormat(
         "{\"a_ns\":%.6g,\"b_ns\":%.6g,\"valid\":%s,\"ratio\":%.6g,\"low\":%.6g,\"high\":%.6g,"
         "\"p_value\":%.4g,\"runs_a\":%d,\"runs_b\":%d,\"verdict\":%s}",
-        a_ns, b_ns, r.valid ? "true" : "false", r.estimate, r.low, r.high, r.p_value,
-        r.runs_a, r.runs_b, JsonString(Verdict(r)));
+        a_ns, b_ns, r.valid ? "true" : "false", r.estimate, r.low, r.high, r.p_value, r.runs_a,
+        r.runs_b, JsonString(Verdict(r)));
   };
   std::string out;
   absl::StrAppend(&out, "{\"a\":", JsonString(a_name), ",\"b\":", JsonString(b_name),
@@ -283,8 +280,7 @@ std::string CompareJson(absl::string_view a_name, absl::string_view b_name,
     absl::StrAppend(&out, i > 0 ? "," : "", "{\"size_bytes\":", row.size,
                     ",\"averaged\":", ratio_json(row.averaged, row.a_averaged, row.b_averaged),
                     ",\"per_iteration\":",
-                    ratio_json(row.per_iteration, row.a_per_iteration, row.b_per_iteration),
-                    "}");
+                    ratio_json(row.per_iteration, row.a_per_iteration, row.b_per_iteration), "}");
   }
   absl::StrAppend(&out, "]}\n");
   return out;
@@ -316,11 +312,11 @@ int RunCompareCommand(const CommandLine& command_line, const ReportStreams& stre
   for (const std::string& flag : command_line.specified) {
     if (flag != "compare" && flag != "format" && flag != "flagfile" && flag != "fromenv" &&
         flag != "tryfromenv" && flag != "undefok") {
-      return Usage(absl::InvalidArgumentError(absl::StrCat(
-          "--", flag, ": does nothing with --compare; it applies to ",
-          flag == "analyze" || flag == "list_clocks" || flag == "clock_info"
-              ? "a mode of its own"
-              : "a measurement or another mode")));
+      return Usage(absl::InvalidArgumentError(
+          absl::StrCat("--", flag, ": does nothing with --compare; it applies to ",
+                       flag == "analyze" || flag == "list_clocks" || flag == "clock_info"
+                           ? "a mode of its own"
+                           : "a measurement or another mode")));
     }
   }
   OutputFormat format = OutputFormat::kTable;
@@ -329,9 +325,8 @@ int RunCompareCommand(const CommandLine& command_line, const ReportStreams& stre
   } else if (command_line.format == "json") {
     format = OutputFormat::kJson;
   } else if (command_line.format != "table") {
-    return Usage(absl::InvalidArgumentError(
-        absl::StrCat("--format: ", absl::CHexEscape(command_line.format),
-                     " is not one of table, csv, json")));
+    return Usage(absl::InvalidArgumentError(absl::StrCat(
+        "--format: ", absl::CHexEscape(command_line.format), " is not one of table, csv, json")));
   }
   const std::vector<std::string> names = absl::StrSplit(command_line.compare, ',');
   if (names.size() != 2 || names[0].empty() || names[1].empty()) {

@@ -34,15 +34,16 @@ std::string SweepJson(const std::string& transport, const std::vector<int>& size
 TEST(CompareSweepJson, TenPercentSlowerIsCalledWithAnIntervalThatExcludesOne) {
   const std::string a = SweepJson("sim", {64}, {{1000, 1010, 990, 1005}});
   const std::string b = SweepJson("sim", {64}, {{1100, 1111, 1089, 1105}});
-  absl::StatusOr<std::string> json = CompareSweepJson(a, "a.json", b, "b.json", OutputFormat::kJson);
+  absl::StatusOr<std::string> json =
+      CompareSweepJson(a, "a.json", b, "b.json", OutputFormat::kJson);
   ASSERT_TRUE(json.ok()) << json.status();
   // 1101.25 / 1001.25; the runs' SDs 9.4 and 8.5 over sqrt(4), Welch df 6.0, t = 2.45:
   // exp(log 1.09988 -+ 2.45 * 0.00603).
   EXPECT_TRUE(absl::StrContains(*json, "\"ratio\":1.09988,\"low\":1.0838")) << *json;
   EXPECT_TRUE(absl::StrContains(*json, "\"high\":1.1161")) << *json;
   EXPECT_TRUE(absl::StrContains(*json, "B slower by 10.0%")) << *json;
-  absl::StatusOr<std::string> table = CompareSweepJson(a, "a.json", b, "b.json",
-                                                       OutputFormat::kTable);
+  absl::StatusOr<std::string> table =
+      CompareSweepJson(a, "a.json", b, "b.json", OutputFormat::kTable);
   ASSERT_TRUE(table.ok());
   EXPECT_TRUE(absl::StrContains(*table, "p < 0.05")) << *table;
   EXPECT_TRUE(absl::StrContains(*table, "delta method")) << *table;
@@ -70,10 +71,10 @@ TEST(CompareSweepJson, FasterIsCalledFaster) {
 TEST(CompareSweepJson, RefusesDifferentSizesNamingThem) {
   const std::string a = SweepJson("sim", {64, 128}, {{1000, 1000}, {1000, 1000}});
   const std::string b = SweepJson("sim", {64, 256}, {{1000, 1000}, {1000, 1000}});
-  absl::StatusOr<std::string> out = CompareSweepJson(a, "a.json", b, "b.json", OutputFormat::kTable);
+  absl::StatusOr<std::string> out =
+      CompareSweepJson(a, "a.json", b, "b.json", OutputFormat::kTable);
   ASSERT_FALSE(out.ok());
-  EXPECT_EQ(out.status().message(),
-            "the sizes differ: only in a.json: 128; only in b.json: 256");
+  EXPECT_EQ(out.status().message(), "the sizes differ: only in a.json: 128; only in b.json: 256");
 }
 
 TEST(CompareSweepJson, RefusesDifferentTransportsNamingThem) {
@@ -86,8 +87,9 @@ TEST(CompareSweepJson, RefusesDifferentTransportsNamingThem) {
 
 TEST(CompareSweepJson, MalformedJsonIsRefusedWithItsPlace) {
   const std::string a = SweepJson("sim", {64}, {{1000}});
-  for (const std::string bad : {std::string("{\"results\":[1,"), std::string("{\"results\":[\"\x01\"]}"), std::string("[]"),
-                                std::string(100, '[')}) {
+  for (const std::string bad :
+       {std::string("{\"results\":[1,"), std::string("{\"results\":[\"\x01\"]}"), std::string("[]"),
+        std::string(100, '[')}) {
     absl::StatusOr<std::string> out = CompareSweepJson(a, "a", bad, "b", OutputFormat::kTable);
     ASSERT_FALSE(out.ok()) << bad;
     EXPECT_TRUE(absl::StartsWith(out.status().message(), "b: ")) << out.status();

@@ -140,9 +140,9 @@ int FinishMeasurement(const Plan& plan, Reporter& reporter, const absl::Status& 
   }
   if (!status.ok()) {
     // DataLoss: the sweep ran to its end, but some size got no figure (RunSweep).
-    absl::FPrintF(stderr, "tickbench: %s%s\n",
-                  absl::IsDataLoss(status) ? "" : "the measurement ended early: ",
-                  status.message());
+    absl::FPrintF(
+        stderr, "tickbench: %s%s\n",
+        absl::IsDataLoss(status) ? "" : "the measurement ended early: ", status.message());
     return kExitFault;
   }
   return exit_code;

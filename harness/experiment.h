@@ -25,7 +25,7 @@ struct Experiment {
   // transport (and the study's pauses) move.
   timing::VirtualClock simulated_time;
   std::unique_ptr<transport::Transport> transport;
-  std::unique_ptr<timing::Clock> reference;           // null with --reference_clock=none
+  std::unique_ptr<timing::Clock> reference;            // null with --reference_clock=none
   std::vector<std::unique_ptr<timing::Clock>> clocks;  // the sweep's one, or the study's
   std::vector<ClockDescription> described;             // `clocks`, probed
   RunContext context;

@@ -67,8 +67,7 @@ std::vector<std::string> UnknownFlagHints(const std::vector<std::string>& args,
     const std::string nearest = NearestName(name, names);
     if (nearest.empty()) continue;
     hints.push_back(absl::StrCat("tickbench: unknown flag --", absl::CHexEscape(name),
-                                 "; did you mean --",
-                                 nearest, "?"));
+                                 "; did you mean --", nearest, "?"));
   }
   return hints;
 }

@@ -63,8 +63,7 @@ ABSL_FLAG(std::string, clock, Defaults().clock,
                        "--tick_period, or write them in the spec (tick:20ms, "
                        "clock_gettime:monotonic_coarse). --list_clocks shows them all."));
 ABSL_FLAG(std::string, clock_id, Defaults().clock_id,
-          absl::StrCat("clock_gettime clock id: ", tickbench::timing::ClockIdNamesForHelp(),
-                       "."));
+          absl::StrCat("clock_gettime clock id: ", tickbench::timing::ClockIdNamesForHelp(), "."));
 ABSL_FLAG(DurationFlag, tick_period, DurationFlag{Defaults().tick_period},
           "Period of --clock=tick, a duration: 10ms = 100 Hz, 20ms = 50 Hz (a 100 Hz clock "
           "with every other interrupt lost, as on the Sun-3); 2us..1h.");
@@ -83,15 +82,12 @@ ABSL_FLAG(std::string, sizes, Defaults().sizes,
           "largest message.");
 ABSL_FLAG(int64_t, iterations, Defaults().iterations,
           "Timed round trips per size and run (unix_throughput: 1000, udp_rtt: 5000).");
-ABSL_FLAG(int64_t, runs, Defaults().runs,
-          "Runs per size (unix_throughput: 4, udp_rtt: 1).");
-ABSL_FLAG(int64_t, warmup, Defaults().warmup,
-          "Untimed round trips before each run's timed ones.");
+ABSL_FLAG(int64_t, runs, Defaults().runs, "Runs per size (unix_throughput: 4, udp_rtt: 1).");
+ABSL_FLAG(int64_t, warmup, Defaults().warmup, "Untimed round trips before each run's timed ones.");
 ABSL_FLAG(int64_t, batch, Defaults().batch,
           "Round trips per per-iteration reading: 1 times every round trip; --batch equal to "
           "--iterations is the averaged case alone.");
-ABSL_FLAG(std::string, format, Defaults().format,
-          "Output format: table, csv or json.");
+ABSL_FLAG(std::string, format, Defaults().format, "Output format: table, csv or json.");
 ABSL_FLAG(bool, csv_context, Defaults().csv_context,
           "--format=csv: begin the CSV with the context (host, build, clocks, settings) as "
           "'#' lines, which tickbench's --analyze skips; false leaves them out (they then go "
@@ -105,8 +101,7 @@ ABSL_FLAG(std::string, output, Defaults().output,
           "is written; - is standard output, where the results go anyway.");
 ABSL_FLAG(std::string, pin, Defaults().pin,
           "Pin to CPUs: CLIENT or CLIENT,PEER (CPU numbers), e.g. 0,1. Default: not pinned.");
-ABSL_FLAG(uint64_t, seed, Defaults().seed,
-          "Seed for everything random (tick phases).");
+ABSL_FLAG(uint64_t, seed, Defaults().seed, "Seed for everything random (tick phases).");
 ABSL_FLAG(DurationFlag, receive_timeout, DurationFlag{Defaults().receive_timeout},
           "Longest wait for one echo: a lost datagram is counted after this long; a silent "
           "stream peer ends the run. Default: 1s during warm-up, then 1000 times the warm-up's "
@@ -271,9 +266,8 @@ void SetUsage() {
       "  bazel run //harness -- --clock=tick --tick_period=20ms   ... timed by a 50 Hz tick\n"
       "  bazel run //harness -- --list_clocks | --clock_info=all\n\n"
       "Transports (--transport):\n",
-      tickbench::transport::TransportTableForHelp(),
-      "\nExperiments (--experiment):\n", ExperimentTableForHelp(),
-      "\nClocks (--clock, --clocks, --reference_clock):\n",
+      tickbench::transport::TransportTableForHelp(), "\nExperiments (--experiment):\n",
+      ExperimentTableForHelp(), "\nClocks (--clock, --clocks, --reference_clock):\n",
       tickbench::timing::ClockKindTableForHelp(),
       "\nExit codes: 0 done, 1 a fault during measurement, 2 bad input, 130/143 signal."));
 }
@@ -287,8 +281,9 @@ std::vector<std::string> ParseFlags(int argc, char** argv) {
   for (int i = 1; i < argc && absl::string_view(args[i]) != "--"; ++i) {
     if (absl::string_view(args[i]) == "-h") args[i] = help;
   }
-  g_unknown_flag_hints = new std::vector<std::string>(UnknownFlagHints(
-      std::vector<std::string>(args.begin() + 1, args.end()), RegisteredFlagNames(), RegisteredFlagTakesValue));
+  g_unknown_flag_hints = new std::vector<std::string>(
+      UnknownFlagHints(std::vector<std::string>(args.begin() + 1, args.end()),
+                       RegisteredFlagNames(), RegisteredFlagTakesValue));
   g_exit_code_during_parse = kExitUsage;
   std::atexit(RewriteParseExit);
   // Abseil 20220623 offers no public parse that leaves the help flags to the caller.

@@ -24,6 +24,24 @@ class JsonWriter {
   void Integer(int64_t value);
   void Bool(bool value);
 
+  // A member at once: Key(key) then the value.
+  void StringField(absl::string_view key, absl::string_view value) {
+    Key(key);
+    String(value);
+  }
+  void NumberField(absl::string_view key, double value) {
+    Key(key);
+    Number(value);
+  }
+  void IntegerField(absl::string_view key, int64_t value) {
+    Key(key);
+    Integer(value);
+  }
+  void BoolField(absl::string_view key, bool value) {
+    Key(key);
+    Bool(value);
+  }
+
   const std::string& text() const { return text_; }
 
  private:

@@ -73,7 +73,8 @@ template <typename E>
 LoopFunction SelectLoopForEndpointType(timing::Clock& clock, timing::Clock* reference) {
   static_assert(std::is_base_of_v<transport::Endpoint, E>, "E must be an endpoint type");
   using loop_selection_internal::ForReference;
-  if (dynamic_cast<timing::CycleClock*>(&clock)) return ForReference<E, timing::CycleClock>(reference);
+  if (dynamic_cast<timing::CycleClock*>(&clock))
+    return ForReference<E, timing::CycleClock>(reference);
   if (dynamic_cast<timing::ClockGettimeClock*>(&clock)) {
     return ForReference<E, timing::ClockGettimeClock>(reference);
   }

@@ -112,9 +112,11 @@ absl::Status ResolveReference(PlanState& st) {
   const CommandLine& c = st.c;
   Plan& plan = st.plan;
   if (plan.simulate) {
-    if (Given(c, "reference_clock") && c.reference_clock != "auto" && c.reference_clock != "virtual") {
-      return BadFlag("reference_clock", "in simulation the reference is the virtual time itself "
-                                        "(auto or virtual)");
+    if (Given(c, "reference_clock") && c.reference_clock != "auto" &&
+        c.reference_clock != "virtual") {
+      return BadFlag("reference_clock",
+                     "in simulation the reference is the virtual time itself "
+                     "(auto or virtual)");
     }
     plan.has_reference = true;
     plan.reference.kind = timing::ClockKind::kVirtual;
@@ -131,9 +133,9 @@ absl::Status ResolveReference(PlanState& st) {
   } else {
     absl::StatusOr<timing::ClockSpec> reference = timing::ParseClockSpec(c.reference_clock);
     if (!reference.ok()) {
-      return absl::Status(reference.status().code(),
-                          absl::StrCat("--reference_clock: ", reference.status().message(),
-                                       " (or auto, none)"));
+      return absl::Status(
+          reference.status().code(),
+          absl::StrCat("--reference_clock: ", reference.status().message(), " (or auto, none)"));
     }
     if (reference->kind == timing::ClockKind::kVirtual) {
       return BadFlag("reference_clock", "virtual time runs only in simulation (--transport=sim)");
@@ -279,7 +281,8 @@ absl::Status ResolvePeer(PlanState& st) {
     return s;
   }
   if (c.peer_drop_every > 0 && !plan.simulate && !st.datagram) {
-    return BadFlag("peer_drop_every", "applies only to datagram transports (udp, udp6, unix_dgram) and sim");
+    return BadFlag("peer_drop_every",
+                   "applies only to datagram transports (udp, udp6, unix_dgram) and sim");
   }
   plan.sweep.peer.drop_every_kth = c.peer_drop_every;
   plan.sweep.peer.stop_after = c.peer_stop_after;

@@ -87,10 +87,10 @@ absl::Status CheckSimLinkFlags(const CommandLine& c) {
   }
   if (!(c.sim_link_rate == 0 || (c.sim_link_rate >= transport::kMinSimLinkRateBps &&
                                  c.sim_link_rate <= transport::kMaxSimLinkRateBps))) {
-    return BadFlag("sim_link_rate",
-                   absl::StrCat("must be 0 (no wire time) or in [", transport::kMinSimLinkRateBps,
-                                ", ", transport::kMaxSimLinkRateBps, "] bits per second; got ",
-                                c.sim_link_rate));
+    return BadFlag(
+        "sim_link_rate",
+        absl::StrCat("must be 0 (no wire time) or in [", transport::kMinSimLinkRateBps, ", ",
+                     transport::kMaxSimLinkRateBps, "] bits per second; got ", c.sim_link_rate));
   }
   if (absl::Status s = DurationInRange("sim_per_packet", c.sim_per_packet, absl::ZeroDuration(),
                                        transport::kMaxSimPerBuffer);
@@ -188,6 +188,5 @@ std::string FormatBytes(double bytes) {
   if (bytes >= kGiB) return absl::StrFormat("%.1f GiB", bytes / kGiB);
   return absl::StrFormat("%.0f MiB", bytes / (1024 * 1024));
 }
-
 
 }  // namespace tickbench::harness

@@ -12,8 +12,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
-#include <limits>
 #include <cstdlib>
+#include <limits>
 #include <map>
 #include <vector>
 
@@ -24,10 +24,10 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "analysis/buffer_models.h"
 #include "harness/output_file.h"
 #include "platform/errno_status.h"
 #include "platform/stop_signal.h"
-#include "analysis/buffer_models.h"
 #include "timing/confidence.h"
 #include "timing/statistics.h"
 
@@ -275,8 +275,8 @@ SweepPlotExtras SweepPlotExtrasFromRecords(const std::vector<RunRecord>& records
   return extras;
 }
 
-std::vector<std::pair<double, double>> FitCurve(const analysis::ModelComparison& fits,
-                                                double first, double last, int samples) {
+std::vector<std::pair<double, double>> FitCurve(const analysis::ModelComparison& fits, double first,
+                                                double last, int samples) {
   std::vector<std::pair<double, double>> curve;
   if (fits.families.empty()) return curve;
   const analysis::FamilyFit& fit = fits.best_fit();

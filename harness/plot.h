@@ -46,19 +46,19 @@ std::string PlotDataPath(const std::string& svg_path);
 struct SweepPlotExtras {
   struct Point {
     double size_bytes = 0;
-    bool has_interval = false;     // the averaged RTT's 95% interval across runs
+    bool has_interval = false;  // the averaged RTT's 95% interval across runs
     double averaged_low_ns = 0, averaged_high_ns = 0;
     bool has_per_iteration = false;
-    double median_ns = 0;          // per-iteration p50, mean over the runs
+    double median_ns = 0;                      // per-iteration p50, mean over the runs
     double band_low_ns = 0, band_high_ns = 0;  // the band named by band_name
     bool has_reference = false;
-    double reference_ns = 0;       // the reference's averaged RTT, mean over the runs
+    double reference_ns = 0;  // the reference's averaged RTT, mean over the runs
   };
   std::vector<Point> points;
   // The records keep min, p50, p90, p99 and max but no p1: the band is min..p99.
   std::string band_name = "per-iteration min..p99 (mean over runs)";
-  std::string fit_name;                            // "" for no fit
-  std::vector<std::pair<double, double>> fit;      // (size, value in the sweep's unit)
+  std::string fit_name;                        // "" for no fit
+  std::vector<std::pair<double, double>> fit;  // (size, value in the sweep's unit)
 };
 
 // The extras of a sweep's records (valid runs only): the interval is Student t across
@@ -69,8 +69,8 @@ SweepPlotExtras SweepPlotExtrasFromRecords(const std::vector<RunRecord>& records
 // The winning layout's fitted curve over [first, last] size at `samples` evenly spaced
 // whole sizes (400 place its steps within 0.25% of the range; not promised: at the exact
 // size). Empty when the best family is not fitted.
-std::vector<std::pair<double, double>> FitCurve(const analysis::ModelComparison& fits,
-                                                double first, double last, int samples = 400);
+std::vector<std::pair<double, double>> FitCurve(const analysis::ModelComparison& fits, double first,
+                                                double last, int samples = 400);
 
 absl::Status PlotSweep(const std::string& svg_path, const analysis::Sweep& sweep,
                        const std::vector<analysis::Step>& steps, const std::string& title,

@@ -483,16 +483,16 @@ TEST(PlotRenderTest, TheSvgsHoldTheirSeriesLabelsAndMarkers) {
        {"averaged RTT, each run", "averaged RTT, mean of runs with 95% interval",
         "per-iteration median (mean over runs)", "per-iteration min..p99 (mean over runs)",
         "reference clock, averaged RTT", "fit: fixed_chunks(B=256)",
-        "beyond the y range (drawn at the edge)", "round-trip time (us)",
-        "message size (bytes)", "jump 256-320", "jump 320-384"}) {
+        "beyond the y range (drawn at the edge)", "round-trip time (us)", "message size (bytes)",
+        "jump 256-320", "jump 320-384"}) {
     EXPECT_THAT(text, HasSubstr(expected));
   }
   const std::string study_svg = directory + "/study.svg";
   ASSERT_TRUE(PlotStudyHistograms(study_svg, {TickCell()}).ok());
   const std::string study = Slurp(study_svg);
-  for (const char* expected : {"tick:10ms, 64 bytes, T = 10000 us", "theory: n or n+1 ticks",
-                               "truth (reference mean)", "averaged estimate", "reading (us)",
-                               "share of readings"}) {
+  for (const char* expected :
+       {"tick:10ms, 64 bytes, T = 10000 us", "theory: n or n+1 ticks", "truth (reference mean)",
+        "averaged estimate", "reading (us)", "share of readings"}) {
     EXPECT_THAT(study, HasSubstr(expected));
   }
 }

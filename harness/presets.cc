@@ -11,8 +11,8 @@ const std::vector<Preset>& Presets() {
        "classic 1: UNIX-domain stream socket, throughput (2n bytes per round trip) against size",
        "unix_stream", "32,512,1024,1300,1400,1460,1492,1536,2032,2984,4096", 1000, 4,
        TableStyle::kThroughput},
-      {"udp_rtt", "classic 2: UDP over IPv4, round-trip time against size, 50 to 2000 bytes",
-       "udp", "50:2000:50", 5000, 1, TableStyle::kRttMillis},
+      {"udp_rtt", "classic 2: UDP over IPv4, round-trip time against size, 50 to 2000 bytes", "udp",
+       "50:2000:50", 5000, 1, TableStyle::kRttMillis},
       {"study",
        "the timer-resolution study: each clock of --clocks against the reference, averaged and "
        "per-iteration, held against the coarse-tick theory",

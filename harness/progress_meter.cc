@@ -46,8 +46,8 @@ void ProgressMeter::RunDone() {
   ++runs_done_;
 }
 
-std::string ProgressMeter::Line(const std::vector<size_t>& sizes, int runs,
-                                int64_t trips_per_run, int runs_done, absl::Duration elapsed) {
+std::string ProgressMeter::Line(const std::vector<size_t>& sizes, int runs, int64_t trips_per_run,
+                                int runs_done, absl::Duration elapsed) {
   const int total = runs * static_cast<int>(sizes.size());
   const int current = std::min(runs_done, std::max(total - 1, 0));
   const std::string where =
@@ -56,17 +56,15 @@ std::string ProgressMeter::Line(const std::vector<size_t>& sizes, int runs,
                                       current / static_cast<int>(sizes.size()) + 1, runs);
   const std::string eta =
       runs_done > 0 ? Seconds(elapsed * (total - runs_done) / runs_done) : std::string("?");
-  return absl::StrFormat("progress: %s: %d of %d runs, %d round trips, elapsed %s, ETA %s",
-                         where, runs_done, total, runs_done * trips_per_run, Seconds(elapsed),
-                         eta);
+  return absl::StrFormat("progress: %s: %d of %d runs, %d round trips, elapsed %s, ETA %s", where,
+                         runs_done, total, runs_done * trips_per_run, Seconds(elapsed), eta);
 }
 
 void ProgressMeter::Loop() {
   std::unique_lock<std::mutex> lock(mutex_);
   const auto interval = absl::ToChronoNanoseconds(options_.interval);
   while (!wake_.wait_for(lock, interval, [this] { return stop_; })) {
-    const std::string line =
-        Line(sizes_, runs_, trips_per_run_, runs_done_, absl::Now() - start_);
+    const std::string line = Line(sizes_, runs_, trips_per_run_, runs_done_, absl::Now() - start_);
     lock.unlock();
     if (options_.terminal) {
       const size_t pad = line_width_ > line.size() ? line_width_ - line.size() : 0;

@@ -60,8 +60,8 @@ class ProgressMeter {
   const absl::Time start_;
   std::mutex mutex_;
   std::condition_variable wake_;
-  int runs_done_ = 0;     // guarded by mutex_
-  bool stop_ = false;     // guarded by mutex_
+  int runs_done_ = 0;      // guarded by mutex_
+  bool stop_ = false;      // guarded by mutex_
   size_t line_width_ = 0;  // the thread's: the last line written on a terminal
   std::thread thread_;
 };

@@ -27,8 +27,8 @@ std::string FormatContextHeader(const RunContext& context, const ExperimentHeade
   return absl::StrFormat("%s# experiment %s over %s%s%s: %d sizes x %d runs x %d round trips\n",
                          FormatContextComment(context), header.experiment, header.transport,
                          header.simulated ? " (simulated, virtual time)" : "",
-                         header.busy_poll ? " (busy-poll receives)" : "", header.sizes,
-                         header.runs, header.iterations);
+                         header.busy_poll ? " (busy-poll receives)" : "", header.sizes, header.runs,
+                         header.iterations);
 }
 
 std::string Reporter::Finalize() {

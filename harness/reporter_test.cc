@@ -94,8 +94,9 @@ TEST(FormatContextHeaderTest, EndsWithTheExperimentLine) {
   EXPECT_THAT(header, StartsWith("# tickbench "));
   EXPECT_THAT(header, HasSubstr(" on testhost, "));
   EXPECT_TRUE(absl::EndsWith(
-      header, "# experiment sweep over sim (simulated, virtual time): 2 sizes x 1 runs x 100 "
-              "round trips\n"))
+      header,
+      "# experiment sweep over sim (simulated, virtual time): 2 sizes x 1 runs x 100 "
+      "round trips\n"))
       << header;
 }
 

@@ -102,15 +102,15 @@ void SummarizeAveraged(const timing::Clock& clock, const timing::Clock* referenc
                        int64_t reference_elapsed_ticks, RunRecord& record) {
   const double trips = static_cast<double>(record.timed_trips);
   record.averaged_rtt_ns = clock.TicksToNanos(record.elapsed_ticks) / trips;
-  record.throughput_bytes_per_s =
-      record.averaged_rtt_ns > 0 ? 2.0 * record.size_bytes * 1e9 / record.averaged_rtt_ns
-                                 : std::numeric_limits<double>::infinity();
+  record.throughput_bytes_per_s = record.averaged_rtt_ns > 0
+                                      ? 2.0 * record.size_bytes * 1e9 / record.averaged_rtt_ns
+                                      : std::numeric_limits<double>::infinity();
   if (reference != nullptr) {
     record.reference_averaged_rtt_ns = reference->TicksToNanos(reference_elapsed_ticks) / trips;
   }
   record.resolution_ns = absl::ToDoubleNanoseconds(clock.info().claimed_resolution);
-  record.quantum_ns =
-      static_cast<double>(std::max<int64_t>(1, record.fault_segments)) * record.resolution_ns / trips;
+  record.quantum_ns = static_cast<double>(std::max<int64_t>(1, record.fault_segments)) *
+                      record.resolution_ns / trips;
   const double rtt = reference != nullptr && record.reference_averaged_rtt_ns > 0
                          ? record.reference_averaged_rtt_ns
                          : record.averaged_rtt_ns;
@@ -134,11 +134,11 @@ double SdFloor(const RunRecord& record, int64_t readings) {
 
 // The interval of the mean per-iteration reading of a chunked run: one batch per chunk, the
 // chunks' means, centred on `mean`, the mean of all `readings` readings.
-timing::ConfidenceInterval ChunkedMeanInterval(const std::vector<double>& chunk_means,
-                                               double mean, int64_t readings, double floor) {
+timing::ConfidenceInterval ChunkedMeanInterval(const std::vector<double>& chunk_means, double mean,
+                                               int64_t readings, double floor) {
   timing::ConfidenceInterval ci = timing::AcrossRunsInterval(
       chunk_means, readings > 0 ? floor * std::sqrt(static_cast<double>(chunk_means.size()) /
-                                                     static_cast<double>(readings))
+                                                    static_cast<double>(readings))
                                 : 0);
   if (ci.valid) {
     const double half = ci.half_width();
@@ -172,8 +172,8 @@ RoundTripEngine::RoundTripEngine(transport::Endpoint& endpoint, timing::Clock& c
       loop_(SelectLoop(endpoint, clock, reference)),
       send_buffer_(max_size_bytes),
       receive_buffer_(max_size_bytes),
-      intervals_per_chunk_(std::min(IntervalsPerRun(options),
-                                    std::max<int64_t>(1, options.max_kept_intervals))),
+      intervals_per_chunk_(
+          std::min(IntervalsPerRun(options), std::max<int64_t>(1, options.max_kept_intervals))),
       chunked_(IntervalsPerRun(options) > intervals_per_chunk_),
       marks_(intervals_per_chunk_ + 1),
       reference_marks_(reference != nullptr ? marks_.size() : 0),
@@ -201,14 +201,15 @@ absl::Status RoundTripEngine::WarmUp(const LoopBuffers& buffers, RunRecord& reco
       if (warmup_rtt_ns_.empty() && record.warmup_lost >= kWarmupSilentLimit) {
         return absl::DeadlineExceededError(absl::StrFormat(
             "no echo to the first %d warm-up datagrams within %s each: the peer does not "
-            "answer", record.warmup_lost, absl::FormatDuration(options_.receive_timeout)));
+            "answer",
+            record.warmup_lost, absl::FormatDuration(options_.receive_timeout)));
       }
       status = absl::OkStatus();
       continue;
     }
     if (status.ok() && !faulty && warmup_rtt_ns_.size() < warmup_rtt_ns_.capacity()) {
-      warmup_rtt_ns_.push_back(std::llround(
-          warmup_clock.TicksToNanos(warmup_clock.NowTicks() - start_ticks)));
+      warmup_rtt_ns_.push_back(
+          std::llround(warmup_clock.TicksToNanos(warmup_clock.NowTicks() - start_ticks)));
     }
   }
   if (!status.ok()) return status;
@@ -240,9 +241,9 @@ RunRecord RoundTripEngine::MeasureRun(size_t size_bytes, int run) {
                       absl::MakeSpan(receive_buffer_.data(), size_bytes), absl::MakeSpan(marks_),
                       absl::MakeSpan(reference_marks_), absl::MakeSpan(faulty_)};
 
-  absl::Status status = transport::SendBlockHeader(
-      endpoint_, static_cast<uint32_t>(size_bytes),
-      static_cast<uint32_t>(options_.warmup + options_.iterations));
+  absl::Status status =
+      transport::SendBlockHeader(endpoint_, static_cast<uint32_t>(size_bytes),
+                                 static_cast<uint32_t>(options_.warmup + options_.iterations));
   if (status.ok()) status = WarmUp(buffers, record);
   if (!status.ok()) {
     NoteWarmupFailure(status, record);
@@ -322,9 +323,8 @@ void RoundTripEngine::FoldChunk(const LoopOutcome& chunk, RunRecord& record,
                  });
   if (chunk_count > 0) chunk_means_.push_back(chunk_sum / static_cast<double>(chunk_count));
   if (reference_ != nullptr) {
-    ForEachPerTrip(*reference_, reference_marks_.data(), faulty_.data(), chunk.marks,
-                   chunk.closed, record.batch,
-                   [this](double ns) { reference_summary_.Add(ns); });
+    ForEachPerTrip(*reference_, reference_marks_.data(), faulty_.data(), chunk.marks, chunk.closed,
+                   record.batch, [this](double ns) { reference_summary_.Add(ns); });
   }
 }
 
@@ -345,8 +345,8 @@ void RoundTripEngine::Summarize(const LoopOutcome& last_chunk, int64_t reference
     record.per_iteration_ns = clock_summary_.ToSummary();
     if (reference_ != nullptr) record.reference_per_iteration_ns = reference_summary_.ToSummary();
     const int64_t readings = record.per_iteration_ns.count;
-    record.per_iteration_mean_ci95 = ChunkedMeanInterval(
-        chunk_means_, record.per_iteration_ns.mean, readings, SdFloor(record, readings));
+    record.per_iteration_mean_ci95 = ChunkedMeanInterval(chunk_means_, record.per_iteration_ns.mean,
+                                                         readings, SdFloor(record, readings));
     return;
   }
   // One chunk: at most max_kept_intervals values, sorted for exact percentiles.
@@ -366,7 +366,8 @@ void RoundTripEngine::Summarize(const LoopOutcome& last_chunk, int64_t reference
   record.per_iteration_mean_ci95 = timing::BatchMeansInterval(values, SdFloor(record, readings));
   record.per_iteration_p50_ci95 = timing::QuantileInterval(values, 0.5);
   record.per_iteration_p99_ci95 = timing::QuantileInterval(values, 0.99);
-  if (reference_ != nullptr) record.reference_per_iteration_ns = exact(*reference_, reference_marks_);
+  if (reference_ != nullptr)
+    record.reference_per_iteration_ns = exact(*reference_, reference_marks_);
 }
 
 }  // namespace tickbench::harness

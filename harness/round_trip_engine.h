@@ -95,8 +95,7 @@ class RoundTripEngine {
   // and, when chunked, its per-trip readings to the streaming summaries.
   void FoldChunk(const LoopOutcome& chunk, RunRecord& record, int64_t& reference_elapsed_ticks);
   // The run's figures; `last_chunk` holds the marks when the run was one chunk.
-  void Summarize(const LoopOutcome& last_chunk, int64_t reference_elapsed_ticks,
-                 RunRecord& record);
+  void Summarize(const LoopOutcome& last_chunk, int64_t reference_elapsed_ticks, RunRecord& record);
 
   transport::Endpoint& endpoint_;
   timing::Clock& clock_;
@@ -113,7 +112,7 @@ class RoundTripEngine {
   std::vector<int64_t> warmup_rtt_ns_;    // the warm-up's round trips that got an echo
   timing::StreamingSummary clock_summary_;
   timing::StreamingSummary reference_summary_;
-  std::vector<double> chunk_means_;       // a chunked run's per-chunk mean per-iteration reading
+  std::vector<double> chunk_means_;  // a chunked run's per-chunk mean per-iteration reading
   uint64_t next_sequence_ = 1;
 };
 

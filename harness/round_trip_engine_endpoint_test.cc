@@ -145,7 +145,9 @@ TEST(SelectLoopTest, OneInstantiationPerEndpointType) {
   auto pipe = ClientOf("pipe", pipe_pair);
   ASSERT_TRUE(udp && unix_dgram && unix_stream && tcp && pipe);
   FakeEchoEndpoint fake;
-  auto loop = [&](transport::Endpoint& endpoint) { return SelectLoop(endpoint, monotonic, nullptr); };
+  auto loop = [&](transport::Endpoint& endpoint) {
+    return SelectLoop(endpoint, monotonic, nullptr);
+  };
 
   EXPECT_EQ(loop(*udp), loop(*unix_dgram));
   EXPECT_EQ(loop(*unix_stream), loop(*tcp));
@@ -213,9 +215,7 @@ TEST(SpecialisedLoopTest, UnixStreamRunsComplete) {
   ExpectCompleteRun("unix_stream", "stream_socket");
 }
 TEST(SpecialisedLoopTest, TcpRunsComplete) { ExpectCompleteRun("tcp", "stream_socket"); }
-TEST(SpecialisedLoopTest, PipeRunsComplete) {
-  ExpectCompleteRun("pipe", "pipe");
-}
+TEST(SpecialisedLoopTest, PipeRunsComplete) { ExpectCompleteRun("pipe", "pipe"); }
 
 TEST(SpecialisedLoopTest, AnEndpointOfUnknownTypeRunsThroughTheGenericLoop) {
   FakeEchoEndpoint fake;
@@ -245,8 +245,8 @@ TEST(SpecialisedLoopTest, ALoopForACallersEndpointTypeRuns) {
   const LoopFunction loop = SelectLoopForEndpointType<FakeEchoEndpoint>(monotonic, nullptr);
   EXPECT_NE(loop, SelectLoop(fake, monotonic, nullptr));  // not the generic one
   IntegrityCounts integrity;
-  const LoopOutcome outcome = loop(fake, monotonic, nullptr, buffers, iterations, 1, 1, false,
-                                   integrity);
+  const LoopOutcome outcome =
+      loop(fake, monotonic, nullptr, buffers, iterations, 1, 1, false, integrity);
   EXPECT_TRUE(outcome.status.ok()) << outcome.status;
   EXPECT_EQ(outcome.completed, iterations);
   EXPECT_EQ(outcome.marks, iterations + 1);

@@ -16,7 +16,8 @@ namespace {
 
 struct Simulation {
   explicit Simulation(transport::SimRttModel model, transport::SimFaults faults = {})
-      : transport(model, [this](int64_t ns) { time.AdvanceNanos(ns); }, faults) {
+      : transport(
+            model, [this](int64_t ns) { time.AdvanceNanos(ns); }, faults) {
     auto made = transport.Connect();
     EXPECT_TRUE(made.ok());
     pair = std::move(*made);
@@ -76,7 +77,7 @@ TEST(RoundTripEngineTest, TickClockReadsWholeTicksAndAveragesToTheTruth) {
   EXPECT_DOUBLE_EQ(r.reference_averaged_rtt_ns, 1.3e6);
   EXPECT_DOUBLE_EQ(r.per_iteration_ns.zero_fraction, 0.87);
   EXPECT_DOUBLE_EQ(r.per_iteration_ns.mean, 1.3e6);  // telescoping: equals the averaged
-  EXPECT_DOUBLE_EQ(r.per_iteration_ns.p50, 0);        // the median lands on 0: biased
+  EXPECT_DOUBLE_EQ(r.per_iteration_ns.p50, 0);       // the median lands on 0: biased
   EXPECT_DOUBLE_EQ(r.per_iteration_ns.max, 1e7);
   EXPECT_NEAR(r.per_iteration_ns.sd, 1e7 * std::sqrt(0.13 * 0.87), 1e7 * 0.001);
   EXPECT_GT(r.per_iteration_ns.sd, r.per_iteration_ns.mean);  // d < T/2: SD above the mean

@@ -43,8 +43,8 @@ struct ReferenceClock {
 };
 
 struct LoopBuffers {
-  absl::Span<char> send;     // pattern-filled, size n; the sequence is stamped per trip
-  absl::Span<char> receive;  // size n
+  absl::Span<char> send;                // pattern-filled, size n; the sequence is stamped per trip
+  absl::Span<char> receive;             // size n
   absl::Span<int64_t> marks;            // iterations / batch + 2 readings
   absl::Span<int64_t> reference_marks;  // same, or empty without a reference
   // One flag per interval (iterations / batch + 1), all 0 on entry: the loop sets
@@ -58,8 +58,8 @@ struct LoopOutcome {
   // Round trips inside the intervals the readings close: `completed`, less a last,
   // partial batch that an error cut short (its trips have no closing reading).
   int64_t closed = 0;
-  int64_t marks = 0;      // readings written (interval boundaries)
-  absl::Status status;    // why the loop stopped early
+  int64_t marks = 0;    // readings written (interval boundaries)
+  absl::Status status;  // why the loop stopped early
 };
 
 // Most stale echoes (duplicates or late replies) skipped within one round trip before
@@ -122,8 +122,7 @@ LoopOutcome TimedLoop(EndpointT& endpoint, ClockT& clock, ReferenceT reference,
   uint8_t* faulty = buffers.faulty.empty() ? nullptr : buffers.faulty.data();
   for (int64_t i = 0; i < iterations; ++i) {
     bool trip_faulty = false;
-    absl::Status status =
-        RoundTrip(endpoint, buffers, first_sequence + i, integrity, &trip_faulty);
+    absl::Status status = RoundTrip(endpoint, buffers, first_sequence + i, integrity, &trip_faulty);
     if (ABSL_PREDICT_FALSE(!status.ok())) {
       if (status.code() == absl::StatusCode::kDeadlineExceeded && continue_on_loss) {
         ++integrity.lost;

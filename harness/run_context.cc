@@ -31,18 +31,21 @@ std::vector<std::string> ContextWarnings(const platform::SystemInfo& system,
   if (!platform::IsOptimizedBuild()) {
     warnings.push_back(absl::StrFormat(
         "this is a %s build, not an optimised one: the harness's own code is slower than it "
-        "should be (bazel run uses -c opt unless told otherwise)", system.build_mode));
+        "should be (bazel run uses -c opt unless told otherwise)",
+        system.build_mode));
   }
   if (!system.clocksource.empty() && system.clocksource != "tsc" &&
       system.clocksource != "arch_sys_counter") {
     warnings.push_back(absl::StrFormat(
         "the kernel's clocksource is '%s': clock_gettime and gettimeofday may fall back to a "
-        "system call (about 0.5-2 us a read instead of ~20 ns)", system.clocksource));
+        "system call (about 0.5-2 us a read instead of ~20 ns)",
+        system.clocksource));
   }
   if (!system.cpu_governor.empty() && system.cpu_governor != "performance") {
     warnings.push_back(absl::StrFormat(
         "CPU frequency scaling is on (governor '%s'): round trips may change speed during a run; "
-        "set the 'performance' governor for steadier numbers", system.cpu_governor));
+        "set the 'performance' governor for steadier numbers",
+        system.cpu_governor));
   }
   for (const ClockDescription& clock : clocks) {
     if (clock.probe.backward_steps > 0) {
@@ -120,14 +123,13 @@ std::string FormatContextComment(const RunContext& context) {
       s.cpu_governor.empty() ? "none" : s.cpu_governor, s.page_size_bytes, s.build_mode,
       s.virtual_machine ? "; virtual machine" : "");
   for (const ClockDescription& clock : context.clocks) {
-    absl::StrAppendFormat(&text,
-                          "# %s: %s; claimed resolution %s, observed %s, read cost %.1f ns\n",
-                          clock.role, clock.info.name,
-                          absl::FormatDuration(clock.info.claimed_resolution),
-                          clock.probe.observed_resolution == absl::ZeroDuration()
-                              ? "none (never changed)"
-                              : absl::FormatDuration(clock.probe.observed_resolution),
-                          clock.probe.read_cost_ns);
+    absl::StrAppendFormat(
+        &text, "# %s: %s; claimed resolution %s, observed %s, read cost %.1f ns\n", clock.role,
+        clock.info.name, absl::FormatDuration(clock.info.claimed_resolution),
+        clock.probe.observed_resolution == absl::ZeroDuration()
+            ? "none (never changed)"
+            : absl::FormatDuration(clock.probe.observed_resolution),
+        clock.probe.read_cost_ns);
   }
   if (context.load_average_start) {
     const platform::LoadAverage& load = *context.load_average_start;
@@ -188,11 +190,12 @@ void WriteSettingsJson(JsonWriter& json, const std::vector<Setting>& settings) {
   json.BeginArray();
   for (const Setting& s : settings) {
     json.BeginObject();
-    json.Key("name"); json.String(s.name);
-    json.Key("value"); WriteSettingValue(json, s);
-    json.Key("type"); json.String(s.type);
-    json.Key("text"); json.String(s.text);
-    json.Key("given"); json.Bool(s.given);
+    json.StringField("name", s.name);
+    json.Key("value");
+    WriteSettingValue(json, s);
+    json.StringField("type", s.type);
+    json.StringField("text", s.text);
+    json.BoolField("given", s.given);
     json.EndObject();
   }
   json.EndArray();
@@ -201,40 +204,42 @@ void WriteSettingsJson(JsonWriter& json, const std::vector<Setting>& settings) {
 }  // namespace
 
 void WriteProvenanceJson(JsonWriter& json, absl::string_view mode) {
-  json.Key("schema_version"); json.Integer(kSchemaVersion);
-  json.Key("tickbench_version"); json.String(TickbenchVersion());
-  json.Key("mode"); json.String(mode);
+  json.IntegerField("schema_version", kSchemaVersion);
+  json.StringField("tickbench_version", TickbenchVersion());
+  json.StringField("mode", mode);
 }
 
 void WriteContextJson(JsonWriter& json, const RunContext& context, absl::string_view experiment) {
   json.BeginObject();
   const platform::SystemInfo& s = context.system;
-  json.Key("experiment"); json.String(experiment);
-  json.Key("started_at"); json.String(context.started_at);
-  json.Key("host"); json.String(s.hostname);
-  json.Key("os"); json.String(s.os);
-  json.Key("kernel"); json.String(s.kernel);
-  json.Key("machine"); json.String(s.machine);
-  json.Key("cpu"); json.String(s.cpu_model);
-  json.Key("cpu_count"); json.Integer(s.cpu_count);
-  json.Key("page_size_bytes"); json.Integer(s.page_size_bytes);
-  json.Key("clocksource"); json.String(s.clocksource);
-  json.Key("cpu_governor"); json.String(s.cpu_governor);
-  json.Key("virtual_machine"); json.Bool(s.virtual_machine);
-  json.Key("build_mode"); json.String(s.build_mode);
+  json.StringField("experiment", experiment);
+  json.StringField("started_at", context.started_at);
+  json.StringField("host", s.hostname);
+  json.StringField("os", s.os);
+  json.StringField("kernel", s.kernel);
+  json.StringField("machine", s.machine);
+  json.StringField("cpu", s.cpu_model);
+  json.IntegerField("cpu_count", s.cpu_count);
+  json.IntegerField("page_size_bytes", s.page_size_bytes);
+  json.StringField("clocksource", s.clocksource);
+  json.StringField("cpu_governor", s.cpu_governor);
+  json.BoolField("virtual_machine", s.virtual_machine);
+  json.StringField("build_mode", s.build_mode);
   json.Key("clocks");
   json.BeginArray();
   for (const ClockDescription& clock : context.clocks) {
     json.BeginObject();
-    json.Key("role"); json.String(clock.role);
-    json.Key("spec"); json.String(clock.info.spec);
-    json.Key("name"); json.String(clock.info.name);
-    json.Key("ticks_per_second"); json.Number(clock.info.ticks_per_second);
-    json.Key("claimed_resolution_ns"); json.Number(absl::ToDoubleNanoseconds(clock.info.claimed_resolution));
-    json.Key("observed_resolution_ns"); json.Number(absl::ToDoubleNanoseconds(clock.probe.observed_resolution));
-    json.Key("read_cost_ns"); json.Number(clock.probe.read_cost_ns);
-    json.Key("backward_steps"); json.Integer(clock.probe.backward_steps);
-    json.Key("notes"); json.String(clock.info.notes);
+    json.StringField("role", clock.role);
+    json.StringField("spec", clock.info.spec);
+    json.StringField("name", clock.info.name);
+    json.NumberField("ticks_per_second", clock.info.ticks_per_second);
+    json.NumberField("claimed_resolution_ns",
+                     absl::ToDoubleNanoseconds(clock.info.claimed_resolution));
+    json.NumberField("observed_resolution_ns",
+                     absl::ToDoubleNanoseconds(clock.probe.observed_resolution));
+    json.NumberField("read_cost_ns", clock.probe.read_cost_ns);
+    json.IntegerField("backward_steps", clock.probe.backward_steps);
+    json.StringField("notes", clock.info.notes);
     json.EndObject();
   }
   json.EndArray();
@@ -246,9 +251,11 @@ void WriteContextJson(JsonWriter& json, const RunContext& context, absl::string_
   }
   json.EndObject();
   WriteSettingsJson(json, context.settings);
-  json.Key("load_average_start"); WriteLoadAverage(json, context.load_average_start);
-  json.Key("load_average_end"); WriteLoadAverage(json, context.load_average_end);
-  json.Key("peer"); json.String(context.peer);
+  json.Key("load_average_start");
+  WriteLoadAverage(json, context.load_average_start);
+  json.Key("load_average_end");
+  WriteLoadAverage(json, context.load_average_end);
+  json.StringField("peer", context.peer);
   json.Key("warnings");
   json.BeginArray();
   for (const std::string& warning : context.warnings) json.String(warning);

@@ -47,9 +47,9 @@ TEST(RunContextTest, BusyPollWantsACpuPerSide) {
 TEST(RunContextTest, BlockingOnAVirtualMachineIsWarnedOf) {
   EXPECT_THAT(BlockingOnVirtualMachineWarning(false, false, true).value_or(""),
               HasSubstr("--busy_poll"));
-  EXPECT_FALSE(BlockingOnVirtualMachineWarning(true, false, true).has_value());   // spinning
-  EXPECT_FALSE(BlockingOnVirtualMachineWarning(false, true, true).has_value());   // simulated
-  EXPECT_FALSE(BlockingOnVirtualMachineWarning(false, false, false).has_value()); // bare metal
+  EXPECT_FALSE(BlockingOnVirtualMachineWarning(true, false, true).has_value());    // spinning
+  EXPECT_FALSE(BlockingOnVirtualMachineWarning(false, true, true).has_value());    // simulated
+  EXPECT_FALSE(BlockingOnVirtualMachineWarning(false, false, false).has_value());  // bare metal
 }
 
 TEST(RunContextTest, QuietOnAGoodSetup) {

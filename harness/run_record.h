@@ -20,11 +20,11 @@ namespace tickbench::harness {
 // Echoes that came back wrong. None of them is folded into the timing silently: each is
 // counted here and reported.
 struct IntegrityCounts {
-  int64_t lost = 0;        // no echo within the receive timeout (datagrams only: on a
-                           // byte stream a missing echo ends the run with an error)
-  int64_t late = 0;        // an echo of an earlier round trip, discarded (duplicate or late)
-  int64_t reordered = 0;   // an echo of a later round trip than expected
-  int64_t corrupted = 0;   // the right sequence, but the bytes were not what was sent
+  int64_t lost = 0;       // no echo within the receive timeout (datagrams only: on a
+                          // byte stream a missing echo ends the run with an error)
+  int64_t late = 0;       // an echo of an earlier round trip, discarded (duplicate or late)
+  int64_t reordered = 0;  // an echo of a later round trip than expected
+  int64_t corrupted = 0;  // the right sequence, but the bytes were not what was sent
   int64_t total() const { return lost + late + reordered + corrupted; }
 };
 
@@ -33,22 +33,22 @@ struct RunRecord {
   std::string clock;            // the clock's spec
   std::string reference_clock;  // "" when there is none
   size_t size_bytes = 0;
-  int run = 0;                  // 1-based
-  int64_t iterations = 0;       // planned timed round trips
-  int64_t completed = 0;        // timed round trips that finished, with or without a fault
-  int64_t batch = 1;            // round trips per per-iteration reading
-  int attempt = 1;              // 1, or 1 + the runs of this size and run number retried
+  int run = 0;             // 1-based
+  int64_t iterations = 0;  // planned timed round trips
+  int64_t completed = 0;   // timed round trips that finished, with or without a fault
+  int64_t batch = 1;       // round trips per per-iteration reading
+  int attempt = 1;         // 1, or 1 + the runs of this size and run number retried
 
   // Faults are not data. A round trip that was lost, late, reordered or corrupted is
   // never timed: the interval (of `batch` round trips) that holds it is cut out of every
   // figure, and the figures are over the remaining `timed_trips`. A run left with no
   // clean interval (or whose warm-up got no echo) has no figure at all: valid() is false.
-  int64_t timed_trips = 0;      // round trips in intervals without a fault
-  int64_t excluded_trips = 0;   // round trips in intervals cut out for a fault
-  int64_t fault_segments = 0;   // stretches of clean intervals the faults left (1: none cut)
-  int64_t warmup_lost = 0;      // warm-up datagrams that got no echo
+  int64_t timed_trips = 0;         // round trips in intervals without a fault
+  int64_t excluded_trips = 0;      // round trips in intervals cut out for a fault
+  int64_t fault_segments = 0;      // stretches of clean intervals the faults left (1: none cut)
+  int64_t warmup_lost = 0;         // warm-up datagrams that got no echo
   int64_t receive_timeout_ns = 0;  // the timeout in force for the timed round trips
-  std::string invalid_reason;   // why a run that ended without an error has no figure
+  std::string invalid_reason;      // why a run that ended without an error has no figure
   bool valid() const { return timed_trips > 0; }
 
   // Averaged: (last reading - first reading) / timed round trips. Where faults cut

@@ -29,7 +29,8 @@ const analysis::FamilyFit* BestReplayableFit(const analysis::ModelComparison& fi
     changed = false;
     for (ModelFamily family : replayable) {
       const analysis::FamilyFit& f = fits.families[static_cast<int>(family)];
-      if (!f.fitted || &f == best || !analysis::FamilyContains(best->model.family, family)) continue;
+      if (!f.fitted || &f == best || !analysis::FamilyContains(best->model.family, family))
+        continue;
       if (f.bic - best->bic < 6) {
         best = &f;
         changed = true;
@@ -65,8 +66,8 @@ std::string SimFlags(const transport::SimRttModel& m) {
 void SetReplayResiduals(const analysis::Sweep& rtt_sweep, SimulationFit& out) {
   double sum = 0;
   for (const analysis::SweepPoint& point : rtt_sweep.points) {
-    const double replay = static_cast<double>(transport::ModelRttNanos(
-        out.model, static_cast<int64_t>(std::llround(point.size_bytes))));
+    const double replay = static_cast<double>(
+        transport::ModelRttNanos(out.model, static_cast<int64_t>(std::llround(point.size_bytes))));
     const double residual = replay - analysis::PointMean(point);
     sum += residual * residual;
     out.max_residual = std::max(out.max_residual, std::fabs(residual));
@@ -98,8 +99,8 @@ absl::StatusOr<SimulationFit> FitSimulation(const analysis::Sweep& rtt_sweep,
   };
   auto non_negative = [&](const char* what, double value) {
     if (value >= 0) return value;
-    out.notes.push_back(absl::StrFormat("the fitted %s cost %.4g is negative: 0 replayed", what,
-                                        value));
+    out.notes.push_back(
+        absl::StrFormat("the fitted %s cost %.4g is negative: 0 replayed", what, value));
     return 0.0;
   };
   // Durations to a quarter nanosecond, absl::Duration's resolution.

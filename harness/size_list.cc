@@ -52,7 +52,8 @@ absl::StatusOr<std::vector<size_t>> ParseSizeList(absl::string_view text, size_t
     if (size == 0) return Bad(item, "contains a size of 0 bytes; sizes start at 1");
     if (size > max_size_bytes) {
       return Bad(item, absl::StrFormat("contains %d bytes, over the transport's largest message "
-                                       "of %d bytes", size, max_size_bytes));
+                                       "of %d bytes",
+                                       size, max_size_bytes));
     }
     if (sizes.size() >= kMaxSweepSizes) {
       return Bad(item, absl::StrFormat("makes more than %d sizes", kMaxSweepSizes));

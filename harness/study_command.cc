@@ -28,9 +28,8 @@ StudyOutcome Study(Experiment& e, EchoSession& session) {
   for (size_t i = 0; i < e.clocks.size(); ++i) {
     study_clocks.push_back({e.clocks[i].get(), e.described[i].probe});
   }
-  e.plan.study_options.reference_resolution_ns =
-      absl::ToDoubleNanoseconds(std::max(e.context.clocks.back().probe.observed_resolution,
-                                         e.reference->info().claimed_resolution));
+  e.plan.study_options.reference_resolution_ns = absl::ToDoubleNanoseconds(std::max(
+      e.context.clocks.back().probe.observed_resolution, e.reference->info().claimed_resolution));
   const PauseFunction pause =
       e.plan.simulate ? PauseFunction([&](int64_t ns) { e.simulated_time.AdvanceNanos(ns); })
                       : PauseFunction(BusyWait);

@@ -47,8 +47,8 @@ enum class Pause { kBackToBack, kDither, kLockedGap };
 
 struct Scenario {
   int64_t n = 20;
-  double d_ns = 0;       // mean round trip: the truth
-  int64_t jitter_ns = 0; // uniform in [-jitter, +jitter], integer ns
+  double d_ns = 0;        // mean round trip: the truth
+  int64_t jitter_ns = 0;  // uniform in [-jitter, +jitter], integer ns
   Pause pause = Pause::kBackToBack;
 };
 
@@ -76,7 +76,7 @@ class Simulator {
       ReadPair(run.stop_before_ns, run.stop_clock_ns, run.stop_after_ns);
       const int64_t loop_start = time_.now_ns();
       // A locked loop: the round trip plus a gap make a whole number of ticks.
-      const int64_t gap = static_cast<int64_t>(std::ceil(s.d_ns / kPeriod) * kPeriod) + 
+      const int64_t gap = static_cast<int64_t>(std::ceil(s.d_ns / kPeriod) * kPeriod) +
                           static_cast<int64_t>(kPeriod) - base;
       for (int64_t i = 0; i < s.n; ++i) {
         if (s.pause == Pause::kDither) time_.AdvanceNanos(phase(random_));
@@ -149,11 +149,11 @@ double IdealWidth(double quantum, double f, double jitter_ns, double count) {
 }
 
 std::string Row(const char* what, double f, int64_t n, const Tally& t, double ideal) {
-  return absl::StrFormat("%-34s f=%.2f N=%4d coverage %.3f (floored %4d, covered %4d) biased %.3f "
-                         "(by a run %.3f) width/ideal %.2f",
-                         what, f, static_cast<int>(n), t.coverage(), t.floored, t.floored_covered, t.bias_rate(),
-                         static_cast<double>(t.run_biased) / t.trials,
-                         ideal > 0 ? t.mean_width() / ideal : 0);
+  return absl::StrFormat(
+      "%-34s f=%.2f N=%4d coverage %.3f (floored %4d, covered %4d) biased %.3f "
+      "(by a run %.3f) width/ideal %.2f",
+      what, f, static_cast<int>(n), t.coverage(), t.floored, t.floored_covered, t.bias_rate(),
+      static_cast<double>(t.run_biased) / t.trials, ideal > 0 ? t.mean_width() / ideal : 0);
 }
 
 class CoverageTest : public ::testing::TestWithParam<std::tuple<double, int64_t>> {};
@@ -169,19 +169,20 @@ TEST_P(CoverageTest, AveragedFigureAcrossRuns) {
 
   // Without jitter every run reads one of two quanta: coverage at least 95%, width bounded.
   const Tally plain = Measure(s, Target::kAveraged, 100 + n);
-  std::printf("%s\n", Row("averaged, no jitter", f, n, plain,
-                          IdealWidth(quantum, f, 0, kRuns)).c_str());
+  std::printf("%s\n",
+              Row("averaged, no jitter", f, n, plain, IdealWidth(quantum, f, 0, kRuns)).c_str());
   EXPECT_GE(plain.coverage(), low);
-  EXPECT_LE(plain.mean_width(), kMaxWidthRatio * IdealWidth(quantum, std::max(f, 0.05), 0, kRuns) +
-                                    4 * quantum);
+  EXPECT_LE(plain.mean_width(),
+            kMaxWidthRatio * IdealWidth(quantum, std::max(f, 0.05), 0, kRuns) + 4 * quantum);
   EXPECT_LE(plain.bias_rate(), bias_limit);  // readings back to back, random phase per run
 
   // With jitter of +-0.4 T per trip the runs spread continuously at N = 1000: 95% +- 3 SE.
   s.jitter_ns = static_cast<int64_t>(0.4 * kPeriod);
   const Tally jittered = Measure(s, Target::kAveraged, 200 + n);
-  std::printf("%s\n", Row("averaged, jitter +-0.4T", f, n, jittered,
-                          IdealWidth(quantum, f, s.jitter_ns / std::sqrt(static_cast<double>(n)), kRuns))
-                          .c_str());
+  std::printf("%s\n",
+              Row("averaged, jitter +-0.4T", f, n, jittered,
+                  IdealWidth(quantum, f, s.jitter_ns / std::sqrt(static_cast<double>(n)), kRuns))
+                  .c_str());
   EXPECT_GE(jittered.coverage(), low);
   if (n >= 1000) {
     EXPECT_LE(jittered.coverage(), high);
@@ -200,8 +201,9 @@ TEST_P(CoverageTest, PerIterationMeanOfDitheredReadings) {
   const double count = kRuns * n;
 
   const Tally plain = Measure(s, Target::kPerIteration, 300 + n);
-  std::printf("%s\n", Row("per-iteration, dithered", f, n, plain,
-                          IdealWidth(kPeriod, f, 0, count)).c_str());
+  std::printf(
+      "%s\n",
+      Row("per-iteration, dithered", f, n, plain, IdealWidth(kPeriod, f, 0, count)).c_str());
   EXPECT_GE(plain.coverage(), low);
   if (n >= 1000) {
     EXPECT_LE(plain.coverage(), high);
@@ -212,7 +214,8 @@ TEST_P(CoverageTest, PerIterationMeanOfDitheredReadings) {
   s.jitter_ns = static_cast<int64_t>(0.3 * kPeriod);
   const Tally jittered = Measure(s, Target::kPerIteration, 400 + n);
   std::printf("%s\n", Row("per-iteration, dithered, jitter", f, n, jittered,
-                          IdealWidth(kPeriod, f, s.jitter_ns, count)).c_str());
+                          IdealWidth(kPeriod, f, s.jitter_ns, count))
+                          .c_str());
   EXPECT_GE(jittered.coverage(), low);
   if (n >= 1000) {
     EXPECT_LE(jittered.coverage(), high);
@@ -284,7 +287,8 @@ TEST(MeanTestPowerTest, DetectsHalfATickAtN1000) {
     cell.iterations = s.n;
     cell.resolution_ns = kPeriod;
     AggregateStudyRuns(runs, 1, cell);
-    detected += cell.biased && cell.bias_ci.low > 0.4 * kPeriod && cell.bias_ci.high < 0.6 * kPeriod;
+    detected +=
+        cell.biased && cell.bias_ci.low > 0.4 * kPeriod && cell.bias_ci.high < 0.6 * kPeriod;
   }
   EXPECT_EQ(detected, 200);
 }

@@ -67,13 +67,16 @@ std::string FormatStudyTable(const std::vector<StudyCell>& cells) {
                             "theory: f pred/obs", "phase p", "probe ns/read (read)");
     }
     absl::StrAppendFormat(
-        &text, "%7d | %9s (%6s) | %-22s %7s %7s | %18s %5s %5s %5s %4.0f%% | %5.3f/%5.3f %-9s | %8s | %6.1f (%.1f)\n",
+        &text,
+        "%7d | %9s (%6s) | %-22s %7s %7s | %18s %5s %5s %5s %4.0f%% | %5.3f/%5.3f %-9s | %8s | "
+        "%6.1f (%.1f)\n",
         c.size_bytes, Micros(c.truth_ns), Micros(c.truth_spread_ns),
         absl::StrCat(MicrosWithInterval(c.averaged_ci), c.averaged_unresolved ? " ?" : ""),
         c.truth_ns > 0 ? absl::StrFormat("%.2g", 100 * c.averaged_error_ns / c.truth_ns) : "0",
         c.truth_ns > 0 ? absl::StrFormat("%.2g", 100 * c.total_bound_ns() / c.truth_ns) : "0",
         c.per_iteration_mean_ci.valid
-            ? timing::FormatRounded(c.per_iteration.mean / 1e3, c.per_iteration_mean_ci.half_width() / 1e3)
+            ? timing::FormatRounded(c.per_iteration.mean / 1e3,
+                                    c.per_iteration_mean_ci.half_width() / 1e3)
             : Micros(c.per_iteration.mean),
         Micros(c.per_iteration.sd), Micros(c.per_iteration.p50), Micros(c.per_iteration.min),
         100 * c.per_iteration.zero_fraction, c.prediction.f, c.observed.share_above_n, Verdict(c),
@@ -82,24 +85,27 @@ std::string FormatStudyTable(const std::vector<StudyCell>& cells) {
   }
   absl::StrAppend(&text, "\nReadings in ticks of T (count per number of ticks):\n");
   for (const StudyCell& c : cells) {
-    absl::StrAppendFormat(&text, "  %-28s %6d B: %s\n", c.clock, c.size_bytes, Histogram(c.histogram));
+    absl::StrAppendFormat(&text, "  %-28s %6d B: %s\n", c.clock, c.size_bytes,
+                          Histogram(c.histogram));
   }
   absl::StrAppend(&text, "\nIn plain words:\n");
   for (const StudyCell& c : cells) {
-    absl::StrAppend(&text, "  ", c.summary.empty() ? absl::StrCat(c.clock, ": ", c.error) : c.summary, "\n");
+    absl::StrAppend(&text, "  ",
+                    c.summary.empty() ? absl::StrCat(c.clock, ": ", c.error) : c.summary, "\n");
   }
-  absl::StrAppend(&text,
-                  "\ntruth: the reference clock over the averaged pass. averaged: the clock over "
-                  "the same pass, with its 95% interval across runs (Student t, the SD floored at "
-                  "what identical quantized runs allow), '?' where T/N is over 10% of the RTT "
-                  "(unresolved); its error must stay within the bound (bound%: T/N + pairing skew + "
-                  "reference resolution + a rate difference shown, all per round trip). "
-                  "per-iteration: each "
-                  "round trip read alone. theory: share of readings above n = floor(d/T) ticks, "
-                  "predicted f from the reference's durations, 'agrees' within 3 standard errors "
-                  "(share, mean and SD). phase p: chi-square test that round trips start at "
-                  "uniform phases within T (small p: locked). probe: extra time per round trip "
-                  "when the clock is read once per round trip.\n");
+  absl::StrAppend(
+      &text,
+      "\ntruth: the reference clock over the averaged pass. averaged: the clock over "
+      "the same pass, with its 95% interval across runs (Student t, the SD floored at "
+      "what identical quantized runs allow), '?' where T/N is over 10% of the RTT "
+      "(unresolved); its error must stay within the bound (bound%: T/N + pairing skew + "
+      "reference resolution + a rate difference shown, all per round trip). "
+      "per-iteration: each "
+      "round trip read alone. theory: share of readings above n = floor(d/T) ticks, "
+      "predicted f from the reference's durations, 'agrees' within 3 standard errors "
+      "(share, mean and SD). phase p: chi-square test that round trips start at "
+      "uniform phases within T (small p: locked). probe: extra time per round trip "
+      "when the clock is read once per round trip.\n");
   return text;
 }
 
@@ -108,20 +114,24 @@ std::string FormatStudyCsv(const std::vector<StudyCell>& cells) {
       "clock,size_bytes,runs,iterations,resolution_ns,truth_ns,truth_sd_ns,averaged_ns,"
       "averaged_error_ns,worst_run_error_ns,averaged_bound_ns,averaged_within_bound,"
       "per_iteration_mean_ns,per_iteration_sd_ns,per_iteration_p50_ns,per_iteration_min_ns,"
-      "zero_fraction,per_iteration_truth_ns,worst_run_bias_ns,predicted_f,observed_f,predicted_sd_ns,"
+      "zero_fraction,per_iteration_truth_ns,worst_run_bias_ns,predicted_f,observed_f,predicted_sd_"
+      "ns,"
       "theory_agrees,phase_chi_square,phase_p_value,phase_locked,probe_effect_ns_per_read,"
       "read_cost_ns,histogram,truth_ns_ci95_low,truth_ns_ci95_high,averaged_ns_ci95_low,"
       "averaged_ns_ci95_high,averaged_error_ns_ci95_low,averaged_error_ns_ci95_high,"
       "pairing_bound_ns,reference_bound_ns,rate_bound_ns,total_bound_ns,pair_skew_ns,rate_ppm,"
       "rate_bound_ppm,averaged_unresolved,round_trips_to_resolve,single_reading_unresolved,"
-      "per_iteration_mean_ns_ci95_low,per_iteration_mean_ns_ci95_high,per_iteration_p50_ns_ci95_low,"
+      "per_iteration_mean_ns_ci95_low,per_iteration_mean_ns_ci95_high,per_iteration_p50_ns_ci95_"
+      "low,"
       "per_iteration_p50_ns_ci95_high,per_iteration_p99_ns,per_iteration_p99_ns_ci95_low,"
       "per_iteration_p99_ns_ci95_high,zero_fraction_ci95_low,zero_fraction_ci95_high,mean_bias_ns,"
       "mean_bias_ns_ci95_low,mean_bias_ns_ci95_high,biased,runs_biased,"
       "probe_effect_ns_per_read_ci95_low,probe_effect_ns_per_read_ci95_high\n";
   for (const StudyCell& c : cells) {
     absl::StrAppendFormat(
-        &text, "%s,%d,%d,%d,%.1f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%d,%.3f,%.3f,%.3f,%.3f,%.6f,%.3f,%.3f,%.6f,%.6f,%.3f,%d,%.3f,%.6g,%d,%.3f,%.3f,%s,"
+        &text,
+        "%s,%d,%d,%d,%.1f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%d,%.3f,%.3f,%.3f,%.3f,%.6f,%.3f,%.3f,%.6f,"
+        "%.6f,%.3f,%d,%.3f,%.6g,%d,%.3f,%.3f,%s,"
         "%s,%s,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%d,%d,%s,%s,%.6g,%s,%s,%.6g,%s,%d,%d,%s\n",
         c.clock, c.size_bytes, c.runs, c.iterations, c.resolution_ns, c.truth_ns, c.truth_spread_ns,
         c.averaged_ns, c.averaged_error_ns, c.worst_run_error_ns, c.averaged_bound_ns,
@@ -145,60 +155,65 @@ namespace {
 
 // The cell's "averaged" figure with its bound term by term, and the clock's "rate".
 void WriteAveragedJson(JsonWriter& json, const StudyCell& c) {
-  json.Key("averaged"); json.BeginObject();
-  json.Key("rtt_ns"); json.Number(c.averaged_ns);
+  json.Key("averaged");
+  json.BeginObject();
+  json.NumberField("rtt_ns", c.averaged_ns);
   WriteInterval(json, "rtt_ns", c.averaged_ci);
-  json.Key("error_ns"); json.Number(c.averaged_error_ns);
+  json.NumberField("error_ns", c.averaged_error_ns);
   WriteInterval(json, "error_ns", c.averaged_error_ci);
-  json.Key("worst_run_error_ns"); json.Number(c.worst_run_error_ns);
-  json.Key("bound_ns"); json.Number(c.averaged_bound_ns);
-  json.Key("bound_terms_ns"); json.BeginObject();
-  json.Key("quantization"); json.Number(c.averaged_bound_ns);
-  json.Key("pairing"); json.Number(c.pairing_bound_ns);
-  json.Key("reference"); json.Number(c.reference_bound_ns);
-  json.Key("rate"); json.Number(c.rate_bound_ns);
-  json.Key("total"); json.Number(c.total_bound_ns());
+  json.NumberField("worst_run_error_ns", c.worst_run_error_ns);
+  json.NumberField("bound_ns", c.averaged_bound_ns);
+  json.Key("bound_terms_ns");
+  json.BeginObject();
+  json.NumberField("quantization", c.averaged_bound_ns);
+  json.NumberField("pairing", c.pairing_bound_ns);
+  json.NumberField("reference", c.reference_bound_ns);
+  json.NumberField("rate", c.rate_bound_ns);
+  json.NumberField("total", c.total_bound_ns());
   json.EndObject();
-  json.Key("within_bound"); json.Bool(c.averaged_within_bound);
-  json.Key("worst_run_bound_ratio"); json.Number(c.worst_run_bound_ratio);
-  json.Key("pair_skew_ns"); json.Number(c.pair_skew_ns);
-  json.Key("unresolved"); json.Bool(c.averaged_unresolved);
-  json.Key("round_trips_to_resolve"); json.Integer(c.round_trips_to_resolve);
+  json.BoolField("within_bound", c.averaged_within_bound);
+  json.NumberField("worst_run_bound_ratio", c.worst_run_bound_ratio);
+  json.NumberField("pair_skew_ns", c.pair_skew_ns);
+  json.BoolField("unresolved", c.averaged_unresolved);
+  json.IntegerField("round_trips_to_resolve", c.round_trips_to_resolve);
   json.EndObject();
-  json.Key("rate"); json.BeginObject();
-  json.Key("ppm"); json.Number(c.rate_ppm);
-  json.Key("bound_ppm"); json.Number(c.rate_bound_ppm);
-  json.Key("shown_ppm"); json.Number(c.rate_shown_ppm);
+  json.Key("rate");
+  json.BeginObject();
+  json.NumberField("ppm", c.rate_ppm);
+  json.NumberField("bound_ppm", c.rate_bound_ppm);
+  json.NumberField("shown_ppm", c.rate_shown_ppm);
   json.EndObject();
 }
 
 // The cell's "per_iteration" figures, their intervals and the histogram in ticks.
 void WritePerIterationJson(JsonWriter& json, const StudyCell& c) {
-  json.Key("per_iteration"); json.BeginObject();
-  json.Key("mean_ns"); json.Number(c.per_iteration.mean);
+  json.Key("per_iteration");
+  json.BeginObject();
+  json.NumberField("mean_ns", c.per_iteration.mean);
   WriteInterval(json, "mean_ns", c.per_iteration_mean_ci);
-  json.Key("sd_ns"); json.Number(c.per_iteration.sd);
-  json.Key("p50_ns"); json.Number(c.per_iteration.p50);
+  json.NumberField("sd_ns", c.per_iteration.sd);
+  json.NumberField("p50_ns", c.per_iteration.p50);
   WriteInterval(json, "p50_ns", c.median_ci);
-  json.Key("p99_ns"); json.Number(c.per_iteration.p99);
+  json.NumberField("p99_ns", c.per_iteration.p99);
   WriteInterval(json, "p99_ns", c.p99_ci);
-  json.Key("single_reading_unresolved"); json.Bool(c.single_reading_unresolved);
-  json.Key("min_ns"); json.Number(c.per_iteration.min);
-  json.Key("zero_fraction"); json.Number(c.per_iteration.zero_fraction);
+  json.BoolField("single_reading_unresolved", c.single_reading_unresolved);
+  json.NumberField("min_ns", c.per_iteration.min);
+  json.NumberField("zero_fraction", c.per_iteration.zero_fraction);
   WriteInterval(json, "zero_fraction", c.zero_share_ci);
-  json.Key("truth_ns"); json.Number(c.per_iteration_truth_ns);
+  json.NumberField("truth_ns", c.per_iteration_truth_ns);
   WriteInterval(json, "truth_ns", c.reference_mean_ci);
-  json.Key("mean_bias_ns"); json.Number(c.bias_ci.estimate);
+  json.NumberField("mean_bias_ns", c.bias_ci.estimate);
   WriteInterval(json, "mean_bias_ns", c.bias_ci);
-  json.Key("biased"); json.Bool(c.biased);
-  json.Key("runs_biased"); json.Integer(c.runs_biased);
-  json.Key("mean_error_ns"); json.Number(c.per_iteration.mean - c.per_iteration_truth_ns);
-  json.Key("p50_error_ns"); json.Number(c.per_iteration.p50 - c.reference_per_iteration.p50);
-  json.Key("min_error_ns"); json.Number(c.per_iteration.min - c.reference_per_iteration.min);
-  json.Key("reference_p50_ns"); json.Number(c.reference_per_iteration.p50);
-  json.Key("reference_min_ns"); json.Number(c.reference_per_iteration.min);
-  json.Key("worst_run_bias_ns"); json.Number(c.worst_run_bias_ns);
-  json.Key("histogram_ticks"); json.BeginArray();
+  json.BoolField("biased", c.biased);
+  json.IntegerField("runs_biased", c.runs_biased);
+  json.NumberField("mean_error_ns", c.per_iteration.mean - c.per_iteration_truth_ns);
+  json.NumberField("p50_error_ns", c.per_iteration.p50 - c.reference_per_iteration.p50);
+  json.NumberField("min_error_ns", c.per_iteration.min - c.reference_per_iteration.min);
+  json.NumberField("reference_p50_ns", c.reference_per_iteration.p50);
+  json.NumberField("reference_min_ns", c.reference_per_iteration.min);
+  json.NumberField("worst_run_bias_ns", c.worst_run_bias_ns);
+  json.Key("histogram_ticks");
+  json.BeginArray();
   for (int64_t count : c.histogram) json.Integer(count);
   json.EndArray();
   json.EndObject();
@@ -206,23 +221,25 @@ void WritePerIterationJson(JsonWriter& json, const StudyCell& c) {
 
 // The cell's "theory" (the coarse-tick prediction) and "phase" (the uniformity test).
 void WriteTheoryAndPhaseJson(JsonWriter& json, const StudyCell& c) {
-  json.Key("theory"); json.BeginObject();
-  json.Key("applies"); json.Bool(c.prediction_applies);
-  json.Key("n"); json.Integer(c.prediction.n);
-  json.Key("predicted_f"); json.Number(c.prediction.f);
-  json.Key("observed_f"); json.Number(c.observed.share_above_n);
-  json.Key("predicted_mean_ns"); json.Number(c.prediction.mean_ns);
-  json.Key("predicted_sd_ns"); json.Number(c.prediction.sd_ns);
-  json.Key("agrees"); json.Bool(c.verdict.agrees());
-  json.Key("disturbed_intervals_left_out"); json.Integer(c.disturbed_intervals);
+  json.Key("theory");
+  json.BeginObject();
+  json.BoolField("applies", c.prediction_applies);
+  json.IntegerField("n", c.prediction.n);
+  json.NumberField("predicted_f", c.prediction.f);
+  json.NumberField("observed_f", c.observed.share_above_n);
+  json.NumberField("predicted_mean_ns", c.prediction.mean_ns);
+  json.NumberField("predicted_sd_ns", c.prediction.sd_ns);
+  json.BoolField("agrees", c.verdict.agrees());
+  json.IntegerField("disturbed_intervals_left_out", c.disturbed_intervals);
   json.EndObject();
-  json.Key("phase"); json.BeginObject();
-  json.Key("chi_square"); json.Number(c.phase_test.chi_square);
-  json.Key("degrees_of_freedom"); json.Integer(c.phase_test.degrees_of_freedom);
-  json.Key("p_value"); json.Number(c.phase_test.p_value);
-  json.Key("tested"); json.Bool(c.phase_tested);
-  json.Key("loop_period_ns"); json.Number(c.loop_period_ns);
-  json.Key("locked"); json.Bool(c.phase_locked);
+  json.Key("phase");
+  json.BeginObject();
+  json.NumberField("chi_square", c.phase_test.chi_square);
+  json.IntegerField("degrees_of_freedom", c.phase_test.degrees_of_freedom);
+  json.NumberField("p_value", c.phase_test.p_value);
+  json.BoolField("tested", c.phase_tested);
+  json.NumberField("loop_period_ns", c.loop_period_ns);
+  json.BoolField("locked", c.phase_locked);
   json.EndObject();
 }
 
@@ -238,24 +255,25 @@ std::string FormatStudyJson(const RunContext& context, const std::vector<StudyCe
   json.BeginArray();
   for (const StudyCell& c : cells) {
     json.BeginObject();
-    json.Key("clock"); json.String(c.clock);
-    json.Key("size_bytes"); json.Integer(c.size_bytes);
-    json.Key("runs"); json.Integer(c.runs);
-    json.Key("iterations"); json.Integer(c.iterations);
-    json.Key("resolution_ns"); json.Number(c.resolution_ns);
-    json.Key("reference"); json.BeginObject();
-    json.Key("rtt_ns"); json.Number(c.truth_ns);
-    json.Key("sd_across_runs_ns"); json.Number(c.truth_spread_ns);
+    json.StringField("clock", c.clock);
+    json.IntegerField("size_bytes", c.size_bytes);
+    json.IntegerField("runs", c.runs);
+    json.IntegerField("iterations", c.iterations);
+    json.NumberField("resolution_ns", c.resolution_ns);
+    json.Key("reference");
+    json.BeginObject();
+    json.NumberField("rtt_ns", c.truth_ns);
+    json.NumberField("sd_across_runs_ns", c.truth_spread_ns);
     WriteInterval(json, "rtt_ns", c.truth_ci);
     json.EndObject();
     WriteAveragedJson(json, c);
     WritePerIterationJson(json, c);
     WriteTheoryAndPhaseJson(json, c);
-    json.Key("probe_effect_ns_per_read"); json.Number(c.probe_effect_ns_per_read);
+    json.NumberField("probe_effect_ns_per_read", c.probe_effect_ns_per_read);
     WriteInterval(json, "probe_effect_ns_per_read", c.probe_effect_ci);
-    json.Key("read_cost_ns"); json.Number(c.read_cost_ns);
-    json.Key("summary"); json.String(c.summary);
-    json.Key("error"); json.String(c.error);
+    json.NumberField("read_cost_ns", c.read_cost_ns);
+    json.StringField("summary", c.summary);
+    json.StringField("error", c.error);
     json.EndObject();
   }
   json.EndArray();

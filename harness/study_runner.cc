@@ -8,8 +8,8 @@
 #include "absl/strings/str_format.h"
 #include "harness/round_trip_engine.h"
 #include "harness/round_trip_loop.h"
-#include "timing/confidence.h"
 #include "platform/stop_signal.h"
+#include "timing/confidence.h"
 #include "transport/echo_peer.h"
 #include "transport/message_pattern.h"
 
@@ -46,8 +46,9 @@ class StudyPasses {
 
   // One run of `clock` at `size`: warm-up, then the three passes. Returns the first error.
   absl::Status Run(timing::Clock& clock, double resolution_ns, size_t size, StudyRun& run) {
-    buffers_ = LoopBuffers{absl::MakeSpan(send_.data(), size), absl::MakeSpan(receive_.data(), size),
-                           absl::MakeSpan(marks_), absl::Span<int64_t>()};
+    buffers_ =
+        LoopBuffers{absl::MakeSpan(send_.data(), size), absl::MakeSpan(receive_.data(), size),
+                    absl::MakeSpan(marks_), absl::Span<int64_t>()};
     const int64_t n = options_.iterations;
     absl::Status status = transport::SendBlockHeader(endpoint_, static_cast<uint32_t>(size),
                                                      static_cast<uint32_t>(options_.warmup + n));
@@ -62,7 +63,8 @@ class StudyPasses {
     // Averaged: the clock read once before and once after the whole loop, each read
     // bracketed by two reads of the reference.
     const PairRead start = ReadPair(clock);
-    LoopOutcome outcome = loop(endpoint_, clock, nullptr, buffers_, n, n, sequence_, false, integrity_);
+    LoopOutcome outcome =
+        loop(endpoint_, clock, nullptr, buffers_, n, n, sequence_, false, integrity_);
     const PairRead stop = ReadPair(clock);
     sequence_ += n;
     if (!outcome.status.ok()) return outcome.status;
@@ -81,8 +83,7 @@ class StudyPasses {
  private:
   // The probe pass: interleaved blocks, alternately without and with a clock read after every
   // round trip; the reference is read only around each block.
-  absl::Status ProbePass(timing::Clock& clock, size_t size, int64_t faults_before,
-                         StudyRun& run) {
+  absl::Status ProbePass(timing::Clock& clock, size_t size, int64_t faults_before, StudyRun& run) {
     const RoundTripEngine::LoopFunction loop = SelectLoop(endpoint_, clock, nullptr);
     const int64_t n = options_.iterations;
     const int64_t block = std::max<int64_t>(1, n / kProbeBlocks);
@@ -212,8 +213,7 @@ StudyOutcome RunStudy(transport::Endpoint& endpoint, const std::vector<StudyCloc
       std::vector<StudyRun> runs(options.runs);
       int done = 0;
       for (int r = 0; r < options.runs; ++r) {
-        if (absl::Status stop = platform::CancelledIfStopRequested("between runs");
-            !stop.ok()) {
+        if (absl::Status stop = platform::CancelledIfStopRequested("between runs"); !stop.ok()) {
           outcome.status = stop;
           break;
         }

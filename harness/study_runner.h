@@ -38,8 +38,8 @@ struct StudyOptions {
   int runs = 4;
   int64_t iterations = 1000;
   int64_t warmup = 100;
-  absl::Duration gap;          // unmeasured time between per-iteration round trips
-  bool dither = false;         // add a random pause in [0, T) before each round trip
+  absl::Duration gap;   // unmeasured time between per-iteration round trips
+  bool dither = false;  // add a random pause in [0, T) before each round trip
   uint64_t seed = 1;
   bool rephase_tick_clocks = true;  // a new random tick phase per run and size
   // The reference's own resolution: phases within T are tested only where the reference
@@ -83,7 +83,7 @@ struct StudyCell {
   double pairing_bound_ns = 0;    // the worst run's pairing skew / N (see pair_skew_ns)
   double reference_bound_ns = 0;  // the reference's resolution / N
   double reference_resolution_ns = 0;
-  double rate_bound_ns = 0;       // the rate difference shown (rate_shown_ppm) x the truth
+  double rate_bound_ns = 0;  // the rate difference shown (rate_shown_ppm) x the truth
   double total_bound_ns() const {
     return averaged_bound_ns + pairing_bound_ns + reference_bound_ns + rate_bound_ns;
   }
@@ -110,8 +110,8 @@ struct StudyCell {
   bool single_reading_unresolved = false;
   int64_t round_trips_to_resolve = 0;  // ceil(100 T / d)
 
-  timing::Summary per_iteration;        // the clock's readings, all runs pooled
-  double per_iteration_truth_ns = 0;    // mean of the reference's readings, same intervals
+  timing::Summary per_iteration;            // the clock's readings, all runs pooled
+  double per_iteration_truth_ns = 0;        // mean of the reference's readings, same intervals
   timing::Summary reference_per_iteration;  // the reference's readings of the same intervals
   // 95% intervals of the per-iteration statistics: the mean and the zero share by batch
   // means (20 contiguous batches of the pooled readings, in time order; the mean's SD
@@ -129,13 +129,13 @@ struct StudyCell {
   // pooled interval at 97.5%, or one run's at 97.5% / runs (Bonferroni), so that an
   // unbiased clock is called biased in at most 5% of cells. Each interval is widened by
   // half the step of a mean of m readings on the tick grid, T / 2m (continuity).
-  timing::ConfidenceInterval bias_ci;    // 95%, pooled (what the report shows)
+  timing::ConfidenceInterval bias_ci;  // 95%, pooled (what the report shows)
   bool biased = false;
-  int runs_biased = 0;                   // runs whose own interval excludes 0
+  int runs_biased = 0;  // runs whose own interval excludes 0
   // The largest |mean reading - mean truth| of one run: a locked phase biases each run,
   // and runs locked at different phases can cancel in the pooled mean.
   double worst_run_bias_ns = 0;
-  std::vector<int64_t> histogram;       // readings in ticks of T: 0, 1, 2, ... (last: more)
+  std::vector<int64_t> histogram;  // readings in ticks of T: 0, 1, 2, ... (last: more)
 
   // Intervals where the clock's reading and the reference's differ by more than T plus
   // 1 us: something (a preemption, an interrupt) fell between the two clocks' reads, so
@@ -144,16 +144,16 @@ struct StudyCell {
   timing::TickPrediction prediction;
   timing::TickObservation observed;
   timing::TickVerdict verdict;
-  bool prediction_applies = false;      // T above 1 us: quantization dominates
+  bool prediction_applies = false;  // T above 1 us: quantization dominates
 
-  timing::UniformityTest phase_test;    // of the start phases within T, per run, summed
+  timing::UniformityTest phase_test;  // of the start phases within T, per run, summed
   // Tested where T is above 1 us, the reference resolves T finely enough, and the loop
   // period P (round trip plus pause) is at least T/4: with P << T the phase sweeps the
   // tick in small steps, uniform by construction (no lock can bias by more than P), and
   // successive phases are too dependent for a chi-square test.
   bool phase_tested = false;
   double loop_period_ns = 0;
-  bool phase_locked = false;            // p < 1e-3: "phases not uniform", not a bias
+  bool phase_locked = false;  // p < 1e-3: "phases not uniform", not a bias
 
   // Median over pairs of interleaved blocks (one without, the next with a clock read per
   // round trip) of the difference in reference time per round trip: a median, because one
@@ -161,10 +161,10 @@ struct StudyCell {
   // order statistics.
   double probe_effect_ns_per_read = 0;
   timing::ConfidenceInterval probe_effect_ci;
-  double read_cost_ns = 0;              // from the clock probe
+  double read_cost_ns = 0;  // from the clock probe
 
-  std::string summary;                  // the cell in plain words
-  std::string error;                    // why it ended early, or ""
+  std::string summary;  // the cell in plain words
+  std::string error;    // why it ended early, or ""
 };
 
 struct StudyOutcome {

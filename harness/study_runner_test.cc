@@ -64,7 +64,7 @@ TEST(StudyRunnerTest, RandomPhaseReadingsMatchTheTheory) {
   EXPECT_LT(std::abs(c.observed.share_above_n - f), 3 * std::sqrt(f * (1 - f) / n));
   EXPECT_TRUE(c.verdict.agrees());
   EXPECT_EQ(c.truth_ns, d);
-  EXPECT_EQ(c.per_iteration.p50, 0);     // the median lands on 0: biased
+  EXPECT_EQ(c.per_iteration.p50, 0);                    // the median lands on 0: biased
   EXPECT_GT(c.per_iteration.sd, c.per_iteration.mean);  // d < T/2
   EXPECT_FALSE(c.phase_locked);
   EXPECT_EQ(c.histogram[0] + c.histogram[1], 8000);

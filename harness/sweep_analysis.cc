@@ -55,8 +55,7 @@ analysis::SizeFacts CollectSizeFacts(
     facts.push_back({"SO_SNDBUF", static_cast<double>(socket_buffers->send_bytes)});
     facts.push_back({"SO_RCVBUF", static_cast<double>(socket_buffers->receive_bytes)});
     // A UNIX stream skb carries at most sndbuf/2 - 64 bytes (net/unix/af_unix.c).
-    absl::StatusOr<const transport::TransportInfo*> row =
-        transport::FindTransport(transport_name);
+    absl::StatusOr<const transport::TransportInfo*> row = transport::FindTransport(transport_name);
     if (row.ok() && (*row)->family == transport::AddressFamily::kUnix && !(*row)->datagram) {
       facts.push_back({"SO_SNDBUF/2 - 64 (largest AF_UNIX stream skb)",
                        static_cast<double>(socket_buffers->send_bytes / 2 - 64)});
@@ -70,7 +69,8 @@ analysis::SizeFacts CollectSizeFacts(
                        static_cast<double>(*mtu - (v6 ? 48 : 28))});
     }
   }
-  for (const char* sysctl : {"net.core.wmem_default", "net.core.rmem_default", "net.unix.max_dgram_qlen"}) {
+  for (const char* sysctl :
+       {"net.core.wmem_default", "net.core.rmem_default", "net.unix.max_dgram_qlen"}) {
     if (absl::StatusOr<int64_t> value = platform::ReadSysctlInt(sysctl); value.ok()) {
       facts.push_back({sysctl, static_cast<double>(*value)});
     }
@@ -105,11 +105,11 @@ void AddImpliedSteps(const analysis::Sweep& sweep, const analysis::SizeFacts& fa
 
 std::string FormatFittedCost(const analysis::FamilyFit& family, size_t i) {
   const double se = family.cost_stderrs[i];
-  const double half_width =
-      family.cost_degrees_of_freedom > 0
-          ? timing::StudentTQuantile((1 + timing::kConfidence95) / 2,
-                                     family.cost_degrees_of_freedom) * se
-          : std::numeric_limits<double>::quiet_NaN();
+  const double half_width = family.cost_degrees_of_freedom > 0
+                                ? timing::StudentTQuantile((1 + timing::kConfidence95) / 2,
+                                                           family.cost_degrees_of_freedom) *
+                                      se
+                                : std::numeric_limits<double>::quiet_NaN();
   if (!(half_width > 0) || !std::isfinite(half_width)) {  // fixed at 0, or no interval
     return absl::StrFormat("%s %.4g", family.cost_names[i], family.costs[i]);
   }
@@ -207,11 +207,12 @@ void AppendImpliedSteps(const analysis::Sweep& sweep, const SweepAnalysis& resul
   for (size_t i = 0; i < result.implied_steps.size() && i < kMaxListed; ++i) {
     const analysis::ImpliedStep& step = result.implied_steps[i];
     absl::StrAppendFormat(
-        &text, "  jump %s between %.0f and %.0f bytes: %+.0f%s (%s implies it, %.1f standard "
+        &text,
+        "  jump %s between %.0f and %.0f bytes: %+.0f%s (%s implies it, %.1f standard "
         "errors)%s\n",
         step.jump >= 0 ? "up" : "down", step.size_before, step.size_after, step.jump,
-        sweep.unit.empty() ? "" : absl::StrCat(" ", sweep.unit),
-        model, step.jump_stderr > 0 ? std::fabs(step.jump) / step.jump_stderr : INFINITY,
+        sweep.unit.empty() ? "" : absl::StrCat(" ", sweep.unit), model,
+        step.jump_stderr > 0 ? std::fabs(step.jump) / step.jump_stderr : INFINITY,
         result.implied_causes[i].empty()
             ? ""
             : absl::StrCat("; near ", absl::StrJoin(result.implied_causes[i], ", ")));
@@ -223,8 +224,7 @@ void AppendImpliedSteps(const analysis::Sweep& sweep, const SweepAnalysis& resul
 }
 
 // The smallest lone jump the segmented fit can tell from noise.
-void AppendPower(const analysis::Sweep& sweep, const SweepAnalysis& result,
-                 std::string& text) {
+void AppendPower(const analysis::Sweep& sweep, const SweepAnalysis& result, std::string& text) {
   const std::vector<double> means = analysis::Means(sweep);
   std::vector<double> sorted = means;
   std::sort(sorted.begin(), sorted.end());
@@ -245,7 +245,8 @@ void AppendPower(const analysis::Sweep& sweep, const SweepAnalysis& result,
 
 std::string FormatSweepAnalysis(const analysis::Sweep& sweep, const analysis::SizeFacts& facts,
                                 const SweepAnalysis& result) {
-  std::string text = "\nSteps in the averaged RTT (segmented regression, breakpoints chosen by BIC):\n";
+  std::string text =
+      "\nSteps in the averaged RTT (segmented regression, breakpoints chosen by BIC):\n";
   const bool implied = !result.implied_steps.empty();
   if (!result.steps.ok()) {
     absl::StrAppend(&text, "  not analysed: ", result.steps.status().message(), "\n");
@@ -259,8 +260,7 @@ std::string FormatSweepAnalysis(const analysis::Sweep& sweep, const analysis::Si
     AppendPower(sweep, result, text);
   }
   if (facts.empty()) {
-    absl::StrAppend(&text,
-                    "  system sizes: none compared (the sweep's machine is not this one)\n");
+    absl::StrAppend(&text, "  system sizes: none compared (the sweep's machine is not this one)\n");
   } else {
     std::vector<std::string> fact_texts;
     for (const analysis::SizeFact& fact : facts) {
@@ -272,7 +272,8 @@ std::string FormatSweepAnalysis(const analysis::Sweep& sweep, const analysis::Si
     if (result.explanation.ok()) {
       absl::StrAppend(&text, "\n", *result.explanation);
     } else {
-      absl::StrAppend(&text, "\nNo buffer layout fitted: ", result.explanation.status().message(), "\n");
+      absl::StrAppend(&text, "\nNo buffer layout fitted: ", result.explanation.status().message(),
+                      "\n");
     }
   }
   return text;

@@ -4,9 +4,9 @@
 #include <cstdlib>
 #include <random>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "absl/strings/str_cat.h"
 #include "timing/confidence.h"
 
 namespace tickbench::harness {
@@ -71,7 +71,8 @@ TEST(SweepAnalysisTest, CleanLineHasNoStepAndTheLineExplainsIt) {
   EXPECT_TRUE(result.steps->steps.empty());
   ASSERT_TRUE(result.explanation.ok()) << result.explanation.status();
   EXPECT_THAT(*result.explanation, HasSubstr("straight line"));
-  EXPECT_THAT(FormatSweepAnalysis(sweep, {}, result), HasSubstr("none: the curve follows its trend"));
+  EXPECT_THAT(FormatSweepAnalysis(sweep, {}, result),
+              HasSubstr("none: the curve follows its trend"));
 }
 
 // --explain's fitted costs carry 95% intervals: t on the fit's degrees of freedom times the
@@ -106,7 +107,8 @@ TEST(SweepAnalysisTest, SystemFactsIncludeThePageSizeAndTheLoopbackMtu) {
   if (std::getenv("TICKBENCH_EMULATED") != nullptr) {
     GTEST_SKIP() << "QEMU user-mode emulation does not implement getsockopt(IP_MTU)";
   }
-  const analysis::SizeFacts facts = CollectSizeFacts("udp", transport::Endpoint::BufferSizes{4096, 8192}, "127.0.0.1");
+  const analysis::SizeFacts facts =
+      CollectSizeFacts("udp", transport::Endpoint::BufferSizes{4096, 8192}, "127.0.0.1");
   std::string names;
   for (const auto& fact : facts) names += fact.name + ";";
   EXPECT_THAT(names, HasSubstr("page size"));

@@ -34,13 +34,13 @@ void AnalyzeAndPlot(const Experiment& e, const remote::RoleOptions& role,
   SweepPlotExtras extras = SweepPlotExtrasFromRecords(outcome.records);
   if (analyzed.explained && analyzed.fits.ok() && !sweep.points.empty()) {
     extras.fit_name = analysis::DescribeModel(analyzed.fits->best_fit().model);
-    extras.fit = FitCurve(*analyzed.fits, sweep.points.front().size_bytes,
-                          sweep.points.back().size_bytes);
+    extras.fit =
+        FitCurve(*analyzed.fits, sweep.points.front().size_bytes, sweep.points.back().size_bytes);
   }
-  if (absl::Status s = PlotSweep(
-          e.plan.plot_path, sweep,
-          analyzed.steps.ok() ? analyzed.steps->steps : std::vector<analysis::Step>{}, title,
-          extras);
+  if (absl::Status s =
+          PlotSweep(e.plan.plot_path, sweep,
+                    analyzed.steps.ok() ? analyzed.steps->steps : std::vector<analysis::Step>{},
+                    title, extras);
       !s.ok()) {
     absl::FPrintF(stderr, "tickbench: %s\n", WithFlag("plot", s).message());
   }
@@ -56,11 +56,10 @@ int RunSweepCommand(Experiment& e, const remote::RoleOptions& role, Reporter& re
     meter.emplace(StandardStreams().err, options, e.plan.sweep.sizes, e.plan.sweep.runs,
                   e.plan.sweep.engine.iterations);
   }
-  const SweepOutcome outcome =
-      RunSweep(*e.transport, *e.clocks[0], e.reference.get(), e.plan.sweep,
-               [&](int, int, const RunRecord&) {
-                 if (meter) meter->RunDone();
-               });
+  const SweepOutcome outcome = RunSweep(*e.transport, *e.clocks[0], e.reference.get(), e.plan.sweep,
+                                        [&](int, int, const RunRecord&) {
+                                          if (meter) meter->RunDone();
+                                        });
   meter.reset();  // the line cleared before the results
   reporter.ReportRuns(outcome.records, e.plan.preset.style);
   AnalyzeAndPlot(e, role, outcome, reporter);

@@ -56,15 +56,15 @@ std::string CsvInterval(const timing::ConfidenceInterval& ci) {
 }
 
 void WriteSummary(JsonWriter& json, const timing::Summary& s) {
-  json.Key("mean_ns"); json.Number(s.mean);
-  json.Key("sd_ns"); json.Number(s.sd);
-  json.Key("min_ns"); json.Number(s.min);
-  json.Key("p50_ns"); json.Number(s.p50);
-  json.Key("p90_ns"); json.Number(s.p90);
-  json.Key("p99_ns"); json.Number(s.p99);
-  json.Key("max_ns"); json.Number(s.max);
-  json.Key("zero_fraction"); json.Number(s.zero_fraction);
-  json.Key("intervals"); json.Integer(s.count);
+  json.NumberField("mean_ns", s.mean);
+  json.NumberField("sd_ns", s.sd);
+  json.NumberField("min_ns", s.min);
+  json.NumberField("p50_ns", s.p50);
+  json.NumberField("p90_ns", s.p90);
+  json.NumberField("p99_ns", s.p99);
+  json.NumberField("max_ns", s.max);
+  json.NumberField("zero_fraction", s.zero_fraction);
+  json.IntegerField("intervals", s.count);
 }
 
 // The receive timeouts in force over `records`, in one line (empty without records).
@@ -76,10 +76,10 @@ std::string ReceiveTimeoutLine(const std::vector<RunRecord>& records) {
     high = std::max(high, r.receive_timeout_ns);
   }
   if (high == 0) return "";
-  const std::string range =
-      low == high ? absl::FormatDuration(absl::Nanoseconds(low))
-                  : absl::StrCat(absl::FormatDuration(absl::Nanoseconds(low)), " to ",
-                                 absl::FormatDuration(absl::Nanoseconds(high)));
+  const std::string range = low == high
+                                ? absl::FormatDuration(absl::Nanoseconds(low))
+                                : absl::StrCat(absl::FormatDuration(absl::Nanoseconds(low)), " to ",
+                                               absl::FormatDuration(absl::Nanoseconds(high)));
   return absl::StrCat("Receive timeout in force for the timed round trips: ", range, ".\n");
 }
 
@@ -90,19 +90,51 @@ double LossRate(const RunRecord& r) {
 
 }  // namespace
 
-const char* const kCsvColumns[] = {
-    "transport", "clock", "reference_clock", "size_bytes", "run", "iterations", "completed",
-    "batch", "averaged_rtt_ns", "throughput_bytes_per_s", "per_iteration_mean_ns",
-    "per_iteration_sd_ns", "per_iteration_min_ns", "per_iteration_p50_ns", "per_iteration_p99_ns",
-    "per_iteration_max_ns", "zero_fraction", "per_iteration_mean_ns_ci95_low",
-    "per_iteration_mean_ns_ci95_high", "per_iteration_p50_ns_ci95_low",
-    "per_iteration_p50_ns_ci95_high", "per_iteration_p99_ns_ci95_low",
-    "per_iteration_p99_ns_ci95_high", "reference_averaged_rtt_ns",
-    "reference_per_iteration_mean_ns", "reference_per_iteration_sd_ns", "lost", "late",
-    "reordered", "corrupted", "error", "attempt", "valid", "timed_trips", "excluded_trips",
-    "loss_rate", "warmup_lost", "receive_timeout_ns", "invalid_reason", "resolution_ns",
-    "averaged_quantum_ns", "averaged_unresolved", "round_trips_to_resolve", "throughput_note",
-    "per_iteration_p90_ns"};
+const char* const kCsvColumns[] = {"transport",
+                                   "clock",
+                                   "reference_clock",
+                                   "size_bytes",
+                                   "run",
+                                   "iterations",
+                                   "completed",
+                                   "batch",
+                                   "averaged_rtt_ns",
+                                   "throughput_bytes_per_s",
+                                   "per_iteration_mean_ns",
+                                   "per_iteration_sd_ns",
+                                   "per_iteration_min_ns",
+                                   "per_iteration_p50_ns",
+                                   "per_iteration_p99_ns",
+                                   "per_iteration_max_ns",
+                                   "zero_fraction",
+                                   "per_iteration_mean_ns_ci95_low",
+                                   "per_iteration_mean_ns_ci95_high",
+                                   "per_iteration_p50_ns_ci95_low",
+                                   "per_iteration_p50_ns_ci95_high",
+                                   "per_iteration_p99_ns_ci95_low",
+                                   "per_iteration_p99_ns_ci95_high",
+                                   "reference_averaged_rtt_ns",
+                                   "reference_per_iteration_mean_ns",
+                                   "reference_per_iteration_sd_ns",
+                                   "lost",
+                                   "late",
+                                   "reordered",
+                                   "corrupted",
+                                   "error",
+                                   "attempt",
+                                   "valid",
+                                   "timed_trips",
+                                   "excluded_trips",
+                                   "loss_rate",
+                                   "warmup_lost",
+                                   "receive_timeout_ns",
+                                   "invalid_reason",
+                                   "resolution_ns",
+                                   "averaged_quantum_ns",
+                                   "averaged_unresolved",
+                                   "round_trips_to_resolve",
+                                   "throughput_note",
+                                   "per_iteration_p90_ns"};
 
 namespace {
 
@@ -126,7 +158,7 @@ TableRow SummarizeSize(const std::vector<const RunRecord*>& runs, TableStyle sty
     if (r->attempt > 1) ++row.retried;
     if (!r->valid()) continue;  // no figure: a faulty trip is never timed
     ++row.valid;
-    const double figure = style == TableStyle::kThroughput ? r->throughput_bytes_per_s / 1e3
+    const double figure = style == TableStyle::kThroughput  ? r->throughput_bytes_per_s / 1e3
                           : style == TableStyle::kRttMillis ? r->averaged_rtt_ns / 1e6
                                                             : r->averaged_rtt_ns / 1e3;
     row.lead_stats.Add(figure);
@@ -135,7 +167,8 @@ TableRow SummarizeSize(const std::vector<const RunRecord*>& runs, TableStyle sty
       row.quantum =
           std::max(row.quantum, r->quantum_ns / (style == TableStyle::kRttMillis ? 1e6 : 1e3));
     } else if (r->averaged_rtt_ns > 0 && std::isfinite(figure)) {
-      row.quantum = std::max(row.quantum, figure * r->quantum_ns / r->averaged_rtt_ns);  // first order
+      row.quantum =
+          std::max(row.quantum, figure * r->quantum_ns / r->averaged_rtt_ns);  // first order
     }
     row.unresolved = row.unresolved || r->averaged_unresolved;
     row.round_trips_to_resolve = std::max(row.round_trips_to_resolve, r->round_trips_to_resolve);
@@ -156,7 +189,9 @@ TableRow SummarizeSize(const std::vector<const RunRecord*>& runs, TableStyle sty
 // The table's line for one size into `text`, its notes (unresolved, throughput) into `notes`.
 void AppendTableRow(size_t size, const TableRow& row, TableStyle style, std::string& text,
                     std::string& notes) {
-  const int precision = style == TableStyle::kRttMillis ? 4 : style == TableStyle::kThroughput ? 0 : 2;
+  const int precision = style == TableStyle::kRttMillis    ? 4
+                        : style == TableStyle::kThroughput ? 0
+                                                           : 2;
   const std::string loss_rate = row.trips > 0 ? Number(100.0 * row.lost / row.trips, 2) : "-";
   if (row.valid == 0) {
     // Never a number for a size with nothing timed: what was lost, in its place.
@@ -175,21 +210,20 @@ void AppendTableRow(size_t size, const TableRow& row, TableStyle style, std::str
   std::string lead_text = interval ? timing::FormatRounded(row.lead_stats.mean(), ci.half_width())
                                    : Number(row.lead_stats.mean(), precision);
   if (row.unresolved) lead_text += " ?";
-  absl::StrAppendFormat(&text, "%8d %4d %16s %10s | %18s %6s %6s %5s %5s | %18s %4s | %5s %8d %7d\n", size,
-                        row.valid, lead_text,
-                        interval ? absl::StrCat("± ", timing::FormatRounded(ci.half_width(), ci.half_width()))
-                                 : "-",
-                        Number(row.mean.mean(), 2),
-                        Number(row.sd.mean(), 2), Number(row.p50.mean(), 1), Number(row.p99.mean(), 1),
-                        Number(row.zero.mean(), 0),
-                        row.ref_rtt.count() ? Number(row.ref_rtt.mean(), 2) : "-",
-                        row.ref_sd.count() ? Number(row.ref_sd.mean(), 2) : "-", loss_rate, row.retried,
-                        row.faults);
+  absl::StrAppendFormat(
+      &text, "%8d %4d %16s %10s | %18s %6s %6s %5s %5s | %18s %4s | %5s %8d %7d\n", size, row.valid,
+      lead_text,
+      interval ? absl::StrCat("± ", timing::FormatRounded(ci.half_width(), ci.half_width())) : "-",
+      Number(row.mean.mean(), 2), Number(row.sd.mean(), 2), Number(row.p50.mean(), 1),
+      Number(row.p99.mean(), 1), Number(row.zero.mean(), 0),
+      row.ref_rtt.count() ? Number(row.ref_rtt.mean(), 2) : "-",
+      row.ref_sd.count() ? Number(row.ref_sd.mean(), 2) : "-", loss_rate, row.retried, row.faults);
   if (row.unresolved) {
     notes += absl::StrFormat(
         "  %d B: ? unresolved: T/N is over 10%% of the RTT; N >= 100 T/d = %s round trips would "
         "resolve it to 1%%\n",
-        size, row.round_trips_to_resolve > 0 ? absl::StrCat(row.round_trips_to_resolve) : "(unknown)");
+        size,
+        row.round_trips_to_resolve > 0 ? absl::StrCat(row.round_trips_to_resolve) : "(unknown)");
   }
   if (style == TableStyle::kThroughput && !row.throughput_note.empty()) {
     notes += absl::StrFormat("  %d B: throughput %s\n", size, row.throughput_note);
@@ -199,14 +233,14 @@ void AppendTableRow(size_t size, const TableRow& row, TableStyle style, std::str
 }  // namespace
 
 std::string FormatTable(const std::vector<RunRecord>& records, TableStyle style) {
-  const char* lead = style == TableStyle::kThroughput ? "throughput KB/s"
+  const char* lead = style == TableStyle::kThroughput  ? "throughput KB/s"
                      : style == TableStyle::kRttMillis ? "avg RTT ms"
                                                        : "avg RTT us";
   std::string notes;
-  std::string text = absl::StrFormat(
-      "%8s %4s %16s %10s | %-41s | %-23s | %s\n", "size B", "runs", lead, "(± 95% CI)",
-      "per-iteration, us: mean     sd    p50   p99  zero%", "reference avg, us: RTT  sd",
-      "lost%  retried  faults");
+  std::string text =
+      absl::StrFormat("%8s %4s %16s %10s | %-41s | %-23s | %s\n", "size B", "runs", lead,
+                      "(± 95% CI)", "per-iteration, us: mean     sd    p50   p99  zero%",
+                      "reference avg, us: RTT  sd", "lost%  retried  faults");
   for (const auto& [size, runs] : BySize(records)) {
     AppendTableRow(size, SummarizeSize(runs, style), style, text, notes);
   }
@@ -236,9 +270,9 @@ std::string FormatCsv(const std::vector<RunRecord>& records) {
     } else {
       absl::StrAppendFormat(&text, "%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.6f,",
                             r.averaged_rtt_ns, r.throughput_bytes_per_s, r.per_iteration_ns.mean,
-                            r.per_iteration_ns.sd, r.per_iteration_ns.min,
-                            r.per_iteration_ns.p50, r.per_iteration_ns.p99,
-                            r.per_iteration_ns.max, r.per_iteration_ns.zero_fraction);
+                            r.per_iteration_ns.sd, r.per_iteration_ns.min, r.per_iteration_ns.p50,
+                            r.per_iteration_ns.p99, r.per_iteration_ns.max,
+                            r.per_iteration_ns.zero_fraction);
     }
     // The per-iteration intervals of one run (RunRecord's *_ci95), empty where invalid.
     absl::StrAppend(&text, CsvInterval(r.per_iteration_mean_ci95),
@@ -252,8 +286,8 @@ std::string FormatCsv(const std::vector<RunRecord>& records) {
     absl::StrAppendFormat(&text, "%d,%d,%d,%d,%s,%d,%d,%d,%d,%s,%d,%d,%s,", r.integrity.lost,
                           r.integrity.late, r.integrity.reordered, r.integrity.corrupted,
                           CsvField(r.error), r.attempt, r.valid() ? 1 : 0, r.timed_trips,
-                          r.excluded_trips, r.completed > 0 ? Number(LossRate(r), 6) : "", r.warmup_lost,
-                          r.receive_timeout_ns, CsvField(r.invalid_reason));
+                          r.excluded_trips, r.completed > 0 ? Number(LossRate(r), 6) : "",
+                          r.warmup_lost, r.receive_timeout_ns, CsvField(r.invalid_reason));
     if (r.valid()) {
       absl::StrAppendFormat(&text, "%.6g,%.6g,%d,%d,%s,%.3f\n", r.resolution_ns, r.quantum_ns,
                             r.averaged_unresolved ? 1 : 0, r.round_trips_to_resolve,
@@ -272,23 +306,23 @@ void WriteReferenceAndFaults(JsonWriter& json, const RunRecord& r) {
   json.Key("reference");
   if (r.has_reference) {
     json.BeginObject();
-    json.Key("averaged_rtt_ns"); json.Number(r.reference_averaged_rtt_ns);
-    json.Key("per_iteration_mean_ns"); json.Number(r.reference_per_iteration_ns.mean);
-    json.Key("per_iteration_sd_ns"); json.Number(r.reference_per_iteration_ns.sd);
-    json.Key("per_iteration_p50_ns"); json.Number(r.reference_per_iteration_ns.p50);
-    json.Key("per_iteration_p99_ns"); json.Number(r.reference_per_iteration_ns.p99);
+    json.NumberField("averaged_rtt_ns", r.reference_averaged_rtt_ns);
+    json.NumberField("per_iteration_mean_ns", r.reference_per_iteration_ns.mean);
+    json.NumberField("per_iteration_sd_ns", r.reference_per_iteration_ns.sd);
+    json.NumberField("per_iteration_p50_ns", r.reference_per_iteration_ns.p50);
+    json.NumberField("per_iteration_p99_ns", r.reference_per_iteration_ns.p99);
     json.EndObject();
   } else {
     json.String("none");
   }
   json.Key("faults");
   json.BeginObject();
-  json.Key("lost"); json.Integer(r.integrity.lost);
-  json.Key("late"); json.Integer(r.integrity.late);
-  json.Key("reordered"); json.Integer(r.integrity.reordered);
-  json.Key("corrupted"); json.Integer(r.integrity.corrupted);
-  json.Key("warmup_lost"); json.Integer(r.warmup_lost);
-  json.Key("loss_rate"); json.Number(LossRate(r));
+  json.IntegerField("lost", r.integrity.lost);
+  json.IntegerField("late", r.integrity.late);
+  json.IntegerField("reordered", r.integrity.reordered);
+  json.IntegerField("corrupted", r.integrity.corrupted);
+  json.IntegerField("warmup_lost", r.warmup_lost);
+  json.NumberField("loss_rate", LossRate(r));
   json.EndObject();
 }
 
@@ -306,30 +340,30 @@ std::string FormatJson(const RunContext& context, const std::vector<RunRecord>& 
   json.BeginArray();
   for (const RunRecord& r : records) {
     json.BeginObject();
-    json.Key("transport"); json.String(r.transport);
-    json.Key("clock"); json.String(r.clock);
-    json.Key("reference_clock"); json.String(r.reference_clock);
-    json.Key("size_bytes"); json.Integer(r.size_bytes);
-    json.Key("run"); json.Integer(r.run);
-    json.Key("iterations"); json.Integer(r.iterations);
-    json.Key("completed"); json.Integer(r.completed);
-    json.Key("batch"); json.Integer(r.batch);
-    json.Key("attempt"); json.Integer(r.attempt);
-    json.Key("valid"); json.Bool(r.valid());
-    json.Key("timed_trips"); json.Integer(r.timed_trips);
-    json.Key("excluded_trips"); json.Integer(r.excluded_trips);
-    json.Key("receive_timeout_ns"); json.Integer(r.receive_timeout_ns);
+    json.StringField("transport", r.transport);
+    json.StringField("clock", r.clock);
+    json.StringField("reference_clock", r.reference_clock);
+    json.IntegerField("size_bytes", r.size_bytes);
+    json.IntegerField("run", r.run);
+    json.IntegerField("iterations", r.iterations);
+    json.IntegerField("completed", r.completed);
+    json.IntegerField("batch", r.batch);
+    json.IntegerField("attempt", r.attempt);
+    json.BoolField("valid", r.valid());
+    json.IntegerField("timed_trips", r.timed_trips);
+    json.IntegerField("excluded_trips", r.excluded_trips);
+    json.IntegerField("receive_timeout_ns", r.receive_timeout_ns);
     const double nan = std::numeric_limits<double>::quiet_NaN();  // written as null
     json.Key("averaged");
     json.BeginObject();
-    json.Key("rtt_ns"); json.Number(r.valid() ? r.averaged_rtt_ns : nan);
-    json.Key("elapsed_ticks"); json.Integer(r.elapsed_ticks);
-    json.Key("throughput_bytes_per_s"); json.Number(r.valid() ? r.throughput_bytes_per_s : nan);
-    json.Key("throughput_note"); json.String(r.throughput_note);
-    json.Key("resolution_ns"); json.Number(r.resolution_ns);
-    json.Key("quantum_ns"); json.Number(r.valid() ? r.quantum_ns : nan);
-    json.Key("unresolved"); json.Bool(r.valid() && r.averaged_unresolved);
-    json.Key("round_trips_to_resolve"); json.Integer(r.round_trips_to_resolve);
+    json.NumberField("rtt_ns", r.valid() ? r.averaged_rtt_ns : nan);
+    json.IntegerField("elapsed_ticks", r.elapsed_ticks);
+    json.NumberField("throughput_bytes_per_s", r.valid() ? r.throughput_bytes_per_s : nan);
+    json.StringField("throughput_note", r.throughput_note);
+    json.NumberField("resolution_ns", r.resolution_ns);
+    json.NumberField("quantum_ns", r.valid() ? r.quantum_ns : nan);
+    json.BoolField("unresolved", r.valid() && r.averaged_unresolved);
+    json.IntegerField("round_trips_to_resolve", r.round_trips_to_resolve);
     json.EndObject();
     json.Key("per_iteration");
     json.BeginObject();
@@ -343,8 +377,8 @@ std::string FormatJson(const RunContext& context, const std::vector<RunRecord>& 
     json.EndArray();
     json.EndObject();
     WriteReferenceAndFaults(json, r);
-    json.Key("invalid_reason"); json.String(r.invalid_reason);
-    json.Key("error"); json.String(r.error);
+    json.StringField("invalid_reason", r.invalid_reason);
+    json.StringField("error", r.error);
     json.EndObject();
   }
   json.EndArray();

@@ -152,7 +152,8 @@ TEST(SweepReportTest, TableStatesTheLossRateAndTheTimeoutInForce) {
   records[1].receive_timeout_ns = 300'000'000;
   const std::string table = FormatTable(records, TableStyle::kRttMicros);
   EXPECT_THAT(table, HasSubstr("0.50"));  // 10 lost of 2000 round trips: 0.50%
-  EXPECT_THAT(table, HasSubstr("Receive timeout in force for the timed round trips: 250ms to 300ms"));
+  EXPECT_THAT(table,
+              HasSubstr("Receive timeout in force for the timed round trips: 250ms to 300ms"));
 }
 
 }  // namespace

@@ -5,10 +5,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "harness/echo_session.h"
 #include "platform/cpu_affinity.h"
 #include "platform/stop_signal.h"
 #include "timing/tick_clock.h"
-#include "harness/echo_session.h"
 
 namespace tickbench::harness {
 
@@ -28,14 +28,15 @@ absl::Status CheckEverySizeMeasured(const std::vector<RunRecord>& records,
       if (!r.invalid_reason.empty()) reason = r.invalid_reason;
     }
     if (any_valid || attempts == 0) continue;
-    unmeasured.push_back(absl::StrFormat(
-        "%d bytes (%d attempts, %d datagrams lost, %d other faulty echoes%s)", size, attempts,
-        lost, faults, reason.empty() ? "" : absl::StrCat("; ", reason)));
+    unmeasured.push_back(
+        absl::StrFormat("%d bytes (%d attempts, %d datagrams lost, %d other faulty echoes%s)", size,
+                        attempts, lost, faults, reason.empty() ? "" : absl::StrCat("; ", reason)));
   }
   if (unmeasured.empty()) return absl::OkStatus();
   return absl::DataLossError(absl::StrCat(
       "no valid run (every attempt had a fault in every interval, so nothing could be timed) "
-      "for ", absl::StrJoin(unmeasured, ", ")));
+      "for ",
+      absl::StrJoin(unmeasured, ", ")));
 }
 
 namespace {
@@ -44,8 +45,8 @@ namespace {
 // again, up to `retries` times; every attempt is appended, so the report can say what was
 // lost.
 void MeasureWithRetries(RoundTripEngine& engine, absl::string_view transport_name,
-                        timing::TickClock* tick, const SweepOptions& options, size_t size,
-                        int run, std::vector<RunRecord>& records) {
+                        timing::TickClock* tick, const SweepOptions& options, size_t size, int run,
+                        std::vector<RunRecord>& records) {
   for (int attempt = 1;; ++attempt) {
     if (tick != nullptr && options.rephase_tick_clock) {
       tick->set_phase_ns(
@@ -77,8 +78,8 @@ SweepOutcome RunSweep(transport::Transport& transport, timing::Clock& clock,
       return outcome;
     }
   }
-  absl::StatusOr<EchoSession> session = EchoSession::Open(
-      transport, options.peer, options.pin_peer_cpu, options.receive_timeout);
+  absl::StatusOr<EchoSession> session =
+      EchoSession::Open(transport, options.peer, options.pin_peer_cpu, options.receive_timeout);
   if (!session.ok()) {
     outcome.status = session.status();
     return outcome;
@@ -100,10 +101,12 @@ SweepOutcome RunSweep(transport::Transport& transport, timing::Clock& clock,
         break;
       }
       MeasureWithRetries(engine, transport.name(), tick, options, size, run, outcome.records);
-      if (progress) progress(static_cast<int>(outcome.records.size()), total, outcome.records.back());
+      if (progress)
+        progress(static_cast<int>(outcome.records.size()), total, outcome.records.back());
       if (!outcome.records.back().error.empty()) {
-        outcome.status = absl::UnavailableError(absl::StrFormat(
-            "%s, size %d bytes, run %d: %s", transport.name(), size, run, outcome.records.back().error));
+        outcome.status = absl::UnavailableError(absl::StrFormat("%s, size %d bytes, run %d: %s",
+                                                                transport.name(), size, run,
+                                                                outcome.records.back().error));
         break;
       }
     }

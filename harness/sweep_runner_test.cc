@@ -13,7 +13,8 @@ namespace {
 
 struct SimulatedSweep {
   explicit SimulatedSweep(transport::SimFaults faults)
-      : transport(Model(), [this](int64_t ns) { time.AdvanceNanos(ns); }, faults) {}
+      : transport(
+            Model(), [this](int64_t ns) { time.AdvanceNanos(ns); }, faults) {}
   static transport::SimRttModel Model() {
     transport::SimRttModel model;
     model.fixed = absl::Microseconds(10);

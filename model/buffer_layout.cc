@@ -23,9 +23,7 @@ BsdBuffers BsdSocketBuffers(int64_t n, int64_t cluster_bytes, int64_t threshold_
   return buffers;
 }
 
-int64_t FixedChunks(int64_t n, int64_t chunk_bytes) {
-  return n <= 0 ? 0 : CeilDiv(n, chunk_bytes);
-}
+int64_t FixedChunks(int64_t n, int64_t chunk_bytes) { return n <= 0 ? 0 : CeilDiv(n, chunk_bytes); }
 
 int64_t Ipv4UdpPackets(int64_t n, int64_t mtu_bytes) {
   const int64_t beyond_first = n - MaxUnfragmentedUdpPayload(mtu_bytes);

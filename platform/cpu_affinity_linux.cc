@@ -20,9 +20,9 @@ absl::Status PinCurrentThreadToCpu(int cpu) {
   if (sched_setaffinity(0, sizeof(set), &set) != 0) {
     const int error_number = errno;
     if (error_number == EINVAL) {
-      return absl::InvalidArgumentError(absl::StrFormat(
-          "CPU %d is not available to this process (online CPUs: 0..%d)", cpu,
-          OnlineCpuCount() - 1));
+      return absl::InvalidArgumentError(
+          absl::StrFormat("CPU %d is not available to this process (online CPUs: 0..%d)", cpu,
+                          OnlineCpuCount() - 1));
     }
     return ErrnoToStatus(error_number, absl::StrFormat("sched_setaffinity(CPU %d)", cpu));
   }

@@ -28,10 +28,10 @@
 namespace tickbench::platform {
 
 struct CycleCounterInfo {
-  std::string name;          // "rdtsc" or "cntvct_el0"
-  bool invariant = false;    // constant rate across P-, C- and T-states
-  double nominal_hz = 0;     // as stated by the hardware; 0 when it does not say
-  std::string detail;        // how invariance and frequency were found out
+  std::string name;        // "rdtsc" or "cntvct_el0"
+  bool invariant = false;  // constant rate across P-, C- and T-states
+  double nominal_hz = 0;   // as stated by the hardware; 0 when it does not say
+  std::string detail;      // how invariance and frequency were found out
 };
 
 // Describes this CPU's counter, or Unimplemented where it has none usable.

@@ -16,7 +16,8 @@ absl::StatusOr<CycleCounterInfo> GetCycleCounterInfo() {
   info.nominal_hz = static_cast<double>(frequency_hz);
   info.detail = absl::StrFormat("cntfrq_el0 = %d Hz", frequency_hz);
   if (frequency_hz == 0) {
-    return absl::UnimplementedError("cntfrq_el0 reads 0: the firmware did not set the counter frequency");
+    return absl::UnimplementedError(
+        "cntfrq_el0 reads 0: the firmware did not set the counter frequency");
   }
   return info;
 }

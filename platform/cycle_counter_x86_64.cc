@@ -14,8 +14,8 @@ absl::StatusOr<CycleCounterInfo> GetCycleCounterInfo() {
   // T-states (Linux's constant_tsc + nonstop_tsc).
   if (__get_cpuid(0x80000007, &eax, &ebx, &ecx, &edx)) {
     info.invariant = (edx & (1u << 8)) != 0;
-    info.detail = absl::StrFormat("CPUID.80000007H:EDX[8] (invariant TSC) = %d",
-                                  info.invariant ? 1 : 0);
+    info.detail =
+        absl::StrFormat("CPUID.80000007H:EDX[8] (invariant TSC) = %d", info.invariant ? 1 : 0);
   } else {
     info.detail = "CPUID leaf 80000007H absent: TSC invariance unknown";
   }

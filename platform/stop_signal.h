@@ -50,11 +50,11 @@ absl::Status CancelledIfStopRequested(absl::string_view what);
 
 // Returns CancelledIfStopRequested(what) from the enclosing function when a stop was
 // requested: for EINTR branches and spin loops.
-#define TICKBENCH_RETURN_IF_STOPPED(what)                                      \
-  do {                                                                         \
-    if (ABSL_PREDICT_FALSE(::tickbench::platform::StopRequested())) {          \
-      return ::tickbench::platform::CancelledIfStopRequested(what);            \
-    }                                                                          \
+#define TICKBENCH_RETURN_IF_STOPPED(what)                             \
+  do {                                                                \
+    if (ABSL_PREDICT_FALSE(::tickbench::platform::StopRequested())) { \
+      return ::tickbench::platform::CancelledIfStopRequested(what);   \
+    }                                                                 \
   } while (false)
 
 // Clears a recorded stop, for tests that raise the signal themselves.

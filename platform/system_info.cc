@@ -1,4 +1,6 @@
 // The platform-independent parts of system_info.h.
+#include "platform/system_info.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -17,7 +19,6 @@
 #include "absl/strings/strip.h"
 #include "platform/errno_status.h"
 #include "platform/stop_signal.h"
-#include "platform/system_info.h"
 
 namespace tickbench::platform {
 
@@ -26,8 +27,7 @@ bool CpuinfoSaysHypervisor(absl::string_view cpuinfo) {
     const size_t colon = line.find(':');
     if (colon == absl::string_view::npos) continue;
     if (absl::StripAsciiWhitespace(line.substr(0, colon)) != "flags") continue;
-    for (absl::string_view flag :
-         absl::StrSplit(line.substr(colon + 1), ' ', absl::SkipEmpty())) {
+    for (absl::string_view flag : absl::StrSplit(line.substr(colon + 1), ' ', absl::SkipEmpty())) {
       if (flag == "hypervisor") return true;
     }
     return false;  // every CPU lists the same flags: the first line decides

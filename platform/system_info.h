@@ -14,19 +14,19 @@ namespace tickbench::platform {
 
 struct SystemInfo {
   std::string hostname;
-  std::string os;                // "Linux"
-  std::string kernel;            // uname release and version
-  std::string machine;           // "x86_64", "aarch64"
-  std::string cpu_model;         // /proc/cpuinfo "model name" (or the arm64 equivalent)
-  int cpu_count = 1;             // online CPUs
+  std::string os;         // "Linux"
+  std::string kernel;     // uname release and version
+  std::string machine;    // "x86_64", "aarch64"
+  std::string cpu_model;  // /proc/cpuinfo "model name" (or the arm64 equivalent)
+  int cpu_count = 1;      // online CPUs
   int64_t page_size_bytes = 0;
-  std::string clocksource;       // the kernel's current clocksource ("tsc", "hpet", ...)
+  std::string clocksource;  // the kernel's current clocksource ("tsc", "hpet", ...)
   std::string available_clocksources;
-  std::string cpu_governor;      // cpufreq governor of CPU 0, or "" where there is none
+  std::string cpu_governor;  // cpufreq governor of CPU 0, or "" where there is none
   // The CPU says it runs under a hypervisor (x86's "hypervisor" flag in /proc/cpuinfo).
   // false where it cannot tell (arm64 has no such flag).
   bool virtual_machine = false;
-  std::string build_mode;        // "opt", "dbg" or "fastbuild", plus sanitizers
+  std::string build_mode;  // "opt", "dbg" or "fastbuild", plus sanitizers
 };
 
 // Reads the facts once. Missing files leave fields empty; nothing here fails.

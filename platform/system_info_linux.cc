@@ -6,10 +6,10 @@
 #include <sstream>
 #include <string>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
-#include "absl/strings/ascii.h"
 #include "platform/cpu_affinity.h"
 #include "platform/system_info.h"
 

@@ -122,14 +122,13 @@ void ControlLoop::Dispatch(PendingConnection& connection, uint16_t version) {
                   absl::StrFormat("%s (limit %d)", BusyText(busy), options_.max_sessions));
   }
   SessionThread& session = sessions_.emplace_back();
-  session.thread =
-      std::thread([this, &session, control = std::move(connection.fd), peer = connection.peer,
-                   request = *request, version, cancel_fd = cancel_.get(),
-                   wake_fd = wake_.get()]() mutable {
-        run_session_(std::move(control), peer, request, version, cancel_fd);
-        session.done.store(true);
-        SignalEventFd(wake_fd);
-      });
+  session.thread = std::thread([this, &session, control = std::move(connection.fd),
+                                peer = connection.peer, request = *request, version,
+                                cancel_fd = cancel_.get(), wake_fd = wake_.get()]() mutable {
+    run_session_(std::move(control), peer, request, version, cancel_fd);
+    session.done.store(true);
+    SignalEventFd(wake_fd);
+  });
 }
 
 bool ControlLoop::ReadRequest(PendingConnection& connection) {
@@ -177,9 +176,9 @@ void ControlLoop::ServeConnections(absl::Span<const short> revents, absl::Time n
     bool waiting = true;
     if (revents[i] != 0) waiting = ReadRequest(connection);
     if (waiting && now >= connection.deadline) {
-      RefuseWithError(connection, kMinControlVersion,
-                      absl::StrCat("no whole request within ",
-                                   absl::FormatDuration(options_.request_timeout)));
+      RefuseWithError(
+          connection, kMinControlVersion,
+          absl::StrCat("no whole request within ", absl::FormatDuration(options_.request_timeout)));
       waiting = false;
     }
     if (waiting) still_pending.push_back(std::move(connection));

@@ -34,7 +34,7 @@ namespace tickbench::remote {
 
 struct ControlLoopOptions {
   absl::Duration request_timeout = absl::Seconds(2);
-  int max_sessions = 8;  // at least 1
+  int max_sessions = 8;   // at least 1
   int max_pending = 256;  // at least 1
 };
 

@@ -114,8 +114,8 @@ absl::StatusOr<SessionError> DecodeError(absl::Span<const char> payload) {
 
 absl::StatusOr<SessionBusy> DecodeBusy(absl::Span<const char> payload) {
   if (payload.size() != kBusyPayloadBytes) {
-    return Malformed(absl::StrFormat("a busy payload is %u bytes, not %u", kBusyPayloadBytes,
-                                     payload.size()));
+    return Malformed(
+        absl::StrFormat("a busy payload is %u bytes, not %u", kBusyPayloadBytes, payload.size()));
   }
   SessionBusy busy;
   busy.active_sessions = GetU32(payload, 0);
@@ -210,8 +210,8 @@ absl::StatusOr<ControlHeader> DecodeControlHeader(absl::Span<const char> bytes) 
     return Malformed(absl::StrFormat("unknown message type %u", type));
   }
   if (type > static_cast<uint16_t>(LastType(header.version))) {
-    return Malformed(absl::StrFormat("message type %u does not exist in protocol version %u",
-                                     type, header.version));
+    return Malformed(absl::StrFormat("message type %u does not exist in protocol version %u", type,
+                                     header.version));
   }
   header.type = static_cast<ControlType>(type);
   header.payload_length = GetU32(bytes, 8);

@@ -120,8 +120,7 @@ size_t RemoteMaxMessageBytes(const transport::TransportInfo& row);
 // encoded error always decodes. In version 1 a busy message is written as the error
 // BusyText(busy), which that version can carry. A request, accept or busy message decodes
 // when its fields are valid.
-std::string EncodeControlMessage(const ControlMessage& message,
-                                 uint16_t version = kControlVersion);
+std::string EncodeControlMessage(const ControlMessage& message, uint16_t version = kControlVersion);
 
 // The header in exactly kControlHeaderBytes bytes: magic, a version this build reads, a
 // type known in that version, and a payload length within kMaxControlPayloadBytes. A

@@ -38,8 +38,7 @@ void ExpectRejected(const std::string& bytes, const std::string& words) {
 }
 
 TEST(ControlProtocolTest, RequestRoundTrips) {
-  for (TransportRow kind :
-       {Row("udp"), Row("udp6"), Row("tcp"), Row("tcp6")}) {
+  for (TransportRow kind : {Row("udp"), Row("udp6"), Row("tcp"), Row("tcp6")}) {
     SessionRequest request = UdpRequest();
     request.transport = kind;
     const bool udp = kind == Row("udp") || kind == Row("udp6");
@@ -131,9 +130,9 @@ TEST(ControlProtocolTest, BusyInVersion1IsAnError) {
 
 // Version-1 messages still decode, and re-encode in version 1 byte for byte.
 TEST(ControlProtocolTest, ReadsAndWritesVersion1) {
-  for (const ControlMessage& message : {ControlMessage(UdpRequest()),
-                                        ControlMessage(SessionAccept{7479}),
-                                        ControlMessage(SessionError{"no"})}) {
+  for (const ControlMessage& message :
+       {ControlMessage(UdpRequest()), ControlMessage(SessionAccept{7479}),
+        ControlMessage(SessionError{"no"})}) {
     const std::string v1 = EncodeControlMessage(message, 1);
     const std::string v2 = EncodeControlMessage(message);
     EXPECT_EQ(v1[4], 1);

@@ -38,9 +38,8 @@ constexpr int kControlBacklog = 128;
 constexpr absl::Duration kReplyTimeout = absl::Seconds(1);
 
 std::string Describe(const SessionRequest& request) {
-  return absl::StrFormat("%s, %u sizes of %u..%u bytes",
-                         request.transport->name, request.size_count,
-                         request.min_message_bytes, request.max_message_bytes);
+  return absl::StrFormat("%s, %u sizes of %u..%u bytes", request.transport->name,
+                         request.size_count, request.min_message_bytes, request.max_message_bytes);
 }
 
 // The echo peer's endpoint on a session's data socket: the connected UDP socket, or the

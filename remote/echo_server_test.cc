@@ -86,8 +86,8 @@ void ExpectServes(const TestServer& server) {
 // Entries of a /proc/self directory: open descriptors ("fd") or threads ("task").
 int CountEntries(const char* directory) {
   int count = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(
-           std::filesystem::path("/proc/self") / directory)) {
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::filesystem::path("/proc/self") / directory)) {
     (void)entry;
     ++count;
   }
@@ -253,8 +253,7 @@ TEST(EchoServerTest, Version1ClientIsToldBusyAsAnError) {
   options.max_sessions = 1;
   TestServer server("127.0.0.1:0", options);
   ASSERT_TRUE(server.ok()) << server.status();
-  absl::StatusOr<transport::EndpointPair> session =
-      Client(server, Row("tcp"))->Connect();
+  absl::StatusOr<transport::EndpointPair> session = Client(server, Row("tcp"))->Connect();
   ASSERT_TRUE(session.ok()) << session.status();
   SessionRequest request;
   request.transport = Row("tcp");
@@ -277,8 +276,7 @@ TEST(EchoServerTest, ConcurrentSessionsShareAFixedDataPort) {
   TestServer server("127.0.0.1:0", options);
   ASSERT_TRUE(server.ok()) << server.status();
   std::vector<transport::EndpointPair> sessions;
-  for (TransportRow kind :
-       {Row("tcp"), Row("udp"), Row("tcp"), Row("udp")}) {
+  for (TransportRow kind : {Row("tcp"), Row("udp"), Row("tcp"), Row("udp")}) {
     absl::StatusOr<transport::EndpointPair> pair = Client(server, kind)->Connect();
     ASSERT_TRUE(pair.ok()) << pair.status();
     sessions.push_back(std::move(*pair));

@@ -99,8 +99,7 @@ absl::StatusOr<const SessionAccept*> AcceptedSession(const ControlMessage& answe
 
 // Connects the data socket to the server's data port: a UDP connect(), or a TCP
 // connection made before `deadline` with TCP_NODELAY.
-absl::Status ConnectDataSocket(int fd, const InetAddress& target, bool udp,
-                               absl::Time deadline) {
+absl::Status ConnectDataSocket(int fd, const InetAddress& target, bool udp, absl::Time deadline) {
   if (udp) {
     if (connect(fd, target.get(), target.length) != 0) {
       return platform::ErrnoToStatus(errno, absl::StrCat("connect ", target.ToString()));
@@ -123,16 +122,15 @@ absl::Status ConnectDataSocket(int fd, const InetAddress& target, bool udp,
 absl::StatusOr<std::unique_ptr<RemoteTransport>> RemoteTransport::Create(
     RemoteTransportOptions options) {
   if (options.data == nullptr || !IsRemoteTransport(*options.data)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--transport: ", options.data == nullptr ? "none" : options.data->name,
-                     " cannot reach another host; with --role=client use ",
-                     RemoteTransportNames()));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--transport: ", options.data == nullptr ? "none" : options.data->name,
+        " cannot reach another host; with --role=client use ", RemoteTransportNames()));
   }
   const bool ipv6 = options.data->is_ipv6();
   if (ipv6 != (options.peer.storage.ss_family == AF_INET6)) {
     return absl::InvalidArgumentError(
-        absl::StrCat("--transport: ", options.data->name, " needs an ",
-                     ipv6 ? "IPv6" : "IPv4", " --peer; ", options.peer.ToString(), " is not one"));
+        absl::StrCat("--transport: ", options.data->name, " needs an ", ipv6 ? "IPv6" : "IPv4",
+                     " --peer; ", options.peer.ToString(), " is not one"));
   }
   const size_t limit = RemoteMaxMessageBytes(*options.data);
   if (options.sizes.empty() || options.sizes.size() > kMaxRequestSizeCount) {
@@ -142,20 +140,15 @@ absl::StatusOr<std::unique_ptr<RemoteTransport>> RemoteTransport::Create(
   }
   const auto [min, max] = std::minmax_element(options.sizes.begin(), options.sizes.end());
   if (*min == 0 || *max > limit) {
-    return absl::InvalidArgumentError(
-        absl::StrFormat("--sizes: %u..%u bytes; %s carries 1..%u", *min, *max,
-                        options.data->name, limit));
+    return absl::InvalidArgumentError(absl::StrFormat("--sizes: %u..%u bytes; %s carries 1..%u",
+                                                      *min, *max, options.data->name, limit));
   }
   return std::unique_ptr<RemoteTransport>(new RemoteTransport(std::move(options)));
 }
 
-absl::string_view RemoteTransport::name() const {
-  return options_.data->name;
-}
+absl::string_view RemoteTransport::name() const { return options_.data->name; }
 
-size_t RemoteTransport::max_message_size() const {
-  return RemoteMaxMessageBytes(*options_.data);
-}
+size_t RemoteTransport::max_message_size() const { return RemoteMaxMessageBytes(*options_.data); }
 
 bool RemoteTransport::is_datagram() const { return options_.data->datagram; }
 
@@ -220,10 +213,9 @@ absl::StatusOr<std::unique_ptr<transport::Transport>> MakeRemoteTransport(
     absl::string_view name, const InetAddress& peer, const std::vector<size_t>& sizes) {
   absl::StatusOr<const TransportInfo*> row = transport::FindTransport(name);
   if (!row.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--transport: ", absl::CHexEscape(name),
-                     " cannot reach another host; with --role=client use ",
-                     RemoteTransportNames()));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--transport: ", absl::CHexEscape(name),
+        " cannot reach another host; with --role=client use ", RemoteTransportNames()));
   }
   RemoteTransportOptions options;
   options.peer = peer;

@@ -41,7 +41,8 @@ analysis::ModelComparison SimulateAndFit(const Truth& truth, uint64_t seed) {
   harness::RoundTripEngine engine(*pair->client, time, nullptr, 4096, options);
   std::vector<harness::RunRecord> records;
   for (int run = 1; run <= 4; ++run) {
-    for (size_t size = 32; size <= 4096; size += 32) records.push_back(engine.MeasureRun(size, run));
+    for (size_t size = 32; size <= 4096; size += 32)
+      records.push_back(engine.MeasureRun(size, run));
   }
   auto fit = analysis::FitBufferModels(harness::RttSweepFromRecords(records));
   EXPECT_TRUE(fit.ok()) << fit.status();

@@ -96,7 +96,8 @@ TEST(ClassicTablesTest, FifteenPercentDipOfAnElevenPointTableIsAStep) {
   int found = 0;
   for (uint64_t seed = 1; seed <= 20; ++seed) {
     const double sd = seed == 1 ? 0 : 0.01;
-    const std::string text = Analyze(Table(machine, analysis::ClassicTableSizes(), sd, seed), false);
+    const std::string text =
+        Analyze(Table(machine, analysis::ClassicTableSizes(), sd, seed), false);
     if (seed == 1) EXPECT_THAT(text, HasSubstr("jump down between 1492 and 1536 bytes")) << text;
     found += text.find("jump down between 1492 and 1536 bytes") != std::string::npos;
     EXPECT_THAT(text, HasSubstr("power: 11 sizes; a lone jump smaller than")) << text;
@@ -115,7 +116,8 @@ TEST(ClassicTablesTest, FifteenPercentDipOfAPlainLineIsAStep) {
   for (uint64_t seed = 1; seed <= 20; ++seed) {
     analysis::NoiseSpec noise;
     noise.relative_sd = seed == 1 ? 0 : 0.005;
-    const analysis::Sweep sweep = analysis::MakeSweep(analysis::ClassicTableSizes(), truth, noise, seed);
+    const analysis::Sweep sweep =
+        analysis::MakeSweep(analysis::ClassicTableSizes(), truth, noise, seed);
     const std::string text = Analyze(sweep, false);
     if (seed == 1) EXPECT_THAT(text, HasSubstr("between 1492 and 1536 bytes")) << text;
     found += text.find("down between 1492 and 1536 bytes") != std::string::npos;
@@ -156,8 +158,8 @@ TEST(ClassicTablesTest, CombinedLayoutWinsWhereBothMechanismsArePresent) {
   for (uint64_t seed = 1; seed <= 10; ++seed) {
     const double sd = seed == 1 ? 0 : 0.01;
     harness::SweepAnalysis result;
-    const std::string text = Analyze(Table(ClassicUdpMachine(), UdpTableSizes(), sd, seed), true,
-                                     &result);
+    const std::string text =
+        Analyze(Table(ClassicUdpMachine(), UdpTableSizes(), sd, seed), true, &result);
     ASSERT_TRUE(result.fits.ok()) << result.fits.status();
     const analysis::ModelComparison& c = *result.fits;
     ASSERT_EQ(c.best, analysis::ModelFamily::kBsdFragments) << text;

@@ -45,8 +45,7 @@ TEST(CliTest, HelpListsEveryExperimentAndTransport) {
   ASSERT_NE(transports, std::string::npos);
   for (const tickbench::transport::TransportInfo& t :
        tickbench::transport::RegisteredTransports()) {
-    EXPECT_THAT(r.out.substr(transports), HasSubstr(absl::StrCat("\n  ", t.name, " ")))
-        << t.name;
+    EXPECT_THAT(r.out.substr(transports), HasSubstr(absl::StrCat("\n  ", t.name, " "))) << t.name;
   }
   EXPECT_THAT(r.out, HasSubstr("\n  sim "));
 }
@@ -120,14 +119,14 @@ TEST(CliTest, ListClocksClockInfoAndAnalyzeTakeFormatJson) {
   ASSERT_NE(analysis.Find("steps"), nullptr);
   EXPECT_GE(analysis.Find("steps")->array.size(), 1u) << analyzed.out;
   // The table's text is kept whole in "report".
-  const HarnessResult table = RunHarness("--analyze=tests/golden/analyze_input.csv",
-                                         "unset BUILD_WORKING_DIRECTORY;");
+  const HarnessResult table =
+      RunHarness("--analyze=tests/golden/analyze_input.csv", "unset BUILD_WORKING_DIRECTORY;");
   EXPECT_EQ(analysis.Find("report")->string, table.out);
 }
 
 TEST(CliTest, ModesThatMeasureNothingRefuseCsv) {
-  for (const char* mode : {"--list_clocks", "--clock_info=virtual",
-                           "--analyze=tests/golden/analyze_input.csv"}) {
+  for (const char* mode :
+       {"--list_clocks", "--clock_info=virtual", "--analyze=tests/golden/analyze_input.csv"}) {
     const HarnessResult r =
         RunHarness(absl::StrCat(mode, " --format=csv"), "unset BUILD_WORKING_DIRECTORY;");
     EXPECT_EQ(r.exit_code, 2) << mode;

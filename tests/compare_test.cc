@@ -17,9 +17,9 @@ std::string TempPath(const std::string& name) {
 
 std::string Sweep(const std::string& name, const std::string& fixed, const std::string& sizes) {
   const std::string path = TempPath(name);
-  const HarnessResult r = RunHarness(absl::StrCat(
-      "--transport=sim --sim_fixed=", fixed, " --sizes=", sizes,
-      " --runs=3 --iterations=200 --format=json --output=", path));
+  const HarnessResult r =
+      RunHarness(absl::StrCat("--transport=sim --sim_fixed=", fixed, " --sizes=", sizes,
+                              " --runs=3 --iterations=200 --format=json --output=", path));
   EXPECT_EQ(r.exit_code, 0) << r.err;
   return path;
 }

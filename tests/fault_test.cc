@@ -10,9 +10,9 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <vector>
 #include <regex>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
@@ -33,7 +33,8 @@ HarnessResult RunHarness(const std::string& args) {
 
 int Count(const std::string& text, const std::string& needle) {
   int count = 0;
-  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++count;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1))
+    ++count;
   return count;
 }
 
@@ -58,10 +59,10 @@ TEST(FaultTest, StopOnLossEndsTheRunWithExitOne) {
 
 TEST(FaultTest, APeerThatDiesEndsTheRunAndKeepsWhatWasMeasured) {
   const std::string output = ::testing::TempDir() + "/partial.json";
-  const HarnessResult r = RunHarness(absl::StrCat(
-      "--transport=unix_stream --sizes=64,128 --iterations=100 --runs=2 --warmup=0 "
-      "--peer_stop_after=250 --format=json --output=",
-      output));
+  const HarnessResult r = RunHarness(
+      absl::StrCat("--transport=unix_stream --sizes=64,128 --iterations=100 --runs=2 --warmup=0 "
+                   "--peer_stop_after=250 --format=json --output=",
+                   output));
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_THAT(r.err, HasSubstr("size 64 bytes, run 2"));
   EXPECT_THAT(r.err, HasSubstr("round trip 51 of 100"));
@@ -93,7 +94,7 @@ pid_t Spawn(const std::vector<std::string>& args, const std::string& out_path,
 struct Ended {
   bool exited = false;  // false: still running after the bound, and then killed
   int exit_code = -1;
-  double seconds = 0;   // from the call to the child's end
+  double seconds = 0;  // from the call to the child's end
 };
 
 // Waits at most `bound_seconds` for `child`; kills it (and says so) if it runs on.
@@ -103,8 +104,7 @@ Ended WaitBounded(pid_t child, double bound_seconds) {
   while (true) {
     int status = 0;
     const pid_t done = waitpid(child, &status, WNOHANG);
-    ended.seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    ended.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (done == child) {
       ended.exited = WIFEXITED(status);
       ended.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -121,8 +121,8 @@ Ended WaitBounded(pid_t child, double bound_seconds) {
 
 // Sends `signal_number` to a harness `warm_seconds` after its start (well into its
 // measurement) and returns how it ended, timed from the signal.
-Ended SignalDuringRun(const std::vector<std::string>& args, double warm_seconds,
-                      int signal_number, const std::string& name, std::string* out = nullptr,
+Ended SignalDuringRun(const std::vector<std::string>& args, double warm_seconds, int signal_number,
+                      const std::string& name, std::string* out = nullptr,
                       std::string* err = nullptr) {
   const std::string out_path = ::testing::TempDir() + "/" + name + ".out";
   const std::string err_path = ::testing::TempDir() + "/" + name + ".err";
@@ -143,7 +143,8 @@ TEST(FaultTest, SigtermStopsTheSweepWritesResultsAndReapsThePeer) {
   const pid_t child = fork();
   ASSERT_GE(child, 0);
   if (child == 0) {
-    if (freopen(out.c_str(), "w", stdout) == nullptr || freopen("/dev/null", "w", stderr) == nullptr) {
+    if (freopen(out.c_str(), "w", stdout) == nullptr ||
+        freopen("/dev/null", "w", stderr) == nullptr) {
       _exit(126);
     }
     const std::string output_flag = "--output=" + output;
@@ -162,7 +163,8 @@ TEST(FaultTest, SigtermStopsTheSweepWritesResultsAndReapsThePeer) {
   EXPECT_LT(Count(written, "\nunix_stream,"), 1024) << "the sweep stopped early";
   // The echo peer was this process's grandchild; reaped, it no longer exists as a child
   // of anyone we started: no process runs the harness binary now.
-  const int leftover = std::system(absl::StrCat("pgrep -f '^", HarnessPath(), "' >/dev/null").c_str());
+  const int leftover =
+      std::system(absl::StrCat("pgrep -f '^", HarnessPath(), "' >/dev/null").c_str());
   EXPECT_NE(WEXITSTATUS(leftover), 0) << "a harness process (the peer?) is still running";
 }
 
@@ -173,10 +175,9 @@ constexpr double kSignalBoundSeconds = 2.5;
 
 TEST(FaultTest, SigintEndsALongRunWithinASecond) {
   std::string out, err;
-  const Ended ended = SignalDuringRun(
-      {"--transport=unix_stream", "--sizes=64", "--iterations=20000000", "--runs=1",
-       "--format=json"},
-      1.5, SIGINT, "long_run", &out, &err);
+  const Ended ended = SignalDuringRun({"--transport=unix_stream", "--sizes=64",
+                                       "--iterations=20000000", "--runs=1", "--format=json"},
+                                      1.5, SIGINT, "long_run", &out, &err);
   ASSERT_TRUE(ended.exited) << "still running " << ended.seconds << " s after SIGINT";
   EXPECT_EQ(ended.exit_code, 130) << err;
   EXPECT_LT(ended.seconds, kSignalBoundSeconds);
@@ -185,20 +186,20 @@ TEST(FaultTest, SigintEndsALongRunWithinASecond) {
 
 TEST(FaultTest, SigintEndsATimeoutWaitWithinASecond) {
   // Every datagram lost, each waited for 20 s: the old code answered SIGINT after 1038 s.
-  const Ended ended = SignalDuringRun(
-      {"--transport=udp", "--sizes=64", "--iterations=100", "--runs=1", "--warmup=0",
-       "--peer_drop_every=1", "--receive_timeout=20s"},
-      1.0, SIGINT, "timeout_wait");
+  const Ended ended =
+      SignalDuringRun({"--transport=udp", "--sizes=64", "--iterations=100", "--runs=1",
+                       "--warmup=0", "--peer_drop_every=1", "--receive_timeout=20s"},
+                      1.0, SIGINT, "timeout_wait");
   ASSERT_TRUE(ended.exited) << "still running " << ended.seconds << " s after SIGINT";
   EXPECT_EQ(ended.exit_code, 130);
   EXPECT_LT(ended.seconds, kSignalBoundSeconds);
 }
 
 TEST(FaultTest, SigtermEndsAStudyWithinASecond) {
-  const Ended ended = SignalDuringRun(
-      {"--experiment=study", "--transport=unix_stream", "--sizes=64", "--iterations=2000000",
-       "--runs=1", "--clocks=clock_gettime:monotonic"},
-      1.5, SIGTERM, "study");
+  const Ended ended =
+      SignalDuringRun({"--experiment=study", "--transport=unix_stream", "--sizes=64",
+                       "--iterations=2000000", "--runs=1", "--clocks=clock_gettime:monotonic"},
+                      1.5, SIGTERM, "study");
   ASSERT_TRUE(ended.exited) << "still running " << ended.seconds << " s after SIGTERM";
   EXPECT_EQ(ended.exit_code, 143);
   EXPECT_LT(ended.seconds, kSignalBoundSeconds);

@@ -33,8 +33,8 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/str_cat.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
@@ -120,9 +120,19 @@ std::vector<GoldenCase> Cases() {
 }
 
 constexpr const char* kJsonContextKeys[] = {
-    "started_at",      "host",        "os",           "kernel",          "machine",
-    "cpu",             "cpu_count",   "page_size_bytes", "clocksource",  "cpu_governor",
-    "virtual_machine", "build_mode", "tickbench_version",
+    "started_at",
+    "host",
+    "os",
+    "kernel",
+    "machine",
+    "cpu",
+    "cpu_count",
+    "page_size_bytes",
+    "clocksource",
+    "cpu_governor",
+    "virtual_machine",
+    "build_mode",
+    "tickbench_version",
 };
 
 // A JSON string value, escapes included.
@@ -136,11 +146,9 @@ std::string MaskJsonContext(const std::string& line) {
     const std::regex field(absl::StrCat("\"", key, "\":(", kJsonString, "|[^,}\"]*)"));
     head = std::regex_replace(head, field, absl::StrCat("\"", key, "\":\"<masked>\""));
   }
-  static const std::regex warnings(
-      absl::StrCat("\"warnings\":\\[(", kJsonString, ",?)*\\]"));
+  static const std::regex warnings(absl::StrCat("\"warnings\":\\[(", kJsonString, ",?)*\\]"));
   head = std::regex_replace(head, warnings, "\"warnings\":[\"<masked>\"]");
-  static const std::regex load(
-      "\"(load_average_start|load_average_end)\":(\\[[^\\]]*\\]|null)");
+  static const std::regex load("\"(load_average_start|load_average_end)\":(\\[[^\\]]*\\]|null)");
   head = std::regex_replace(head, load, "\"$1\":\"<masked>\"");
   return results == std::string::npos ? head : head + line.substr(results);
 }
@@ -154,8 +162,7 @@ std::string NormalizeLine(std::string line, bool mask_read_costs) {
   line = std::regex_replace(line, near_causes, "; near <masked>");
   line = std::regex_replace(line, flags_from, "$1<file>:");
   if (mask_read_costs) line = std::regex_replace(line, read_cost, " <masked> ns");
-  if (absl::StartsWith(line, "{\"context\":") ||
-      absl::StartsWith(line, "{\"schema_version\":")) {
+  if (absl::StartsWith(line, "{\"context\":") || absl::StartsWith(line, "{\"schema_version\":")) {
     line = MaskJsonContext(line);
   }
   return line;

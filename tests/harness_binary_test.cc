@@ -92,8 +92,9 @@ TEST(HarnessBinaryTest, TwentyMillisecondTickAveragesToTheReferenceWithinTOverN)
 TEST(HarnessBinaryTest, OutputResolvesAgainstTheUsersDirectory) {
   const std::string dir = ::testing::TempDir() + "/user_dir";
   mkdir(dir.c_str(), 0700);
-  const HarnessResult r = RunHarness("--sizes=64 --iterations=10 --runs=1 --format=json --output=results.json",
-                       "BUILD_WORKING_DIRECTORY=" + dir);
+  const HarnessResult r =
+      RunHarness("--sizes=64 --iterations=10 --runs=1 --format=json --output=results.json",
+                 "BUILD_WORKING_DIRECTORY=" + dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(ReadWholeFile(dir + "/results.json"), HasSubstr(R"("size_bytes":64)"));
 }
@@ -136,10 +137,10 @@ TEST(HarnessBinaryTest, HelpExplainsEveryFlagAndExitsZero) {
   const HarnessResult r = RunHarness("--help");
   EXPECT_EQ(r.exit_code, 0);
   const std::string text = r.out + r.err;
-  for (const char* flag : {"--experiment", "--transport", "--clock", "--clock_id", "--tick_period",
-                           "--reference_clock", "--sizes", "--iterations", "--runs", "--warmup",
-                           "--batch", "--format", "--output", "--pin", "--list_clocks",
-                           "--clock_info"}) {
+  for (const char* flag :
+       {"--experiment", "--transport", "--clock", "--clock_id", "--tick_period",
+        "--reference_clock", "--sizes", "--iterations", "--runs", "--warmup", "--batch", "--format",
+        "--output", "--pin", "--list_clocks", "--clock_info"}) {
     EXPECT_THAT(text, HasSubstr(flag)) << flag;
   }
 }
@@ -292,8 +293,8 @@ TEST(HarnessBinaryTest, ControlBytesOfUserStringsAreEscaped) {
 TEST(HarnessBinaryTest, ClocksDescribeThemselves) {
   const HarnessResult list = RunHarness("--list_clocks");
   ASSERT_EQ(list.exit_code, 0);
-  for (const char* clock : {"gettimeofday", "clock_gettime:monotonic", "clock_gettime:monotonic_coarse",
-                            "tick:10ms", "tick:20ms"}) {
+  for (const char* clock : {"gettimeofday", "clock_gettime:monotonic",
+                            "clock_gettime:monotonic_coarse", "tick:10ms", "tick:20ms"}) {
     EXPECT_THAT(list.out, HasSubstr(clock));
   }
   const HarnessResult info = RunHarness("--clock_info=tick:10ms,tick:20ms");
@@ -369,8 +370,7 @@ TEST(HarnessBinaryTest, StudyJsonHasOneCellPerClockAndSize) {
   const std::string cells_text = r.out.substr(at);
   std::multiset<std::pair<std::string, int>> cells;
   const std::regex cell("\"clock\":\"([^\"]+)\",\"size_bytes\":([0-9]+)");
-  for (std::sregex_iterator it(cells_text.begin(), cells_text.end(), cell), end; it != end;
-       ++it) {
+  for (std::sregex_iterator it(cells_text.begin(), cells_text.end(), cell), end; it != end; ++it) {
     cells.insert({(*it)[1], std::stoi((*it)[2])});
   }
   EXPECT_EQ(cells, ExpectedStudyCells());

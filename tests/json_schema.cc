@@ -18,11 +18,16 @@ bool HasType(const JsonValue& value, const std::string& type) {
 bool SameScalar(const JsonValue& a, const JsonValue& b) {
   if (a.type != b.type) return false;
   switch (a.type) {
-    case JsonValue::Type::kString: return a.string == b.string;
-    case JsonValue::Type::kNumber: return a.number == b.number;
-    case JsonValue::Type::kBool: return a.boolean == b.boolean;
-    case JsonValue::Type::kNull: return true;
-    default: return false;
+    case JsonValue::Type::kString:
+      return a.string == b.string;
+    case JsonValue::Type::kNumber:
+      return a.number == b.number;
+    case JsonValue::Type::kBool:
+      return a.boolean == b.boolean;
+    case JsonValue::Type::kNull:
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -70,8 +75,8 @@ class Validator {
 
  private:
   // Annotations: they check nothing.
-  const std::set<std::string> kIgnored = {"$schema", "$id", "$defs", "title", "description",
-                                          "$comment"};
+  const std::set<std::string> kIgnored = {"$schema", "$id",         "$defs",
+                                          "title",   "description", "$comment"};
 
   void Fail(const std::string& path, const std::string& what) {
     errors.push_back(absl::StrCat(path, ": ", what));
@@ -80,9 +85,8 @@ class Validator {
   void CheckRef(const JsonValue& value, const JsonValue& ref, const std::string& path) {
     absl::string_view name = ref.string;
     const JsonValue* defs = root_.Find("$defs");
-    const JsonValue* target = absl::ConsumePrefix(&name, "#/$defs/") && defs != nullptr
-                                  ? defs->Find(name)
-                                  : nullptr;
+    const JsonValue* target =
+        absl::ConsumePrefix(&name, "#/$defs/") && defs != nullptr ? defs->Find(name) : nullptr;
     if (target == nullptr) return Fail(path, absl::StrCat("unresolved $ref ", ref.string));
     Check(value, *target, path);
   }
@@ -94,8 +98,8 @@ class Validator {
     for (const std::string& t : allowed) {
       if (HasType(value, t)) return;
     }
-    Fail(path, absl::StrCat(TypeName(value), " where ", absl::StrJoin(allowed, " or "),
-                            " is expected"));
+    Fail(path,
+         absl::StrCat(TypeName(value), " where ", absl::StrJoin(allowed, " or "), " is expected"));
   }
 
   void CheckAllowed(const JsonValue& value, const std::vector<JsonValue>& allowed,

@@ -91,11 +91,21 @@ class Parser {
       if (pos_ >= text_.size()) break;
       c = text_[pos_++];
       switch (c) {
-        case 'n': out += '\n'; break;
-        case 't': out += '\t'; break;
-        case 'r': out += '\r'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
+        case 'n':
+          out += '\n';
+          break;
+        case 't':
+          out += '\t';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
         case 'u': {
           if (pos_ + 4 > text_.size()) return Error("short \\u escape");
           const unsigned code =
@@ -113,7 +123,8 @@ class Parser {
           }
           break;
         }
-        default: out += c;  // \" \\ \/
+        default:
+          out += c;  // \" \\ \/
       }
     }
     if (pos_ >= text_.size()) return Error("unterminated string");
@@ -172,12 +183,18 @@ absl::StatusOr<JsonValue> ParseJson(absl::string_view text) { return Parser(text
 
 std::string TypeName(const JsonValue& value) {
   switch (value.type) {
-    case JsonValue::Type::kNull: return "null";
-    case JsonValue::Type::kBool: return "boolean";
-    case JsonValue::Type::kNumber: return value.integral ? "integer" : "number";
-    case JsonValue::Type::kString: return "string";
-    case JsonValue::Type::kArray: return "array";
-    case JsonValue::Type::kObject: return "object";
+    case JsonValue::Type::kNull:
+      return "null";
+    case JsonValue::Type::kBool:
+      return "boolean";
+    case JsonValue::Type::kNumber:
+      return value.integral ? "integer" : "number";
+    case JsonValue::Type::kString:
+      return "string";
+    case JsonValue::Type::kArray:
+      return "array";
+    case JsonValue::Type::kObject:
+      return "object";
   }
   return "?";
 }

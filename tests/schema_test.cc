@@ -151,8 +151,7 @@ TEST(SchemaTest, CsvCarriesTheContextAndP90) {
     EXPECT_NEAR(csv_p90, json_p90, 1e-3 + 1e-9 * json_p90);
     EXPECT_GT(csv_p90, results->array[i].Find("per_iteration")->Find("p50_ns")->number);
   }
-  const HarnessResult bare =
-      RunHarness(std::string(kSweep) + " --format=csv --csv_context=false");
+  const HarnessResult bare = RunHarness(std::string(kSweep) + " --format=csv --csv_context=false");
   ASSERT_EQ(bare.exit_code, 0);
   EXPECT_TRUE(absl::StartsWith(bare.out, "transport,")) << bare.out.substr(0, 200);
   EXPECT_THAT(bare.err, HasSubstr("# experiment sweep over sim"));

@@ -17,8 +17,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <thread>
@@ -48,8 +48,7 @@ constexpr size_t kMaxSize = 0;  // stands for the transport's max_message_size()
 // the host lacks the transport's address family.
 class EchoFixture {
  public:
-  explicit EchoFixture(const TransportInfo& row,
-                       const EchoPeerOptions& options = EchoPeerOptions())
+  explicit EchoFixture(const TransportInfo& row, const EchoPeerOptions& options = EchoPeerOptions())
       : fds_before_(OpenFileDescriptorCount()) {
     TransportOptions transport_options;
     transport_options.sim_faults.drop_every_kth = options.drop_every_kth;
@@ -112,11 +111,11 @@ class EchoFixture {
 };
 
 // FailedPrecondition from Connect() means the host lacks the address (no ::1).
-#define SKIP_OR_ASSERT_UP(fixture)                                           \
-  do {                                                                       \
-    if (absl::IsFailedPrecondition((fixture).status())) {                    \
+#define SKIP_OR_ASSERT_UP(fixture)                                          \
+  do {                                                                      \
+    if (absl::IsFailedPrecondition((fixture).status())) {                   \
       GTEST_SKIP() << "not available on this host: " << (fixture).status(); \
-    }                                                                        \
+    }                                                                       \
     ASSERT_TRUE((fixture).status().ok()) << (fixture).status();             \
   } while (false)
 
@@ -158,8 +157,7 @@ TEST_P(TransportEchoTest, StampedMessagesComeBackIntact) {
   ASSERT_TRUE(SendBlockHeader(fixture.client(), static_cast<uint32_t>(size), count).ok());
   for (uint32_t i = 1; i <= count; ++i) {
     absl::Status status = CheckedRoundTrip(fixture.client(), size, i);
-    ASSERT_TRUE(status.ok()) << name << ", " << size << " bytes, message " << i << ": "
-                             << status;
+    ASSERT_TRUE(status.ok()) << name << ", " << size << " bytes, message " << i << ": " << status;
   }
   EXPECT_TRUE(fixture.StopPeer().ok());
   fixture.TearDownAndCheck(tmpdir);
@@ -171,12 +169,11 @@ std::string SizeParamName(const ::testing::TestParamInfo<SizeParam>& info) {
                       size == kMaxSize ? "max" : absl::StrCat(size));
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    AllTransports, TransportEchoTest,
-    ::testing::Combine(::testing::ValuesIn(AllRows()),
-                       ::testing::Values(1, 2, 7, 8, 15, 16, 17, 100, 1024, 4096, 65536,
-                                         kMaxSize)),
-    SizeParamName);
+INSTANTIATE_TEST_SUITE_P(AllTransports, TransportEchoTest,
+                         ::testing::Combine(::testing::ValuesIn(AllRows()),
+                                            ::testing::Values(1, 2, 7, 8, 15, 16, 17, 100, 1024,
+                                                              4096, 65536, kMaxSize)),
+                         SizeParamName);
 
 class TransportConformanceTest : public ::testing::TestWithParam<Row> {};
 
@@ -282,16 +279,16 @@ TEST_P(DatagramDropTest, DroppedEchoesAndOnlyThoseTimeOut) {
   fixture.TearDownAndCheck(tmpdir);
 }
 
-INSTANTIATE_TEST_SUITE_P(DatagramTransports, DatagramDropTest,
-                         ::testing::ValuesIn(DatagramRows()), RowName);
+INSTANTIATE_TEST_SUITE_P(DatagramTransports, DatagramDropTest, ::testing::ValuesIn(DatagramRows()),
+                         RowName);
 
 // The suites above cover every row; this pins the rows today's build must have, so that
 // a row lost by mistake fails here (a new row needs no edit: it is a superset check).
 TEST(TransportRegistryCoverageTest, SuitesRunEveryRegisteredTransport) {
   std::vector<std::string> names;
   for (Row row : AllRows()) names.push_back(row->name);
-  for (const char* expected : {"unix_stream", "unix_dgram", "udp", "udp6", "tcp", "tcp6", "pipe",
-                               "sim"}) {
+  for (const char* expected :
+       {"unix_stream", "unix_dgram", "udp", "udp6", "tcp", "tcp6", "pipe", "sim"}) {
     EXPECT_NE(std::find(names.begin(), names.end(), expected), names.end()) << expected;
   }
   EXPECT_EQ(names.size(), RegisteredTransports().size());

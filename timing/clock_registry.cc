@@ -21,9 +21,9 @@ namespace {
 absl::Status AtMost(size_t allowed, absl::Span<const absl::string_view> args,
                     absl::string_view text) {
   if (args.size() <= allowed) return absl::OkStatus();
-  return absl::InvalidArgumentError(absl::StrCat("clock '", absl::CHexEscape(text),
-                                                 "' has too many ':' parts; allowed clocks: ",
-                                                 ClockKindsForHelp()));
+  return absl::InvalidArgumentError(
+      absl::StrCat("clock '", absl::CHexEscape(text),
+                   "' has too many ':' parts; allowed clocks: ", ClockKindsForHelp()));
 }
 
 absl::Status NoArgs(absl::string_view, absl::Span<const absl::string_view> args,
@@ -45,8 +45,7 @@ class ForwardingClock final : public Clock {
 
 std::string GettimeofdayText(const ClockSpec&) { return "gettimeofday"; }
 std::vector<ClockSpec> GettimeofdayOffered() { return {ClockSpec{ClockKind::kGettimeofday}}; }
-absl::StatusOr<std::unique_ptr<Clock>> MakeGettimeofday(const ClockSpec&,
-                                                        const ClockEnvironment&) {
+absl::StatusOr<std::unique_ptr<Clock>> MakeGettimeofday(const ClockSpec&, const ClockEnvironment&) {
   return std::make_unique<GettimeofdayClock>();
 }
 
@@ -180,20 +179,50 @@ absl::StatusOr<std::unique_ptr<Clock>> MakeVirtual(const ClockSpec&,
 
 // One row per clock kind, in the order of --help and --list_clocks.
 const ClockKindInfo kClockKinds[] = {
-    {ClockKind::kGettimeofday, {"gettimeofday", nullptr}, nullptr, "gettimeofday",
-     "wall time in microseconds; can step (NTP)", &NoArgs, &GettimeofdayText,
-     &GettimeofdayOffered, &MakeGettimeofday},
-    {ClockKind::kClockGettime, {"clock_gettime", nullptr}, nullptr, "clock_gettime[:ID]",
-     "clock_gettime() with an id (--clock_id; default monotonic)", &ParseClockGettime,
-     &ClockGettimeText, &ClockGettimeOffered, &MakeClockGettime},
-    {ClockKind::kCycleCounter, {"rdtsc", "cntvct"}, "cycles", "rdtsc (x86-64) or cntvct (arm64)",
-     "the CPU's cycle counter, its rate calibrated at start-up", &ParseCycleCounter,
-     &CycleCounterText, &CycleCounterOffered, &MakeCycleCounter},
-    {ClockKind::kTick, {"tick", nullptr}, nullptr, "tick[:PERIOD][:uniqtime]",
-     "a simulated coarse tick (--tick_period; default 10ms)", &ParseTick,
-     &TickText, &TickOffered, &MakeTick},
-    {ClockKind::kVirtual, {"virtual", nullptr}, nullptr, "virtual",
-     "simulated time, for --transport=sim", &NoArgs, &VirtualText, &VirtualOffered,
+    {ClockKind::kGettimeofday,
+     {"gettimeofday", nullptr},
+     nullptr,
+     "gettimeofday",
+     "wall time in microseconds; can step (NTP)",
+     &NoArgs,
+     &GettimeofdayText,
+     &GettimeofdayOffered,
+     &MakeGettimeofday},
+    {ClockKind::kClockGettime,
+     {"clock_gettime", nullptr},
+     nullptr,
+     "clock_gettime[:ID]",
+     "clock_gettime() with an id (--clock_id; default monotonic)",
+     &ParseClockGettime,
+     &ClockGettimeText,
+     &ClockGettimeOffered,
+     &MakeClockGettime},
+    {ClockKind::kCycleCounter,
+     {"rdtsc", "cntvct"},
+     "cycles",
+     "rdtsc (x86-64) or cntvct (arm64)",
+     "the CPU's cycle counter, its rate calibrated at start-up",
+     &ParseCycleCounter,
+     &CycleCounterText,
+     &CycleCounterOffered,
+     &MakeCycleCounter},
+    {ClockKind::kTick,
+     {"tick", nullptr},
+     nullptr,
+     "tick[:PERIOD][:uniqtime]",
+     "a simulated coarse tick (--tick_period; default 10ms)",
+     &ParseTick,
+     &TickText,
+     &TickOffered,
+     &MakeTick},
+    {ClockKind::kVirtual,
+     {"virtual", nullptr},
+     nullptr,
+     "virtual",
+     "simulated time, for --transport=sim",
+     &NoArgs,
+     &VirtualText,
+     &VirtualOffered,
      &MakeVirtual},
 };
 

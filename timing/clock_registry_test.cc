@@ -91,8 +91,7 @@ TEST(ClockRegistryTest, EveryClockIdRowIsListedParsedAndOffered) {
   EXPECT_EQ(bad.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(bad.message().find("allowed: " + ClockIdNamesForHelp()), absl::string_view::npos)
       << bad;
-  EXPECT_NE(ParseClockId("bad\x1b").status().message().find("'bad\\x1b'"),
-            absl::string_view::npos);
+  EXPECT_NE(ParseClockId("bad\x1b").status().message().find("'bad\\x1b'"), absl::string_view::npos);
 }
 
 // clock_gettime:tai was added as one row in os_clocks.cc and nothing else: it parses,
@@ -111,10 +110,8 @@ TEST(ClockRegistryTest, TaiIsOneRowAndEverythingPicksItUp) {
   ASSERT_TRUE(clock.ok()) << clock.status();
   EXPECT_EQ((*clock)->info().name, "clock_gettime(CLOCK_TAI)");
   // TAI is ahead of UTC by the leap seconds the kernel knows (0 until NTP sets them).
-  const int64_t realtime = MakeClock(*ParseClockSpec("clock_gettime:realtime"),
-                                     ClockEnvironment())
-                               .value()
-                               ->NowTicks();
+  const int64_t realtime =
+      MakeClock(*ParseClockSpec("clock_gettime:realtime"), ClockEnvironment()).value()->NowTicks();
   const int64_t tai_now = (*clock)->NowTicks();
   EXPECT_GE(tai_now - realtime, -1'000'000'000);   // not behind UTC (1 s of slack)
   EXPECT_LE(tai_now - realtime, 100'000'000'000);  // nor ahead by more than 100 s

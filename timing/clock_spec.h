@@ -21,7 +21,7 @@ enum class ClockKind { kGettimeofday, kClockGettime, kCycleCounter, kTick, kVirt
 
 struct ClockSpec {
   ClockKind kind = ClockKind::kClockGettime;
-  std::string clock_id = "monotonic";  // kClockGettime only
+  std::string clock_id = "monotonic";                   // kClockGettime only
   absl::Duration tick_period = absl::Milliseconds(10);  // kTick only
   bool uniqtime = false;                                // kTick only
 };

@@ -39,7 +39,8 @@ TEST(ClockSpecTest, RejectsBadSpecsNamingAllowedValues) {
     absl::StatusOr<ClockSpec> spec = ParseClockSpec(bad);
     EXPECT_EQ(spec.status().code(), absl::StatusCode::kInvalidArgument) << bad;
   }
-  EXPECT_NE(ParseClockSpec("sundial").status().message().find("gettimeofday"), absl::string_view::npos);
+  EXPECT_NE(ParseClockSpec("sundial").status().message().find("gettimeofday"),
+            absl::string_view::npos);
   // The other architecture's counter is a clock this CPU lacks.
   const char* other = std::string(CycleClockName()) == "rdtsc" ? "cntvct" : "rdtsc";
   EXPECT_EQ(ParseClockSpec(other).status().code(), absl::StatusCode::kFailedPrecondition);

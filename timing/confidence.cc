@@ -46,7 +46,8 @@ double BetaContinuedFraction(double a, double b, double x) {
 }
 
 double StudentTDensity(double t, double df) {
-  const double log_norm = std::lgamma((df + 1) / 2) - std::lgamma(df / 2) - 0.5 * std::log(df * kPi);
+  const double log_norm =
+      std::lgamma((df + 1) / 2) - std::lgamma(df / 2) - 0.5 * std::log(df * kPi);
   return std::exp(log_norm - (df + 1) / 2 * std::log1p(t * t / df));
 }
 
@@ -88,7 +89,7 @@ double NormalQuantile(double p) {
                                  -1.328068155288572e+01};
   static constexpr double c[] = {-7.784894002430293e-03, -3.223964580411365e-01,
                                  -2.400758277161838e+00, -2.549732539343734e+00,
-                                 4.374664141464968e+00, 2.938163982698783e+00};
+                                 4.374664141464968e+00,  2.938163982698783e+00};
   static constexpr double d[] = {7.784695709041462e-03, 3.224671290700398e-01,
                                  2.445134137142996e+00, 3.754408661907416e+00};
   constexpr double kLow = 0.02425;
@@ -138,7 +139,10 @@ double StudentTQuantile(double p, double df) {
   for (int i = 0; i < 200; ++i) {
     const double cdf = StudentTCdf(x, df);
     const double error = cdf - upper_p;
-    if (error > 0) high = x; else low = x;
+    if (error > 0)
+      high = x;
+    else
+      low = x;
     const double step = error / StudentTDensity(x, df);
     double next = x - step;
     if (!(next > low && next < high)) next = (low + high) / 2;
@@ -179,8 +183,8 @@ ConfidenceInterval AcrossRunsInterval(absl::Span<const double> values, double sd
   return TInterval(stats.mean(), stats.sd(), stats.count(), sd_floor, confidence);
 }
 
-ConfidenceInterval BatchMeansInterval(absl::Span<const double> series, double sd_floor,
-                                      int batches, double confidence) {
+ConfidenceInterval BatchMeansInterval(absl::Span<const double> series, double sd_floor, int batches,
+                                      double confidence) {
   const int64_t n = static_cast<int64_t>(series.size());
   if (n < 2 || batches < 2) return Invalid();
   const int64_t b = std::min<int64_t>(batches, n);
@@ -250,8 +254,7 @@ ConfidenceInterval SdInterval(double sd, double degrees_of_freedom, double confi
 }
 
 ConfidenceInterval ProportionInterval(int64_t successes, int64_t trials, double confidence) {
-  if (trials <= 0 || successes < 0 || successes > trials ||
-      !(confidence > 0 && confidence < 1)) {
+  if (trials <= 0 || successes < 0 || successes > trials || !(confidence > 0 && confidence < 1)) {
     return Invalid();
   }
   const double k = static_cast<double>(successes), n = static_cast<double>(trials);
@@ -300,8 +303,8 @@ ConfidenceInterval DifferenceInterval(const ConfidenceInterval& a, const Confide
   ci.estimate = a.estimate - b.estimate;
   const double va = a.standard_error * a.standard_error, vb = b.standard_error * b.standard_error;
   ci.standard_error = std::sqrt(va + vb);
-  const double denominator = (va > 0 ? va * va / a.degrees_of_freedom : 0) +
-                             (vb > 0 ? vb * vb / b.degrees_of_freedom : 0);
+  const double denominator =
+      (va > 0 ? va * va / a.degrees_of_freedom : 0) + (vb > 0 ? vb * vb / b.degrees_of_freedom : 0);
   ci.degrees_of_freedom = denominator > 0 ? (va + vb) * (va + vb) / denominator : kInf;
   ci.floored = a.floored || b.floored;
   const double t = StudentTQuantile((1 + confidence) / 2, ci.degrees_of_freedom);

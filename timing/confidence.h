@@ -31,10 +31,10 @@ struct ConfidenceInterval {
   double estimate = 0;
   double low = 0;
   double high = 0;
-  double standard_error = 0;     // 0 for intervals not built from one (order statistics)
-  double degrees_of_freedom = 0; // of the t quantile; infinity for a normal one
-  bool floored = false;          // the SD floor, not the sample SD, set the width
-  bool valid = false;            // false when there was nothing to estimate from
+  double standard_error = 0;      // 0 for intervals not built from one (order statistics)
+  double degrees_of_freedom = 0;  // of the t quantile; infinity for a normal one
+  bool floored = false;           // the SD floor, not the sample SD, set the width
+  bool valid = false;             // false when there was nothing to estimate from
   double half_width() const { return (high - low) / 2; }
   bool Contains(double value) const { return valid && low <= value && value <= high; }
   // True when the interval is valid and lies entirely on one side of `value`.

@@ -31,11 +31,13 @@ TEST(ConfidenceTest, NormalQuantileMatchesTables) {
 
 TEST(ConfidenceTest, StudentTQuantileMatchesTables) {
   // Reference values from R's qt().
-  struct Case { double p, df, t; };
+  struct Case {
+    double p, df, t;
+  };
   const Case cases[] = {
-      {0.975, 1, 12.7062047361747}, {0.975, 2, 4.30265272974946}, {0.975, 3, 3.18244630528371},
-      {0.975, 4, 2.77644510519779}, {0.975, 9, 2.2621571627982},  {0.975, 19, 2.09302405440831},
-      {0.975, 30, 2.04227245630124}, {0.995, 5, 4.03214298355523}, {0.95, 10, 1.81246112281168},
+      {0.975, 1, 12.7062047361747},    {0.975, 2, 4.30265272974946},  {0.975, 3, 3.18244630528371},
+      {0.975, 4, 2.77644510519779},    {0.975, 9, 2.2621571627982},   {0.975, 19, 2.09302405440831},
+      {0.975, 30, 2.04227245630124},   {0.995, 5, 4.03214298355523},  {0.95, 10, 1.81246112281168},
       {0.975, 1000, 1.96233908082641}, {0.025, 4, -2.77644510519779}, {0.9995, 3, 12.9239786367866},
   };
   for (const Case& c : cases) {
@@ -189,7 +191,7 @@ TEST(ConfidenceTest, ProportionIntervalIsClopperPearson) {
   EXPECT_EQ(none.low, 0);
   EXPECT_NEAR(none.high, 1 - std::pow(0.025, 0.1), 1e-9);  // 0.30850
   const ConfidenceInterval all = ProportionInterval(10, 10);
-  EXPECT_NEAR(all.low, std::pow(0.025, 0.1), 1e-9);         // 0.69150
+  EXPECT_NEAR(all.low, std::pow(0.025, 0.1), 1e-9);  // 0.69150
   EXPECT_EQ(all.high, 1);
   const ConfidenceInterval half = ProportionInterval(5, 10);
   EXPECT_EQ(half.estimate, 0.5);

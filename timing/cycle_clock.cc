@@ -14,7 +14,7 @@ namespace {
 int64_t RawNanos() { return platform::ClockNanos(CLOCK_MONOTONIC_RAW); }
 
 struct Pair {
-  double raw_ns;       // the middle of the bracket
+  double raw_ns;  // the middle of the bracket
   int64_t counter;
   int64_t bracket_ns;  // how far apart the two raw reads around the counter read were
 };
@@ -65,10 +65,12 @@ absl::StatusOr<CycleCalibration> CalibrateCycleCounter(const CycleCalibrationOpt
       return absl::InternalError("the cycle counter did not advance during calibration");
     }
     result.ticks_per_second = static_cast<double>(stop.counter - start.counter) * 1e9 / elapsed_ns;
-    result.relative_uncertainty = static_cast<double>(start.bracket_ns + stop.bracket_ns) / 2 / elapsed_ns;
+    result.relative_uncertainty =
+        static_cast<double>(start.bracket_ns + stop.bracket_ns) / 2 / elapsed_ns;
     result.interval = interval;
     result.rounds = round;
-    if (previous > 0 && std::abs(result.ticks_per_second - previous) <= options.agreement * previous) {
+    if (previous > 0 &&
+        std::abs(result.ticks_per_second - previous) <= options.agreement * previous) {
       break;
     }
     previous = result.ticks_per_second;
@@ -104,7 +106,8 @@ absl::StatusOr<std::unique_ptr<CycleClock>> CycleClock::Create(bool allow_variab
       "%s; calibrated against CLOCK_MONOTONIC_RAW over %s: %.0f Hz +/- %.1f ppm%s", counter->detail,
       absl::FormatDuration(calibration->interval), calibration->ticks_per_second,
       calibration->relative_uncertainty * 1e6,
-      counter->nominal_hz > 0 ? absl::StrFormat("; hardware states %.0f Hz", counter->nominal_hz) : "");
+      counter->nominal_hz > 0 ? absl::StrFormat("; hardware states %.0f Hz", counter->nominal_hz)
+                              : "");
   return std::unique_ptr<CycleClock>(new CycleClock(std::move(info), *calibration));
 }
 

@@ -13,9 +13,7 @@ namespace {
 
 constexpr double kPrecision = LogHistogram::kRelativePrecision;
 
-TEST(LogHistogramTest, PrecisionIsBelowOnePercent) {
-  EXPECT_DOUBLE_EQ(kPrecision, 1.0 / 256);
-}
+TEST(LogHistogramTest, PrecisionIsBelowOnePercent) { EXPECT_DOUBLE_EQ(kPrecision, 1.0 / 256); }
 
 TEST(LogHistogramTest, EmptyIsAllZero) {
   LogHistogram h;

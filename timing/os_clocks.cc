@@ -62,13 +62,13 @@ absl::StatusOr<ClockIdName> ParseClockId(absl::string_view flag_name) {
     if (flag_name == id.flag_name) return id;
     allowed.push_back(id.flag_name);
   }
-  return absl::InvalidArgumentError(absl::StrCat("unknown clock id '",
-                                                 absl::CHexEscape(flag_name), "'; allowed: ",
-                                                 absl::StrJoin(allowed, ", ")));
+  return absl::InvalidArgumentError(absl::StrCat("unknown clock id '", absl::CHexEscape(flag_name),
+                                                 "'; allowed: ", absl::StrJoin(allowed, ", ")));
 }
 
 GettimeofdayClock::GettimeofdayClock() : Clock(GettimeofdayInfo()) {}
 
-ClockGettimeClock::ClockGettimeClock(const ClockIdName& id) : Clock(ClockGettimeInfo(id)), id_(id.id) {}
+ClockGettimeClock::ClockGettimeClock(const ClockIdName& id)
+    : Clock(ClockGettimeInfo(id)), id_(id.id) {}
 
 }  // namespace tickbench::timing

@@ -16,8 +16,8 @@ TEST(StatisticsTest, SummarizesKnownValues) {
   EXPECT_NEAR(s.sd, std::sqrt(7440.0 / 9), 1e-9);  // sum of squared deviations 7440
   EXPECT_EQ(s.min, 0);
   EXPECT_EQ(s.max, 80);
-  EXPECT_DOUBLE_EQ(s.p50, 35);                     // between 30 and 40
-  EXPECT_DOUBLE_EQ(s.p90, 71);                     // 0.9 * 9 = 8.1 -> 70 + 0.1 * 10
+  EXPECT_DOUBLE_EQ(s.p50, 35);  // between 30 and 40
+  EXPECT_DOUBLE_EQ(s.p90, 71);  // 0.9 * 9 = 8.1 -> 70 + 0.1 * 10
   EXPECT_DOUBLE_EQ(s.zero_fraction, 0.2);
 }
 

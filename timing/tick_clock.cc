@@ -23,9 +23,9 @@ absl::StatusOr<std::unique_ptr<TickClock>> TickClock::Create(const TickClockOpti
   }
   const int64_t period_ns = absl::ToInt64Nanoseconds(options.period);
   if (period_ns < 2000) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "--tick_period must be at least 2us to simulate a coarse tick; got %s",
-        absl::FormatDuration(options.period)));
+    return absl::InvalidArgumentError(
+        absl::StrFormat("--tick_period must be at least 2us to simulate a coarse tick; got %s",
+                        absl::FormatDuration(options.period)));
   }
   if (base == nullptr || base->info().ticks_per_second != 1e9) {
     return absl::InvalidArgumentError("the tick clock needs a nanosecond base clock");
@@ -34,9 +34,9 @@ absl::StatusOr<std::unique_ptr<TickClock>> TickClock::Create(const TickClockOpti
   if (options.random_phase) {
     phase_ns = RandomPhaseNanos(period_ns, options.seed);
   } else if (phase_ns < 0 || phase_ns >= period_ns) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "--tick_phase must lie in [0, tick_period) = [0, %s); got %s",
-        absl::FormatDuration(options.period), absl::FormatDuration(options.phase)));
+    return absl::InvalidArgumentError(
+        absl::StrFormat("--tick_phase must lie in [0, tick_period) = [0, %s); got %s",
+                        absl::FormatDuration(options.period), absl::FormatDuration(options.phase)));
   }
   ClockInfo info;
   const double hz = 1e9 / static_cast<double>(period_ns);
@@ -46,10 +46,10 @@ absl::StatusOr<std::unique_ptr<TickClock>> TickClock::Create(const TickClockOpti
   info.ticks_per_second = 1e9;
   info.claimed_resolution = options.period;
   info.simulated = true;
-  info.notes = absl::StrFormat("floor((t + phase) / T) * T over %s; phase %s (%s)",
-                               base->info().name, absl::FormatDuration(absl::Nanoseconds(phase_ns)),
-                               options.random_phase ? absl::StrFormat("random, seed %d", options.seed)
-                                                    : "fixed");
+  info.notes = absl::StrFormat(
+      "floor((t + phase) / T) * T over %s; phase %s (%s)", base->info().name,
+      absl::FormatDuration(absl::Nanoseconds(phase_ns)),
+      options.random_phase ? absl::StrFormat("random, seed %d", options.seed) : "fixed");
   return std::unique_ptr<TickClock>(
       new TickClock(std::move(info), base, nullptr, period_ns, phase_ns, options.uniqtime));
 }

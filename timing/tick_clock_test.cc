@@ -11,7 +11,8 @@
 namespace tickbench::timing {
 namespace {
 
-std::unique_ptr<TickClock> FixedPhaseTick(Clock* base, absl::Duration period, absl::Duration phase) {
+std::unique_ptr<TickClock> FixedPhaseTick(Clock* base, absl::Duration period,
+                                          absl::Duration phase) {
   TickClockOptions options;
   options.period = period;
   options.random_phase = false;

@@ -16,9 +16,9 @@ TickPrediction PredictTickReadings(absl::Span<const double> true_ns, double peri
   p.n = static_cast<int64_t>(std::floor(p.mean_ns / period_ns));
 
   // Each interval i reads k_i = n_i or n_i + 1 ticks, n_i + 1 with probability f_i.
-  double second_moment_ticks = 0;  // E[K^2], mixture over the intervals
-  double share_variance_sum = 0;   // sum of Var(1{K_i > n}) for the share's SE
-  double reading_variance_sum = 0; // sum of Var(K_i)
+  double second_moment_ticks = 0;   // E[K^2], mixture over the intervals
+  double share_variance_sum = 0;    // sum of Var(1{K_i > n}) for the share's SE
+  double reading_variance_sum = 0;  // sum of Var(K_i)
   for (double d : true_ns) {
     const double ticks = std::max(0.0, d / period_ns);
     const double n_i = std::floor(ticks);
@@ -36,7 +36,8 @@ TickPrediction PredictTickReadings(absl::Span<const double> true_ns, double peri
   }
   p.f /= count;
   const double mean_ticks = p.mean_ns / period_ns;
-  const double variance_ticks = std::max(0.0, second_moment_ticks / count - mean_ticks * mean_ticks);
+  const double variance_ticks =
+      std::max(0.0, second_moment_ticks / count - mean_ticks * mean_ticks);
   p.sd_ns = period_ns * std::sqrt(variance_ticks);
   p.share_standard_error = std::sqrt(share_variance_sum) / count;
   p.mean_standard_error_ns = period_ns * std::sqrt(reading_variance_sum) / count;
@@ -52,7 +53,8 @@ TickPrediction PredictTickReadings(absl::Span<const double> true_ns, double peri
   fourth /= count;
   if (variance_ticks > 0) {
     const double var_of_variance = std::max(0.0, fourth - variance_ticks * variance_ticks) / count;
-    p.sd_standard_error_ns = period_ns * std::sqrt(var_of_variance) / (2 * std::sqrt(variance_ticks));
+    p.sd_standard_error_ns =
+        period_ns * std::sqrt(var_of_variance) / (2 * std::sqrt(variance_ticks));
   }
   // At f = 1/2 the delta method's first-order term vanishes (a Bernoulli's variance is
   // flat there) and the sample SD still moves with the share; T times the share's SE
@@ -76,8 +78,8 @@ TickObservation ObserveTickReadings(absl::Span<const double> readings_ns,
   for (double r : readings_ns) squares += (r - o.mean_ns) * (r - o.mean_ns);
   o.sd_ns = readings_ns.size() > 1 ? std::sqrt(squares / (count - 1)) : 0;
   o.share_above_n = above / count;
-  o.share_ci95 = ProportionInterval(static_cast<int64_t>(above),
-                                    static_cast<int64_t>(readings_ns.size()));
+  o.share_ci95 =
+      ProportionInterval(static_cast<int64_t>(above), static_cast<int64_t>(readings_ns.size()));
   return o;
 }
 
@@ -94,7 +96,8 @@ TickVerdict JudgeTickReadings(const TickObservation& observed, const TickPredict
   v.share_agrees = Within3(observed.share_above_n, predicted.f, predicted.share_standard_error, 1);
   v.mean_agrees = Within3(observed.mean_ns, predicted.mean_ns, predicted.mean_standard_error_ns,
                           predicted.period_ns);
-  v.sd_agrees = Within3(observed.sd_ns, predicted.sd_ns, predicted.sd_standard_error_ns, predicted.period_ns);
+  v.sd_agrees =
+      Within3(observed.sd_ns, predicted.sd_ns, predicted.sd_standard_error_ns, predicted.period_ns);
   return v;
 }
 

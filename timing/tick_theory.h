@@ -20,10 +20,10 @@ namespace tickbench::timing {
 
 struct TickPrediction {
   double period_ns = 0;
-  int64_t n = 0;                  // floor(mean d / T): the lower of the two readings
-  double f = 0;                   // predicted share of readings above n ticks
-  double mean_ns = 0;             // = mean d (unbiased)
-  double sd_ns = 0;               // sqrt of the mixture's variance; T sqrt(f(1-f)) for fixed d
+  int64_t n = 0;       // floor(mean d / T): the lower of the two readings
+  double f = 0;        // predicted share of readings above n ticks
+  double mean_ns = 0;  // = mean d (unbiased)
+  double sd_ns = 0;    // sqrt of the mixture's variance; T sqrt(f(1-f)) for fixed d
   // Standard errors of the measured share, mean and SD over the intervals, assuming
   // independent random phases.
   double share_standard_error = 0;

@@ -62,8 +62,8 @@ class BusyPollTest : public testing::TestWithParam<const TransportInfo*> {
   bool skipped_ = false;
 };
 
-#define SKIP_IF_UNAVAILABLE(peer)                                                  \
-  do {                                                                            \
+#define SKIP_IF_UNAVAILABLE(peer)                                                    \
+  do {                                                                               \
     if (skipped_) GTEST_SKIP() << "not available on this host: " << (peer).status(); \
   } while (false)
 
@@ -121,8 +121,7 @@ TEST(BusyPollTest, TransportsWithoutAPeerProcessHaveNothingToPoll) {
     ASSERT_TRUE(transport.ok()) << transport.status();
     absl::StatusOr<EndpointPair> pair = (*transport)->Connect();
     ASSERT_TRUE(pair.ok()) << pair.status();
-    EXPECT_EQ(pair->client->SetBusyPoll(true).code(), absl::StatusCode::kUnimplemented)
-        << row.name;
+    EXPECT_EQ(pair->client->SetBusyPoll(true).code(), absl::StatusCode::kUnimplemented) << row.name;
     EXPECT_TRUE(pair->client->SetBusyPoll(false).ok()) << row.name;
     ++checked;
   }

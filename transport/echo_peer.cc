@@ -66,10 +66,10 @@ absl::Status RunStreamPeer(Endpoint& endpoint, const EchoPeerOptions& options) {
     }
     const std::optional<ControlFrame> frame = ParseControlFrame(frame_bytes);
     if (!frame.has_value()) {
-      return absl::DataLossError(absl::StrFormat(
-          "malformed control frame: magic 0x%08x, command %u, size %u, count %u",
-          LoadU32(&frame_bytes[0]), LoadU32(&frame_bytes[4]), LoadU32(&frame_bytes[8]),
-          LoadU32(&frame_bytes[12])));
+      return absl::DataLossError(
+          absl::StrFormat("malformed control frame: magic 0x%08x, command %u, size %u, count %u",
+                          LoadU32(&frame_bytes[0]), LoadU32(&frame_bytes[4]),
+                          LoadU32(&frame_bytes[8]), LoadU32(&frame_bytes[12])));
     }
     if (frame->command == PeerCommand::kQuit) return absl::OkStatus();
     if (frame->message_size > endpoint.max_message_size()) {
@@ -80,8 +80,7 @@ absl::Status RunStreamPeer(Endpoint& endpoint, const EchoPeerOptions& options) {
     buffer.resize(frame->message_size);
     for (uint32_t i = 0; i < frame->count; ++i) {
       if (absl::Status got = endpoint.Receive(absl::MakeSpan(buffer)); !got.ok()) {
-        return Annotate(got, absl::StrFormat("message %u of a block of %u", i + 1,
-                                             frame->count));
+        return Annotate(got, absl::StrFormat("message %u of a block of %u", i + 1, frame->count));
       }
       if (absl::Status echoed = echoer.Echo(buffer); !echoed.ok()) return echoed;
       if (echoer.stopped()) return absl::OkStatus();

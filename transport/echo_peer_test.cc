@@ -12,8 +12,8 @@
 #include "gtest/gtest.h"
 #include "transport/message_pattern.h"
 #include "transport/socket_endpoint.h"
-#include "transport/unique_fd.h"
 #include "transport/test_util.h"
+#include "transport/unique_fd.h"
 
 namespace tickbench::transport {
 namespace {

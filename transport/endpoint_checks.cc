@@ -7,9 +7,8 @@ namespace tickbench::transport {
 
 absl::Status CheckMessageSize(size_t size, size_t limit, absl::string_view transport_name) {
   if (size <= limit) return absl::OkStatus();
-  return absl::InvalidArgumentError(
-      absl::StrFormat("a %u-byte message is larger than the %u-byte limit of %s", size, limit,
-                      transport_name));
+  return absl::InvalidArgumentError(absl::StrFormat(
+      "a %u-byte message is larger than the %u-byte limit of %s", size, limit, transport_name));
 }
 
 absl::Status CheckReceiveTimeout(absl::Duration timeout) {

@@ -16,8 +16,7 @@ TEST(CheckMessageSizeTest, NamesSizeAndLimit) {
 TEST(CheckReceiveTimeoutTest, RejectsZeroAndNegative) {
   EXPECT_TRUE(CheckReceiveTimeout(absl::InfiniteDuration()).ok());
   EXPECT_TRUE(CheckReceiveTimeout(absl::Nanoseconds(1)).ok());
-  EXPECT_EQ(CheckReceiveTimeout(absl::ZeroDuration()).code(),
-            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(CheckReceiveTimeout(absl::ZeroDuration()).code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(CheckReceiveTimeout(absl::Seconds(-1)).code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(CheckReceiveTimeout(-absl::InfiniteDuration()).code(),
             absl::StatusCode::kInvalidArgument);

@@ -66,8 +66,8 @@ absl::Status WriteLoop(int fd, absl::Span<const char> data, WriteMode mode,
   while (written < data.size()) {
     const char* from = data.data() + written;
     const size_t left = data.size() - written;
-    const ssize_t n = mode == WriteMode::kSocket ? send(fd, from, left, MSG_NOSIGNAL)
-                                                 : write(fd, from, left);
+    const ssize_t n =
+        mode == WriteMode::kSocket ? send(fd, from, left, MSG_NOSIGNAL) : write(fd, from, left);
     if (n < 0) {
       const int error_number = errno;
       if (error_number == EINTR) {
@@ -75,8 +75,8 @@ absl::Status WriteLoop(int fd, absl::Span<const char> data, WriteMode mode,
         continue;
       }
       if (error_number == EPIPE && block != nullptr) block->ConsumeRaisedSigpipe();
-      return IoErrnoToStatus(error_number, absl::StrFormat("write %u of %u bytes",
-                                                           written, data.size()));
+      return IoErrnoToStatus(error_number,
+                             absl::StrFormat("write %u of %u bytes", written, data.size()));
     }
     written += static_cast<size_t>(n);
   }
@@ -135,8 +135,7 @@ absl::Status IoErrnoToStatus(int error_number, absl::string_view what) {
 #if EWOULDBLOCK != EAGAIN
     case EWOULDBLOCK:
 #endif
-      return absl::DeadlineExceededError(
-          absl::StrCat(what, ": receive timeout expired"));
+      return absl::DeadlineExceededError(absl::StrCat(what, ": receive timeout expired"));
     default:
       return platform::ErrnoToStatus(error_number, what);
   }
@@ -204,8 +203,7 @@ absl::Status ReadFullWaitingOnEagain(int fd, absl::Span<char> buffer, absl::Dura
   return absl::OkStatus();
 }
 
-absl::Status SpinReadFull(int fd, absl::Span<char> buffer, absl::Duration timeout,
-                          SpinRead how) {
+absl::Status SpinReadFull(int fd, absl::Span<char> buffer, absl::Duration timeout, SpinRead how) {
   SpinDeadline deadline(timeout);
   size_t done = 0;
   while (done < buffer.size()) {
@@ -225,9 +223,9 @@ absl::Status SpinReadFull(int fd, absl::Span<char> buffer, absl::Duration timeou
       // A signal that lands while spinning interrupts no system call: look for it here.
       TICKBENCH_RETURN_IF_STOPPED("busy polling");
       if (error_number == EINTR || !deadline.Expired()) continue;
-      return absl::DeadlineExceededError(absl::StrFormat(
-          "read %u of %u bytes: nothing arrived within %s (busy polling)", done, buffer.size(),
-          absl::FormatDuration(timeout)));
+      return absl::DeadlineExceededError(
+          absl::StrFormat("read %u of %u bytes: nothing arrived within %s (busy polling)", done,
+                          buffer.size(), absl::FormatDuration(timeout)));
     }
     return IoErrnoToStatus(error_number,
                            absl::StrFormat("read %u of %u bytes", done, buffer.size()));

@@ -32,9 +32,9 @@
 namespace tickbench::transport {
 
 enum class WriteMode {
-  kSocket,               // send(2) with MSG_NOSIGNAL
-  kPipe,                 // write(2) with SIGPIPE blocked in this thread around it
-  kPipeSigpipeIgnored,   // write(2) alone: the process ignores SIGPIPE
+  kSocket,              // send(2) with MSG_NOSIGNAL
+  kPipe,                // write(2) with SIGPIPE blocked in this thread around it
+  kPipeSigpipeIgnored,  // write(2) alone: the process ignores SIGPIPE
 };
 
 // The status for a failed read, write, send or recv, mapped as described above. `what`

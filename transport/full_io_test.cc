@@ -50,8 +50,7 @@ TEST(IoErrnoToStatusTest, MapsPeerGoneAndTimeout) {
     EXPECT_NE(status.message().find("peer closed the connection"), absl::string_view::npos);
   }
   EXPECT_EQ(IoErrnoToStatus(EAGAIN, "recv").code(), absl::StatusCode::kDeadlineExceeded);
-  EXPECT_EQ(IoErrnoToStatus(EWOULDBLOCK, "recv").code(),
-            absl::StatusCode::kDeadlineExceeded);
+  EXPECT_EQ(IoErrnoToStatus(EWOULDBLOCK, "recv").code(), absl::StatusCode::kDeadlineExceeded);
   EXPECT_EQ(IoErrnoToStatus(EBADF, "recv").code(), absl::StatusCode::kFailedPrecondition);
 }
 
@@ -116,8 +115,7 @@ TEST(FullIoTest, PollTimeoutIsDeadlineExceededAndBounded) {
   Pipe p = MakePipe();
   std::vector<char> buffer(4);
   const auto start = std::chrono::steady_clock::now();
-  absl::Status status =
-      ReadFull(p.read_end.get(), absl::MakeSpan(buffer), absl::Milliseconds(50));
+  absl::Status status = ReadFull(p.read_end.get(), absl::MakeSpan(buffer), absl::Milliseconds(50));
   const auto elapsed = std::chrono::steady_clock::now() - start;
   EXPECT_EQ(status.code(), absl::StatusCode::kDeadlineExceeded) << status;
   EXPECT_GE(elapsed, std::chrono::milliseconds(50));
@@ -171,8 +169,9 @@ TEST(ReadFullWaitingOnEagainTest, WaitsForBytesThatComeLater) {
         ReadFullWaitingOnEagain(p.read_end.get(), absl::MakeSpan(received), absl::Seconds(20));
   });
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  ASSERT_TRUE(WriteFull(p.write_end.get(), absl::MakeConstSpan(sent).subspan(0, 10),
-                        WriteMode::kPipe).ok());
+  ASSERT_TRUE(
+      WriteFull(p.write_end.get(), absl::MakeConstSpan(sent).subspan(0, 10), WriteMode::kPipe)
+          .ok());
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
   ASSERT_TRUE(
       WriteFull(p.write_end.get(), absl::MakeConstSpan(sent).subspan(10), WriteMode::kPipe).ok());
@@ -230,8 +229,8 @@ TEST(SpinReadFullTest, SocketEndOfFileIsUnavailable) {
   ASSERT_EQ(write(theirs.get(), sent.data(), sent.size()), 3);
   theirs.reset();
   std::vector<char> buffer(8);
-  const absl::Status status = SpinReadFull(mine.get(), absl::MakeSpan(buffer), absl::Seconds(5),
-                                           SpinRead::kRecvDontWait);
+  const absl::Status status =
+      SpinReadFull(mine.get(), absl::MakeSpan(buffer), absl::Seconds(5), SpinRead::kRecvDontWait);
   EXPECT_EQ(status.code(), absl::StatusCode::kUnavailable) << status;
 }
 
@@ -242,8 +241,7 @@ TEST(FullIoTest, SocketReceiveTimeoutIsDeadlineExceeded) {
   const timeval timeout = {0, 50000};  // 50 ms
   ASSERT_EQ(setsockopt(a.get(), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout)), 0);
   std::vector<char> buffer(4);
-  EXPECT_EQ(ReadFull(a.get(), absl::MakeSpan(buffer)).code(),
-            absl::StatusCode::kDeadlineExceeded);
+  EXPECT_EQ(ReadFull(a.get(), absl::MakeSpan(buffer)).code(), absl::StatusCode::kDeadlineExceeded);
 }
 
 std::atomic<int> signals_caught{0};
@@ -308,8 +306,8 @@ TEST(FullIoTest, InterruptedWaitsKeepTheirDeadline) {
     EXPECT_EQ(read_status.code(), absl::StatusCode::kDeadlineExceeded) << read_status;
     EXPECT_GT(signals_caught.load(), caught_before);
     EXPECT_GE(ended_after, std::chrono::milliseconds(300));
-    EXPECT_LT(ended_after, std::chrono::milliseconds(2500)) << "waiting_on_eagain "
-                                                            << waiting_on_eagain;
+    EXPECT_LT(ended_after, std::chrono::milliseconds(2500))
+        << "waiting_on_eagain " << waiting_on_eagain;
   }
   ASSERT_EQ(sigaction(SIGUSR1, &old_action, nullptr), 0);
 }

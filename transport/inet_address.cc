@@ -53,8 +53,7 @@ absl::StatusOr<InetAddress> ParseBindAddress(IpFamily family, absl::string_view 
     if (owned.empty()) {
       in->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     } else if (inet_pton(AF_INET, owned.c_str(), &in->sin_addr) != 1) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("'", text, "' is not a numeric IPv4 address"));
+      return absl::InvalidArgumentError(absl::StrCat("'", text, "' is not a numeric IPv4 address"));
     }
     result.length = sizeof(sockaddr_in);
   } else {
@@ -63,8 +62,7 @@ absl::StatusOr<InetAddress> ParseBindAddress(IpFamily family, absl::string_view 
     if (owned.empty()) {
       in6->sin6_addr = in6addr_loopback;
     } else if (inet_pton(AF_INET6, owned.c_str(), &in6->sin6_addr) != 1) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("'", text, "' is not a numeric IPv6 address"));
+      return absl::InvalidArgumentError(absl::StrCat("'", text, "' is not a numeric IPv6 address"));
     }
     result.length = sizeof(sockaddr_in6);
   }
@@ -83,15 +81,13 @@ InetAddress ConnectTarget(const InetAddress& bound) {
   return target;
 }
 
-absl::StatusOr<UniqueFd> BoundSocket(int type, const InetAddress& address,
-                                     InetAddress* bound) {
+absl::StatusOr<UniqueFd> BoundSocket(int type, const InetAddress& address, InetAddress* bound) {
   UniqueFd fd(socket(address.storage.ss_family, type | SOCK_CLOEXEC, 0));
   if (!fd.valid()) {
     const int error_number = errno;
     if (IsUnavailableHere(error_number)) {
       return absl::FailedPreconditionError(
-          absl::StrCat("this host has no ", address.storage.ss_family == AF_INET6 ? "IPv6"
-                                                                                  : "IPv4",
+          absl::StrCat("this host has no ", address.storage.ss_family == AF_INET6 ? "IPv6" : "IPv4",
                        " sockets: ", std::strerror(error_number)));
     }
     return platform::ErrnoToStatus(error_number, "socket");

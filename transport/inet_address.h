@@ -43,8 +43,7 @@ InetAddress ConnectTarget(const InetAddress& bound);
 // with the address the kernel gave it (the port filled in) in `*bound`.
 // FailedPrecondition when this host cannot use the address at all (no IPv6, ::1 not
 // configured: EAFNOSUPPORT, EADDRNOTAVAIL), so callers can skip rather than fail.
-absl::StatusOr<UniqueFd> BoundSocket(int type, const InetAddress& address,
-                                     InetAddress* bound);
+absl::StatusOr<UniqueFd> BoundSocket(int type, const InetAddress& address, InetAddress* bound);
 
 }  // namespace tickbench::transport
 

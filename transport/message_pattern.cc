@@ -78,8 +78,7 @@ MessageCheck CheckEcho(absl::Span<const char> received, uint64_t expected_sequen
   }
   const uint64_t head = LoadLittleEndian(received.data(), kStampBytes);
   check.seen_sequence = head;
-  if (n >= kTailFrom &&
-      LoadLittleEndian(received.data() + n - kStampBytes, kStampBytes) != ~head) {
+  if (n >= kTailFrom && LoadLittleEndian(received.data() + n - kStampBytes, kStampBytes) != ~head) {
     check.result = CheckResult::kCorrupted;
     return check;
   }
@@ -99,8 +98,7 @@ std::string MessageCheck::ToString() const {
     case CheckResult::kOk:
       return "ok";
     case CheckResult::kSequenceMismatch:
-      return absl::StrFormat("sequence %d expected, %d seen (%s)", expected_sequence,
-                             seen_sequence,
+      return absl::StrFormat("sequence %d expected, %d seen (%s)", expected_sequence, seen_sequence,
                              late_or_duplicate() ? "late or duplicate" : "ahead or skipped");
     case CheckResult::kCorrupted:
       return absl::StrFormat("corrupted message (sequence %d expected)", expected_sequence);

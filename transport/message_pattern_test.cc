@@ -17,8 +17,8 @@ std::vector<char> Stamped(size_t size, uint64_t sequence) {
 
 TEST(MessagePatternTest, EverySizeChecksOk) {
   for (size_t size : {0, 1, 2, 7, 8, 9, 15, 16, 17, 24, 100, 4096, 65536}) {
-    for (uint64_t sequence : {uint64_t{0}, uint64_t{1}, uint64_t{255}, uint64_t{1} << 40,
-                              ~uint64_t{0}}) {
+    for (uint64_t sequence :
+         {uint64_t{0}, uint64_t{1}, uint64_t{255}, uint64_t{1} << 40, ~uint64_t{0}}) {
       const std::vector<char> message = Stamped(size, sequence);
       EXPECT_TRUE(CheckEcho(message, sequence, false).ok()) << size << " " << sequence;
       MessageCheck full = CheckEcho(message, sequence, true);

@@ -55,8 +55,8 @@ absl::Status ReadReport(int fd) {
                       absl::StrCat("echo peer: ", report.substr(space + 1)));
 }
 
-[[noreturn]] void RunChild(EndpointPair pair, UniqueFd report_fd,
-                           const EchoPeerOptions& options, int pin_cpu, pid_t parent) {
+[[noreturn]] void RunChild(EndpointPair pair, UniqueFd report_fd, const EchoPeerOptions& options,
+                           int pin_cpu, pid_t parent) {
   // Die with the harness, however it ends: a datagram peer never sees end of file, and
   // a busy-polling one would spin on for ever. getppid() closes the race with a parent
   // that died before prctl().
@@ -73,8 +73,7 @@ absl::Status ReadReport(int fd) {
 
 }  // namespace
 
-absl::StatusOr<PeerProcess> StartEchoPeerProcess(EndpointPair pair,
-                                                 const EchoPeerOptions& options,
+absl::StatusOr<PeerProcess> StartEchoPeerProcess(EndpointPair pair, const EchoPeerOptions& options,
                                                  int pin_cpu) {
   if (pair.client == nullptr || pair.server == nullptr) {
     return absl::InvalidArgumentError("StartEchoPeerProcess needs both ends of a pair");
@@ -187,18 +186,18 @@ absl::Status PeerProcess::Stop(absl::Duration grace) {
 
 absl::Status PeerProcess::EndStatus() {
   if (reaped_elsewhere_) {
-    return absl::UnknownError(absl::StrCat("echo peer (pid ", pid_,
-                                           ") was reaped elsewhere; how it ended is unknown"));
+    return absl::UnknownError(
+        absl::StrCat("echo peer (pid ", pid_, ") was reaped elsewhere; how it ended is unknown"));
   }
   if (killed_after_grace_) {
-    return absl::DeadlineExceededError(absl::StrCat(
-        "echo peer (pid ", pid_, ") did not end within ", absl::FormatDuration(grace_),
-        " of the quit frame; killed it"));
+    return absl::DeadlineExceededError(
+        absl::StrCat("echo peer (pid ", pid_, ") did not end within ", absl::FormatDuration(grace_),
+                     " of the quit frame; killed it"));
   }
   if (WIFSIGNALED(wait_status_)) {
     const int signal_number = WTERMSIG(wait_status_);
-    return absl::AbortedError(absl::StrFormat("echo peer (pid %d) killed by signal %d (%s)",
-                                              pid_, signal_number, strsignal(signal_number)));
+    return absl::AbortedError(absl::StrFormat("echo peer (pid %d) killed by signal %d (%s)", pid_,
+                                              signal_number, strsignal(signal_number)));
   }
   const int code = WIFEXITED(wait_status_) ? WEXITSTATUS(wait_status_) : -1;
   if (code == 0) return absl::OkStatus();
@@ -207,8 +206,7 @@ absl::Status PeerProcess::EndStatus() {
     report_fd_.reset();
   }
   if (!report_status_.ok()) return report_status_;
-  return absl::InternalError(
-      absl::StrFormat("echo peer (pid %d) exited with code %d", pid_, code));
+  return absl::InternalError(absl::StrFormat("echo peer (pid %d) exited with code %d", pid_, code));
 }
 
 }  // namespace tickbench::transport

@@ -48,11 +48,11 @@ class PeerProcess {
   bool alive();
 
   // Sends kQuit, waits up to `grace` (at most 24 hours) for the child to end (polling
-  // waitpid WNOHANG every millisecond), then SIGKILLs and reaps it. Returns how it ended: OK for exit code 0;
-  // the child's own status (prefixed "echo peer: ") for exit code 1; Internal for another
-  // code; Aborted for death by a signal someone else sent; DeadlineExceeded when the
-  // grace ran out and Stop() killed it; Unknown when something else reaped the child
-  // (SIGCHLD set to SIG_IGN). Calling it again returns the same answer.
+  // waitpid WNOHANG every millisecond), then SIGKILLs and reaps it. Returns how it ended: OK for
+  // exit code 0; the child's own status (prefixed "echo peer: ") for exit code 1; Internal for
+  // another code; Aborted for death by a signal someone else sent; DeadlineExceeded when the grace
+  // ran out and Stop() killed it; Unknown when something else reaped the child (SIGCHLD set to
+  // SIG_IGN). Calling it again returns the same answer.
   absl::Status Stop(absl::Duration grace);
 
  private:
@@ -73,14 +73,13 @@ class PeerProcess {
   int wait_status_ = 0;
   absl::Duration grace_ = absl::ZeroDuration();
   std::unique_ptr<Endpoint> client_;
-  UniqueFd report_fd_;           // read end of the pipe the child reports its failure into
+  UniqueFd report_fd_;          // read end of the pipe the child reports its failure into
   absl::Status report_status_;  // what the child reported, once read
 };
 
 // Forks the echo peer onto `pair.server`; see the top of this file. `pin_cpu` >= 0 pins
 // the child to that CPU (platform::PinCurrentThreadToCpu); -1 leaves it unpinned.
-absl::StatusOr<PeerProcess> StartEchoPeerProcess(EndpointPair pair,
-                                                 const EchoPeerOptions& options,
+absl::StatusOr<PeerProcess> StartEchoPeerProcess(EndpointPair pair, const EchoPeerOptions& options,
                                                  int pin_cpu);
 
 }  // namespace tickbench::transport

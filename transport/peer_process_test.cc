@@ -16,8 +16,8 @@
 #include "transport/echo_peer.h"
 #include "transport/message_pattern.h"
 #include "transport/pipe_transport.h"
-#include "transport/unix_stream_transport.h"
 #include "transport/test_util.h"
+#include "transport/unix_stream_transport.h"
 
 namespace tickbench::transport {
 namespace {
@@ -33,8 +33,7 @@ EndpointPair Connect(absl::StatusOr<std::unique_ptr<Transport>> transport) {
 
 PeerProcess Start(EndpointPair pair, EchoPeerOptions options = EchoPeerOptions(),
                   int pin_cpu = -1) {
-  absl::StatusOr<PeerProcess> peer =
-      StartEchoPeerProcess(std::move(pair), options, pin_cpu);
+  absl::StatusOr<PeerProcess> peer = StartEchoPeerProcess(std::move(pair), options, pin_cpu);
   EXPECT_TRUE(peer.ok()) << peer.status();
   EXPECT_TRUE(peer->client().SetReceiveTimeout(kTimeout).ok());
   return std::move(*peer);
@@ -58,8 +57,7 @@ TEST(PeerProcessTest, ChildFailureComesBackWithItsStatus) {
   ASSERT_TRUE(peer.client().Send(std::vector<char>(kControlFrameBytes, 'x')).ok());
   absl::Status status = peer.Stop(kTimeout);
   EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss) << status;
-  EXPECT_NE(status.message().find("echo peer: malformed control frame"),
-            absl::string_view::npos)
+  EXPECT_NE(status.message().find("echo peer: malformed control frame"), absl::string_view::npos)
       << status;
 }
 
@@ -69,8 +67,7 @@ TEST(PeerProcessTest, KilledPeerIsSeenByTheClientAndByStop) {
   ASSERT_TRUE(CheckedRoundTrip(peer.client(), 8, 1).ok());
   ASSERT_EQ(kill(peer.pid(), SIGKILL), 0);
   char buffer[8];
-  EXPECT_EQ(peer.client().Receive(absl::MakeSpan(buffer)).code(),
-            absl::StatusCode::kUnavailable);
+  EXPECT_EQ(peer.client().Receive(absl::MakeSpan(buffer)).code(), absl::StatusCode::kUnavailable);
   absl::Status status = peer.Stop(kTimeout);
   EXPECT_EQ(status.code(), absl::StatusCode::kAborted) << status;
   EXPECT_NE(status.message().find("signal 9"), absl::string_view::npos) << status;
@@ -136,8 +133,7 @@ TEST(PeerProcessTest, PinsTheChildOrReportsWhyNot) {
   EXPECT_TRUE(CheckedRoundTrip(pinned.client(), 8, 1).ok());
   EXPECT_TRUE(pinned.Stop(kTimeout).ok());
 
-  PeerProcess unpinnable =
-      Start(Connect(MakeUnixStreamTransport()), EchoPeerOptions(), 1 << 20);
+  PeerProcess unpinnable = Start(Connect(MakeUnixStreamTransport()), EchoPeerOptions(), 1 << 20);
   absl::Status status = unpinnable.Stop(kTimeout);
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
   EXPECT_NE(status.message().find("echo peer: CPU"), absl::string_view::npos) << status;

@@ -87,10 +87,10 @@ class PipeTransport final : public Transport {
     const WriteMode mode =
         ProcessIgnoresSigpipe() ? WriteMode::kPipeSigpipeIgnored : WriteMode::kPipe;
     EndpointPair pair;
-    pair.client = std::make_unique<PipeEndpoint>(std::move(to_client_read),
-                                                 std::move(to_server_write), mode);
-    pair.server = std::make_unique<PipeEndpoint>(std::move(to_server_read),
-                                                 std::move(to_client_write), mode);
+    pair.client =
+        std::make_unique<PipeEndpoint>(std::move(to_client_read), std::move(to_server_write), mode);
+    pair.server =
+        std::make_unique<PipeEndpoint>(std::move(to_server_read), std::move(to_client_write), mode);
     return pair;
   }
 };

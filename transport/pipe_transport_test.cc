@@ -43,8 +43,7 @@ TEST(PipeTransportTest, LargeMessageWithAReaderThread) {
   for (size_t i = 0; i < message.size(); ++i) message[i] = static_cast<char>(i % 253);
   std::vector<char> received(message.size());
   absl::Status read_status;
-  std::thread reader(
-      [&] { read_status = pair.server->Receive(absl::MakeSpan(received)); });
+  std::thread reader([&] { read_status = pair.server->Receive(absl::MakeSpan(received)); });
   EXPECT_TRUE(pair.client->Send(message).ok());
   reader.join();
   EXPECT_TRUE(read_status.ok()) << read_status;
@@ -109,11 +108,9 @@ TEST(PipeTransportTest, GonePeerIsUnavailableAndRaisesNoSignal) {
   EndpointPair pair = Connect();
   pair.server.reset();
   // With SIGPIPE at its default action this process would die here.
-  EXPECT_EQ(pair.client->Send(absl::MakeConstSpan("x", 1)).code(),
-            absl::StatusCode::kUnavailable);
+  EXPECT_EQ(pair.client->Send(absl::MakeConstSpan("x", 1)).code(), absl::StatusCode::kUnavailable);
   char buffer[1];
-  EXPECT_EQ(pair.client->Receive(absl::MakeSpan(buffer)).code(),
-            absl::StatusCode::kUnavailable);
+  EXPECT_EQ(pair.client->Receive(absl::MakeSpan(buffer)).code(), absl::StatusCode::kUnavailable);
 }
 
 TEST(PipeTransportTest, IgnoredSigpipeTakesTheBarePath) {
@@ -123,8 +120,7 @@ TEST(PipeTransportTest, IgnoredSigpipeTakesTheBarePath) {
   ASSERT_EQ(sigaction(SIGPIPE, &ignore, &old_action), 0);
   EndpointPair pair = Connect();
   pair.server.reset();
-  EXPECT_EQ(pair.client->Send(absl::MakeConstSpan("x", 1)).code(),
-            absl::StatusCode::kUnavailable);
+  EXPECT_EQ(pair.client->Send(absl::MakeConstSpan("x", 1)).code(), absl::StatusCode::kUnavailable);
   ASSERT_EQ(sigaction(SIGPIPE, &old_action, nullptr), 0);
 }
 

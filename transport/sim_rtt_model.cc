@@ -62,9 +62,9 @@ absl::Status ValidateSimRttModel(const SimRttModel& m) {
   }
   if (m.link_rate_bps != 0 &&
       !(m.link_rate_bps >= kMinSimLinkRateBps && m.link_rate_bps <= kMaxSimLinkRateBps)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "link_rate_bps must be 0 (no wire time) or in [", kMinSimLinkRateBps, ", ",
-        kMaxSimLinkRateBps, "]; got ", m.link_rate_bps));
+    return absl::InvalidArgumentError(absl::StrCat("link_rate_bps must be 0 (no wire time) or in [",
+                                                   kMinSimLinkRateBps, ", ", kMaxSimLinkRateBps,
+                                                   "]; got ", m.link_rate_bps));
   }
   if (m.mtu_bytes == 0 && (m.link_rate_bps != 0 || m.per_packet != absl::ZeroDuration())) {
     return absl::InvalidArgumentError("link_rate_bps and per_packet need an mtu_bytes");
@@ -106,9 +106,9 @@ int64_t ModelRttNanos(const SimRttModel& m, int64_t size_bytes) {
     const int64_t packets = model::Ipv4UdpPackets(size_bytes, m.mtu_bytes);
     rtt += 2 * absl::ToDoubleNanoseconds(m.per_packet) * static_cast<double>(packets);
     if (m.link_rate_bps > 0) {
-      const double wire_bytes =
-          static_cast<double>(std::max<int64_t>(size_bytes, 0)) + model::kUdpHeaderBytes +
-          static_cast<double>(model::kIpv4HeaderBytes * packets);
+      const double wire_bytes = static_cast<double>(std::max<int64_t>(size_bytes, 0)) +
+                                model::kUdpHeaderBytes +
+                                static_cast<double>(model::kIpv4HeaderBytes * packets);
       rtt += 2 * 8 * wire_bytes / m.link_rate_bps * 1e9;
     }
   }

@@ -44,9 +44,9 @@ struct SimRttModel {
   int64_t small_bytes = 112;
   absl::Duration per_cluster = absl::Microseconds(2);
   absl::Duration per_small = absl::Microseconds(1);
-  int64_t mtu_bytes = 0;        // 0: no link; else kMinSimMtuBytes..kMaxSimBufferBytes
-  double link_rate_bps = 0;     // bits per second; 0: no wire time
-  absl::Duration per_packet;    // per IPv4 packet, each direction
+  int64_t mtu_bytes = 0;      // 0: no link; else kMinSimMtuBytes..kMaxSimBufferBytes
+  double link_rate_bps = 0;   // bits per second; 0: no wire time
+  absl::Duration per_packet;  // per IPv4 packet, each direction
   // kUniform: U[0, 2 * scale); kNormal: N(0, scale) clipped so the RTT stays >= 1 ns;
   // kExponential: Exp(mean = scale). Uniform and exponential add scale on average.
   JitterKind jitter = JitterKind::kNone;

@@ -21,9 +21,9 @@ class SimClientEndpoint final : public Endpoint {
 
   absl::Status Send(absl::Span<const char> message) override {
     if (message.size() > pending_.size()) {
-      return absl::InvalidArgumentError(absl::StrFormat(
-          "a %d-byte message exceeds the simulated transport's largest, %d bytes", message.size(),
-          pending_.size()));
+      return absl::InvalidArgumentError(
+          absl::StrFormat("a %d-byte message exceeds the simulated transport's largest, %d bytes",
+                          message.size(), pending_.size()));
     }
     if (ParseControlFrame(message).has_value()) return absl::OkStatus();
     if (!message.empty()) std::memcpy(pending_.data(), message.data(), message.size());
@@ -44,8 +44,8 @@ class SimClientEndpoint final : public Endpoint {
       return absl::DeadlineExceededError("no echo within the receive timeout (simulated loss)");
     }
     if (buffer.size() != pending_size_) {
-      return absl::DataLossError(absl::StrFormat("echo of %d bytes, %d expected", pending_size_,
-                                                 buffer.size()));
+      return absl::DataLossError(
+          absl::StrFormat("echo of %d bytes, %d expected", pending_size_, buffer.size()));
     }
     const int64_t rtt_ns =
         sampler_.NextRttNanos(static_cast<int64_t>(pending_size_)) + reply_delay_ns_;

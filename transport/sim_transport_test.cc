@@ -34,7 +34,8 @@ TEST(SimTransportTest, FaultsEndOrLoseRoundTrips) {
   SimFaults faults;
   faults.drop_every_kth = 2;
   faults.stop_after = 3;
-  SimTransport transport(SimRttModel{}, [&](int64_t ns) { now_ns += ns; }, faults);
+  SimTransport transport(
+      SimRttModel{}, [&](int64_t ns) { now_ns += ns; }, faults);
   auto pair = transport.Connect();
   ASSERT_TRUE(pair.ok());
   Endpoint& client = *pair->client;
@@ -45,10 +46,9 @@ TEST(SimTransportTest, FaultsEndOrLoseRoundTrips) {
     ASSERT_TRUE(client.Send(buffer).ok());
     codes.push_back(client.Receive(absl::MakeSpan(buffer)).code());
   }
-  EXPECT_EQ(codes, (std::vector<absl::StatusCode>{absl::StatusCode::kOk,
-                                                  absl::StatusCode::kDeadlineExceeded,
-                                                  absl::StatusCode::kOk,
-                                                  absl::StatusCode::kUnavailable}));
+  EXPECT_EQ(codes, (std::vector<absl::StatusCode>{
+                       absl::StatusCode::kOk, absl::StatusCode::kDeadlineExceeded,
+                       absl::StatusCode::kOk, absl::StatusCode::kUnavailable}));
   // Two echoes of the default model (20 us for 8 bytes) and one lost echo, which costs the
   // receive timeout; the ended transport costs nothing.
   EXPECT_EQ(now_ns, 2 * ModelRttNanos(SimRttModel{}, 8) + 5'000'000)

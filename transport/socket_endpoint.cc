@@ -9,8 +9,8 @@
 
 #include "absl/strings/str_format.h"
 #include "platform/errno_status.h"
-#include "transport/endpoint_checks.h"
 #include "platform/stop_signal.h"
+#include "transport/endpoint_checks.h"
 #include "transport/full_io.h"
 #include "transport/spin_deadline.h"
 
@@ -139,8 +139,8 @@ absl::Status DatagramSocketEndpoint::Receive(absl::Span<char> buffer) {
   absl::StatusOr<size_t> received = ReceiveDatagram(buffer);
   if (!received.ok()) return received.status();
   if (*received != buffer.size()) {
-    return absl::DataLossError(absl::StrFormat("expected a %u-byte datagram, got %u bytes",
-                                               buffer.size(), *received));
+    return absl::DataLossError(
+        absl::StrFormat("expected a %u-byte datagram, got %u bytes", buffer.size(), *received));
   }
   return absl::OkStatus();
 }

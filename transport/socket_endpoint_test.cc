@@ -54,8 +54,7 @@ TEST(StreamSocketEndpointTest, MovesBytesAndRefusesOversize) {
   char buffer[8];
   ASSERT_TRUE(b.Receive(absl::MakeSpan(buffer)).ok());
   EXPECT_EQ(std::string(buffer, 8), "abcdefgh");
-  EXPECT_EQ(a.Send(absl::MakeConstSpan("abcdefghi", 9)).code(),
-            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(a.Send(absl::MakeConstSpan("abcdefghi", 9)).code(), absl::StatusCode::kInvalidArgument);
   char unused[1];
   EXPECT_EQ(a.ReceiveDatagram(absl::MakeSpan(unused)).status().code(),
             absl::StatusCode::kUnimplemented);
@@ -66,8 +65,7 @@ TEST(StreamSocketEndpointTest, TimeoutThenPeerGone) {
   ASSERT_TRUE(a.SetReceiveTimeout(absl::Milliseconds(20)).ok());
   char buffer[4];
   EXPECT_EQ(a.Receive(absl::MakeSpan(buffer)).code(), absl::StatusCode::kDeadlineExceeded);
-  EXPECT_EQ(a.SetReceiveTimeout(absl::ZeroDuration()).code(),
-            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(a.SetReceiveTimeout(absl::ZeroDuration()).code(), absl::StatusCode::kInvalidArgument);
   { StreamSocketEndpoint gone = std::move(b); }
   EXPECT_EQ(a.Receive(absl::MakeSpan(buffer)).code(), absl::StatusCode::kUnavailable);
   EXPECT_EQ(a.Send(absl::MakeConstSpan("x", 1)).code(), absl::StatusCode::kUnavailable);

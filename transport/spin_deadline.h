@@ -25,9 +25,8 @@ class SpinDeadline {
 
   // absl::InfiniteDuration(): never expires, and never reads the clock.
   explicit SpinDeadline(absl::Duration timeout)
-      : timeout_ns_(timeout == absl::InfiniteDuration()
-                        ? std::numeric_limits<int64_t>::max()
-                        : absl::ToInt64Nanoseconds(timeout)) {}
+      : timeout_ns_(timeout == absl::InfiniteDuration() ? std::numeric_limits<int64_t>::max()
+                                                        : absl::ToInt64Nanoseconds(timeout)) {}
 
   // True once `timeout` has passed; call after every empty attempt.
   bool Expired() {

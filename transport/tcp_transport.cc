@@ -35,9 +35,7 @@ class TcpTransport final : public Transport {
   TcpTransport(IpFamily family, InetAddress bind_address)
       : family_(family), bind_address_(bind_address) {}
 
-  absl::string_view name() const override {
-    return family_ == IpFamily::kIpv4 ? "tcp" : "tcp6";
-  }
+  absl::string_view name() const override { return family_ == IpFamily::kIpv4 ? "tcp" : "tcp6"; }
   size_t max_message_size() const override { return kMaxStreamMessageBytes; }
   bool is_datagram() const override { return false; }
   absl::StatusOr<EndpointPair> Connect() override;

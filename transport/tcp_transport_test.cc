@@ -63,8 +63,7 @@ TEST_P(TcpTransportTest, ClosedPeerIsUnavailableAndOversizeRefused) {
   EXPECT_EQ(pair_.client->Send(too_big).code(), absl::StatusCode::kInvalidArgument);
   pair_.server.reset();
   char buffer[1];
-  EXPECT_EQ(pair_.client->Receive(absl::MakeSpan(buffer)).code(),
-            absl::StatusCode::kUnavailable);
+  EXPECT_EQ(pair_.client->Receive(absl::MakeSpan(buffer)).code(), absl::StatusCode::kUnavailable);
 }
 
 INSTANTIATE_TEST_SUITE_P(Families, TcpTransportTest,

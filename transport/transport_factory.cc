@@ -7,10 +7,10 @@ namespace tickbench::transport {
 absl::StatusOr<std::unique_ptr<Transport>> MakeTransport(const TransportInfo& row,
                                                          const TransportOptions& options) {
   if (!options.bind_address.empty() && !row.is_ip()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "a bind address applies to ",
-        TransportNamesWhere([](const TransportInfo& r) { return r.is_ip(); }, " and "), ", not ",
-        row.name));
+    return absl::InvalidArgumentError(
+        absl::StrCat("a bind address applies to ",
+                     TransportNamesWhere([](const TransportInfo& r) { return r.is_ip(); }, " and "),
+                     ", not ", row.name));
   }
   return row.factory(options);
 }

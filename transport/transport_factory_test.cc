@@ -15,8 +15,8 @@ TEST(TransportFactoryTest, EveryNameMakesThatTransport) {
     EXPECT_EQ((*transport)->name(), name);
     EXPECT_GT((*transport)->max_message_size(), 0u);
   }
-  EXPECT_EQ(TransportNames(), (std::vector<std::string>{"unix_stream", "unix_dgram", "udp",
-                                                        "udp6", "tcp", "tcp6", "pipe", "sim"}));
+  EXPECT_EQ(TransportNames(), (std::vector<std::string>{"unix_stream", "unix_dgram", "udp", "udp6",
+                                                        "tcp", "tcp6", "pipe", "sim"}));
 }
 
 TEST(TransportFactoryTest, DatagramKindsSayso) {

@@ -65,8 +65,8 @@ const TransportInfo kTransports[] = {
      true, false, 3, &Tcp},
     {"tcp6", "TCP over IPv6 (::1), TCP_NODELAY", false, AF::kInet6, kMaxStreamMessageBytes, true,
      false, 4, &Tcp6},
-    {"pipe", "a pair of pipes, one each way", false, AF::kNone, kMaxStreamMessageBytes, true,
-     false, 0, &Pipe},
+    {"pipe", "a pair of pipes, one each way", false, AF::kNone, kMaxStreamMessageBytes, true, false,
+     0, &Pipe},
     {"sim", "simulated: round trips take a model's time (--sim_*), in virtual time", true,
      AF::kNone, SimTransport::kMaxMessageBytes, false, true, 0, &Sim},
 };

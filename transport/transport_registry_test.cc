@@ -65,13 +65,11 @@ TEST(TransportRegistryTest, AddressPropertiesOfTheKnownRows) {
     const char* name;
     bool ip, ipv6, udp;
   };
-  for (const Expected& e : {Expected{"unix_stream", false, false, false},
-                            Expected{"unix_dgram", false, false, false},
-                            Expected{"udp", true, false, true}, Expected{"udp6", true, true, true},
-                            Expected{"tcp", true, false, false},
-                            Expected{"tcp6", true, true, false},
-                            Expected{"pipe", false, false, false},
-                            Expected{"sim", false, false, false}}) {
+  for (const Expected& e :
+       {Expected{"unix_stream", false, false, false}, Expected{"unix_dgram", false, false, false},
+        Expected{"udp", true, false, true}, Expected{"udp6", true, true, true},
+        Expected{"tcp", true, false, false}, Expected{"tcp6", true, true, false},
+        Expected{"pipe", false, false, false}, Expected{"sim", false, false, false}}) {
     absl::StatusOr<const TransportInfo*> row = FindTransport(e.name);
     ASSERT_TRUE(row.ok()) << row.status();
     EXPECT_EQ((*row)->is_ip(), e.ip) << e.name;
@@ -103,10 +101,10 @@ TEST(TransportRegistryTest, RemoteCodesAreUniqueAndOnlyOnIpRows) {
 }
 
 TEST(TransportRegistryTest, TablesHaveOneLinePerRow) {
-  const std::vector<std::string> help = absl::StrSplit(TransportTableForHelp(), '\n',
-                                                       absl::SkipEmpty());
-  const std::vector<std::string> markdown = absl::StrSplit(TransportTableMarkdown(), '\n',
-                                                           absl::SkipEmpty());
+  const std::vector<std::string> help =
+      absl::StrSplit(TransportTableForHelp(), '\n', absl::SkipEmpty());
+  const std::vector<std::string> markdown =
+      absl::StrSplit(TransportTableMarkdown(), '\n', absl::SkipEmpty());
   ASSERT_EQ(help.size(), RegisteredTransports().size());
   ASSERT_EQ(markdown.size(), RegisteredTransports().size() + 2);
   for (size_t i = 0; i < RegisteredTransports().size(); ++i) {

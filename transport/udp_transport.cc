@@ -18,9 +18,7 @@ class UdpTransport final : public Transport {
   UdpTransport(IpFamily family, InetAddress bind_address)
       : family_(family), bind_address_(bind_address) {}
 
-  absl::string_view name() const override {
-    return family_ == IpFamily::kIpv4 ? "udp" : "udp6";
-  }
+  absl::string_view name() const override { return family_ == IpFamily::kIpv4 ? "udp" : "udp6"; }
   size_t max_message_size() const override {
     return family_ == IpFamily::kIpv4 ? kUdpIpv4MaxPayloadBytes : kUdpIpv6MaxPayloadBytes;
   }
@@ -37,8 +35,7 @@ class UdpTransport final : public Transport {
 absl::StatusOr<UniqueFd> UdpTransport::NewSocket(InetAddress* bound) const {
   absl::StatusOr<UniqueFd> fd = BoundSocket(SOCK_DGRAM, bind_address_, bound);
   if (!fd.ok()) return fd.status();
-  absl::StatusOr<SocketBufferSizes> sizes =
-      SetSocketBufferSizes(fd->get(), kUdpBufferRequestBytes);
+  absl::StatusOr<SocketBufferSizes> sizes = SetSocketBufferSizes(fd->get(), kUdpBufferRequestBytes);
   if (!sizes.ok()) return sizes.status();
   return fd;
 }
@@ -58,11 +55,9 @@ absl::StatusOr<EndpointPair> UdpTransport::Connect() {
     return platform::ErrnoToStatus(errno, absl::StrCat("connect ", client_target.ToString()));
   }
   EndpointPair pair;
-  pair.client = std::make_unique<DatagramSocketEndpoint>(std::move(*client),
-                                                         std::string(name()),
+  pair.client = std::make_unique<DatagramSocketEndpoint>(std::move(*client), std::string(name()),
                                                          max_message_size());
-  pair.server = std::make_unique<DatagramSocketEndpoint>(std::move(*server),
-                                                         std::string(name()),
+  pair.server = std::make_unique<DatagramSocketEndpoint>(std::move(*server), std::string(name()),
                                                          max_message_size());
   return pair;
 }

@@ -26,8 +26,7 @@ absl::StatusOr<UniqueFd> NewSocket() {
 
 // Sets the buffers of `fd` and returns the largest datagram it may send.
 absl::StatusOr<size_t> SizeBuffers(int fd) {
-  absl::StatusOr<SocketBufferSizes> sizes =
-      SetSocketBufferSizes(fd, kUnixDgramBufferRequestBytes);
+  absl::StatusOr<SocketBufferSizes> sizes = SetSocketBufferSizes(fd, kUnixDgramBufferRequestBytes);
   if (!sizes.ok()) return sizes.status();
   return UnixDgramLimitForSendBuffer(sizes->send_bytes);
 }
@@ -43,8 +42,7 @@ class UnixDgramTransport final : public Transport {
 
  private:
   // A socket of `dir` bound at `name`, with its buffers sized for max_message_size_.
-  absl::StatusOr<UniqueFd> BoundSocket(UnixSocketDir& dir, const char* name,
-                                       UnixAddress* address);
+  absl::StatusOr<UniqueFd> BoundSocket(UnixSocketDir& dir, const char* name, UnixAddress* address);
 
   size_t max_message_size_;
 };
@@ -59,10 +57,10 @@ absl::StatusOr<UniqueFd> UnixDgramTransport::BoundSocket(UnixSocketDir& dir, con
   absl::StatusOr<size_t> limit = SizeBuffers(fd->get());
   if (!limit.ok()) return limit.status();
   if (*limit < max_message_size_) {
-    return absl::FailedPreconditionError(absl::StrFormat(
-        "unix_dgram socket got a send buffer for %u-byte datagrams, not %u: did "
-        "net.core.wmem_max shrink since the transport was made?",
-        *limit, max_message_size_));
+    return absl::FailedPreconditionError(
+        absl::StrFormat("unix_dgram socket got a send buffer for %u-byte datagrams, not %u: did "
+                        "net.core.wmem_max shrink since the transport was made?",
+                        *limit, max_message_size_));
   }
   if (bind(fd->get(), address->get(), address->length) != 0) {
     return platform::ErrnoToStatus(errno, absl::StrCat("bind ", dir.path(), "/", name));

@@ -79,8 +79,7 @@ TEST(UnixDgramTransportTest, GonePeerIsUnavailableOnSend) {
   absl::StatusOr<EndpointPair> pair = Make()->Connect();
   ASSERT_TRUE(pair.ok()) << pair.status();
   pair->server.reset();
-  EXPECT_EQ(pair->client->Send(absl::MakeConstSpan("x", 1)).code(),
-            absl::StatusCode::kUnavailable);
+  EXPECT_EQ(pair->client->Send(absl::MakeConstSpan("x", 1)).code(), absl::StatusCode::kUnavailable);
 }
 
 }  // namespace

@@ -56,10 +56,10 @@ absl::StatusOr<EndpointPair> UnixStreamTransport::Connect() {
   if (absl::Status removed = dir->Remove(); !removed.ok()) return removed;
 
   EndpointPair pair;
-  pair.client = std::make_unique<StreamSocketEndpoint>(std::move(*client), kName,
-                                                       kMaxStreamMessageBytes);
-  pair.server = std::make_unique<StreamSocketEndpoint>(std::move(server), kName,
-                                                       kMaxStreamMessageBytes);
+  pair.client =
+      std::make_unique<StreamSocketEndpoint>(std::move(*client), kName, kMaxStreamMessageBytes);
+  pair.server =
+      std::make_unique<StreamSocketEndpoint>(std::move(server), kName, kMaxStreamMessageBytes);
   return pair;
 }
 

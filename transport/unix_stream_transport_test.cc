@@ -47,8 +47,7 @@ TEST(UnixStreamTransportTest, ClosedPeerIsUnavailable) {
   ASSERT_TRUE(pair.ok()) << pair.status();
   pair->server.reset();
   char buffer[1];
-  EXPECT_EQ(pair->client->Receive(absl::MakeSpan(buffer)).code(),
-            absl::StatusCode::kUnavailable);
+  EXPECT_EQ(pair->client->Receive(absl::MakeSpan(buffer)).code(), absl::StatusCode::kUnavailable);
 }
 
 TEST(UnixStreamTransportTest, OversizeIsRefusedBeforeSending) {

@@ -8,6 +8,7 @@ Everything is linked statically: the toolchain has no dynamic linker (no `suppor
 no `supports_dynamic_linker`), so Bazel links tests and binaries as single ELF images.
 """
 
+load("@bazel_tools//tools/build_defs/cc:action_names.bzl", "ACTION_NAMES")
 load(
     "@bazel_tools//tools/cpp:cc_toolchain_config_lib.bzl",
     "feature",
@@ -16,7 +17,6 @@ load(
     "tool_path",
     "with_feature_set",
 )
-load("@bazel_tools//tools/build_defs/cc:action_names.bzl", "ACTION_NAMES")
 
 _COMPILE_ACTIONS = [
     ACTION_NAMES.assemble,
