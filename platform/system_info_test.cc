@@ -75,7 +75,8 @@ std::string WriteTempFile(const std::string& name, const std::string& contents) 
 }
 
 TEST(ReadUserFileTest, ReadsARegularFileByteForByte) {
-  const std::string contents("size,value\r\n64,1\n\0tail\n\n", 27);
+  static constexpr char kBytes[] = "size,value\r\n64,1\n\0tail\n\n";  // a NUL inside
+  const std::string contents(kBytes, sizeof(kBytes) - 1);
   const std::string path = WriteTempFile("user_file.csv", contents);
   absl::StatusOr<std::string> text = ReadUserFile(path);
   ASSERT_TRUE(text.ok()) << text.status();
@@ -117,9 +118,7 @@ TEST(ReadUserFileTest, DefaultLimitIs64MiBAndTheMessageSaysSo) {
   EXPECT_EQ(kMaxUserFileBytes, 64u * 1024 * 1024);
   // A sparse file: 64 MiB + 1 byte long without taking the space.
   const std::string path = ::testing::TempDir() + "/sparse.csv";
-  {
-    std::ofstream out(path, std::ios::binary);
-  }
+  { std::ofstream out(path, std::ios::binary); }
   ASSERT_EQ(truncate(path.c_str(), static_cast<off_t>(kMaxUserFileBytes) + 1), 0);
   absl::StatusOr<std::string> text = ReadUserFile(path);
   EXPECT_EQ(text.status().code(), absl::StatusCode::kInvalidArgument);
