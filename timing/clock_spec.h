@@ -3,6 +3,13 @@
 // the rows of timing/clock_registry.cc (ClockKindsForHelp() lists them); the ids of
 // clock_gettime[:ID] are the rows of ClockIdNames() (timing/os_clocks.cc). The cycle
 // counter is named as this CPU's (rdtsc, cntvct); "cycles" is accepted on any CPU.
+//
+// Promised: a spec that parses prints back as itself (ClockSpecToString), and every spec the
+// registry offers on this machine parses and builds (clock_registry_test); a bad spec is an
+// InvalidArgument that lists the allowed kinds and ids, user bytes escaped.
+// Not promised: that a spec which parses can be built here (a cycle counter that is not
+// invariant, a clock id this kernel lacks, or virtual time outside a simulation is refused
+// by MakeClock, not by the parser).
 #ifndef TIMING_CLOCK_SPEC_H_
 #define TIMING_CLOCK_SPEC_H_
 
