@@ -13,8 +13,9 @@ bool ParseDigits(const char** text, int64_t* value, int* digits) {
   int count = 0;
   const char* p = *text;
   while (*p >= '0' && *p <= '9') {
+    // Checked before the multiplication, which would otherwise overflow (UB) first.
+    if (result > (kLimit - 10) / 10) return false;
     result = result * 10 + (*p - '0');
-    if (result >= kLimit) return false;
     ++p;
     ++count;
   }
