@@ -94,6 +94,19 @@ int CountEntries(const char* directory) {
   return count;
 }
 
+// The number of this process's threads once it has come down to `expected`, or after a second.
+// A joined thread's kernel task outlives pthread_join for a moment (the kernel wakes the joiner
+// before it removes the task; an emulator's threads linger longer), so the count is polled.
+int ThreadsSettledAt(int expected) {
+  const absl::Time deadline = absl::Now() + absl::Seconds(1);
+  int count = CountEntries("task");
+  while (count != expected && absl::Now() < deadline) {
+    absl::SleepFor(absl::Milliseconds(5));
+    count = CountEntries("task");
+  }
+  return count;
+}
+
 // Whether the peer has answered or closed `fd` (it is readable).
 bool Readable(int fd) {
   pollfd ready = {fd, POLLIN, 0};
@@ -321,7 +334,7 @@ TEST(EchoServerTest, StopJoinsEveryThreadAndClosesEveryDescriptor) {
     // Left: this test's ends (2 per session, 1 per raw connection) and the server's
     // listener and stop pipe.
     EXPECT_EQ(CountEntries("fd"), fds_before + 2 * 2 + 6 + 3);
-    EXPECT_EQ(CountEntries("task"), threads_before);
+    EXPECT_EQ(ThreadsSettledAt(threads_before), threads_before);
     // The server closed its ends of the waiting connections.
     for (const UniqueFd& fd : idle) EXPECT_TRUE(Readable(fd.get()));
   }
