@@ -253,6 +253,18 @@ ConfidenceInterval SdInterval(double sd, double degrees_of_freedom, double confi
   return ci;
 }
 
+ConfidenceInterval SdIntervalWithFloor(double sd, double degrees_of_freedom, double sd_floor,
+                                       double confidence) {
+  ConfidenceInterval ci = SdInterval(sd, degrees_of_freedom, confidence);
+  if (!ci.valid) return ci;
+  ci.low = std::max(0.0, ci.low);
+  if (std::isfinite(sd_floor) && sd_floor > ci.high) {
+    ci.high = sd_floor;
+    ci.floored = true;
+  }
+  return ci;
+}
+
 ConfidenceInterval ProportionInterval(int64_t successes, int64_t trials, double confidence) {
   if (trials <= 0 || successes < 0 || successes > trials || !(confidence > 0 && confidence < 1)) {
     return Invalid();

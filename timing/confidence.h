@@ -103,6 +103,14 @@ ConfidenceInterval QuantileInterval(absl::Span<const double> values, double q,
 ConfidenceInterval SdInterval(double sd, double degrees_of_freedom,
                               double confidence = kConfidence95);
 
+// SdInterval with the clock's quantization folded in: the chi-square interval of `sd` on
+// `degrees_of_freedom`, its upper end raised to at least `sd_floor` (QuantizedSdFloor:
+// the SD that readings all landing on one grid point are still compatible with, so that
+// identical quantized readings do not make a point of the interval), its lower end
+// clipped at 0. `floored` when the floor set the upper end. Invalid as SdInterval is.
+ConfidenceInterval SdIntervalWithFloor(double sd, double degrees_of_freedom, double sd_floor,
+                                       double confidence = kConfidence95);
+
 // The exact (Clopper-Pearson) interval of a binomial proportion: `successes` of `trials`
 // independent trials. The bounds are the beta quantiles B((1-c)/2; k, n-k+1) and
 // B((1+c)/2; k+1, n-k) (0 for k = 0, 1 for k = n), found by bisection on

@@ -182,6 +182,26 @@ TEST(ConfidenceTest, SdIntervalUsesChiSquareQuantiles) {
   EXPECT_FALSE(SdInterval(-1, 5).valid);
 }
 
+// The floor raises the upper end only: identical readings (SD 0) get [0, floor].
+TEST(ConfidenceTest, SdIntervalWithFloorFoldsInTheQuantization) {
+  const ConfidenceInterval zero = SdIntervalWithFloor(0, 19, 3.0);
+  ASSERT_TRUE(zero.valid);
+  EXPECT_EQ(zero.estimate, 0);
+  EXPECT_EQ(zero.low, 0);
+  EXPECT_EQ(zero.high, 3.0);
+  EXPECT_TRUE(zero.floored);
+  const ConfidenceInterval wide = SdIntervalWithFloor(10, 19, 3.0);
+  const ConfidenceInterval plain = SdInterval(10, 19);
+  EXPECT_EQ(wide.low, plain.low);
+  EXPECT_EQ(wide.high, plain.high);
+  EXPECT_FALSE(wide.floored);
+  const ConfidenceInterval between = SdIntervalWithFloor(1, 19, 3.0);
+  EXPECT_EQ(between.low, SdInterval(1, 19).low);
+  EXPECT_EQ(between.high, 3.0);
+  EXPECT_GE(between.low, 0);
+  EXPECT_FALSE(SdIntervalWithFloor(1, 0, 3.0).valid);
+}
+
 // Clopper-Pearson bounds against their closed forms at the edges (0 of n: upper
 // 1 - (alpha/2)^(1/n); n of n: lower (alpha/2)^(1/n)) and a tabulated 5 of 10.
 TEST(ConfidenceTest, ProportionIntervalIsClopperPearson) {

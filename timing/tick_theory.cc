@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace tickbench::timing {
 
@@ -35,6 +36,7 @@ TickPrediction PredictTickReadings(absl::Span<const double> true_ns, double peri
     p.histogram[bucket + 1] += f_i;
   }
   p.f /= count;
+  p.zero_share = p.histogram.empty() ? 0 : p.histogram[0] / count;
   const double mean_ticks = p.mean_ns / period_ns;
   const double variance_ticks =
       std::max(0.0, second_moment_ticks / count - mean_ticks * mean_ticks);
@@ -98,6 +100,95 @@ TickVerdict JudgeTickReadings(const TickObservation& observed, const TickPredict
                           predicted.period_ns);
   v.sd_agrees =
       Within3(observed.sd_ns, predicted.sd_ns, predicted.sd_standard_error_ns, predicted.period_ns);
+  return v;
+}
+
+namespace {
+
+// The share above n, the zero share and the SD of the readings predicted for the d_i
+// shifted by `shift_ns`.
+struct Shifted {
+  double share = 0, zero = 0, sd_ns = 0;
+};
+Shifted PredictShifted(absl::Span<const double> true_ns, double period_ns, int64_t n,
+                       double shift_ns) {
+  Shifted s;
+  double first = 0, second = 0;  // moments of the reading in ticks
+  for (double d : true_ns) {
+    const double ticks = std::max(0.0, (d + shift_ns) / period_ns);
+    const double n_i = std::floor(ticks), f_i = ticks - n_i;
+    first += n_i + f_i;
+    second += (1 - f_i) * n_i * n_i + f_i * (n_i + 1) * (n_i + 1);
+    s.share += n_i > n ? 1.0 : n_i == n ? f_i : 0.0;
+    s.zero += n_i == 0 ? 1 - f_i : 0.0;
+  }
+  const double count = static_cast<double>(true_ns.size());
+  s.share /= count;
+  s.zero /= count;
+  const double mean = first / count;
+  s.sd_ns = period_ns * std::sqrt(std::max(0.0, second / count - mean * mean));
+  return s;
+}
+
+ConfidenceInterval Range(double estimate, double low, double high, double level_df) {
+  ConfidenceInterval ci;
+  ci.estimate = estimate;
+  ci.low = std::min(low, estimate);
+  ci.high = std::max(high, estimate);
+  ci.degrees_of_freedom = level_df;
+  ci.valid = true;
+  return ci;
+}
+
+bool Overlap(const ConfidenceInterval& a, const ConfidenceInterval& b) {
+  return a.valid && b.valid && a.low <= b.high && b.low <= a.high;
+}
+
+}  // namespace
+
+TickPredictionIntervals PredictTickIntervals(absl::Span<const double> true_ns,
+                                             const TickPrediction& prediction,
+                                             const ConfidenceInterval& true_mean_ci) {
+  TickPredictionIntervals out;
+  const double period = prediction.period_ns;
+  if (true_ns.empty() || !(period > 0) || !true_mean_ci.valid) return out;
+  out.mean_ns = true_mean_ci;
+  out.mean_ns.estimate = prediction.mean_ns;
+  // Shifts that keep the mean of the d_i within the interval of the true mean.
+  const double low = true_mean_ci.low - prediction.mean_ns;
+  const double high = true_mean_ci.high - prediction.mean_ns;
+  std::vector<double> shifts = {0, low, high};
+  constexpr int kSteps = 64;
+  for (int i = 1; i < kSteps; ++i) shifts.push_back(low + (high - low) * i / kSteps);
+  // The whole and half ticks within the interval (the SD's extremes for a fixed d); an
+  // interval wider than a tick holds both, and a few of each are enough.
+  const double first_half_tick = std::ceil(2 * true_mean_ci.low / period);
+  for (double k = first_half_tick; k * period / 2 <= true_mean_ci.high && k < first_half_tick + 4;
+       ++k) {
+    shifts.push_back(k * period / 2 - prediction.mean_ns);
+  }
+  const Shifted center = PredictShifted(true_ns, period, prediction.n, 0);
+  Shifted least = center, most = center;
+  for (double shift : shifts) {
+    if (shift < low || shift > high) continue;
+    const Shifted s = PredictShifted(true_ns, period, prediction.n, shift);
+    least = {std::min(least.share, s.share), std::min(least.zero, s.zero),
+             std::min(least.sd_ns, s.sd_ns)};
+    most = {std::max(most.share, s.share), std::max(most.zero, s.zero),
+            std::max(most.sd_ns, s.sd_ns)};
+  }
+  const double df = true_mean_ci.degrees_of_freedom;
+  out.f = Range(prediction.f, least.share, most.share, df);
+  out.zero_share = Range(prediction.zero_share, least.zero, most.zero, df);
+  out.sd_ns = Range(prediction.sd_ns, least.sd_ns, most.sd_ns, df);
+  return out;
+}
+
+TickVerdict JudgeTickIntervals(const TickIntervals& observed, const TickIntervals& predicted) {
+  TickVerdict v;
+  v.share_agrees = Overlap(observed.share, predicted.share);
+  v.mean_agrees = Overlap(observed.mean_ns, predicted.mean_ns);
+  v.sd_agrees = Overlap(observed.sd_ns, predicted.sd_ns);
   return v;
 }
 

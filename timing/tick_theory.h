@@ -20,10 +20,11 @@ namespace tickbench::timing {
 
 struct TickPrediction {
   double period_ns = 0;
-  int64_t n = 0;       // floor(mean d / T): the lower of the two readings
-  double f = 0;        // predicted share of readings above n ticks
-  double mean_ns = 0;  // = mean d (unbiased)
-  double sd_ns = 0;    // sqrt of the mixture's variance; T sqrt(f(1-f)) for fixed d
+  int64_t n = 0;          // floor(mean d / T): the lower of the two readings
+  double f = 0;           // predicted share of readings above n ticks
+  double mean_ns = 0;     // = mean d (unbiased)
+  double sd_ns = 0;       // sqrt of the mixture's variance; T sqrt(f(1-f)) for fixed d
+  double zero_share = 0;  // predicted share of readings of 0 ticks: 1 - d/T for d < T
   // Standard errors of the measured share, mean and SD over the intervals, assuming
   // independent random phases.
   double share_standard_error = 0;
@@ -48,14 +49,56 @@ struct TickObservation {
 TickObservation ObserveTickReadings(absl::Span<const double> readings_ns,
                                     const TickPrediction& prediction);
 
+// The check of JudgeTickReadings (each figure within 3 standard errors of the prediction,
+// assuming independent phases) or of JudgeTickIntervals (the study's: intervals overlap).
 struct TickVerdict {
-  bool share_agrees = false;  // within 3 standard errors
+  bool share_agrees = false;
   bool mean_agrees = false;
   bool sd_agrees = false;
   bool agrees() const { return share_agrees && mean_agrees && sd_agrees; }
 };
 
 TickVerdict JudgeTickReadings(const TickObservation& observed, const TickPrediction& predicted);
+
+// The predictions with intervals from the uncertainty of the true round trip. Every
+// prediction is a function of the d_i the reference saw, whose mean is known only to
+// within `true_mean_ci` (a 95% interval, or another level: the predictions' intervals
+// take its level). A prediction's interval is its range as the d_i shift together by any
+// amount that keeps their mean within `true_mean_ci` (their spread held as measured):
+//   * the share above n (n fixed: prediction.n) and the zero share are monotone in the
+//     shift: taken at the interval's ends;
+//   * the SD is not: for a fixed d it is T sqrt(f(1-f)), 0 at whole ticks and T/2 at
+//     f = 1/2, so an interval of d that holds a half tick reaches T/2 and one that holds
+//     a whole tick reaches 0. Its range is searched over the ends, the shifts that put
+//     the mean at each whole and half tick within the interval (exact for a fixed d), and
+//     64 equal steps between (for a spread of d_i, whose SD curve is smoothed).
+// Invalid intervals where `true_mean_ci` is invalid or there is nothing to predict from.
+struct TickPredictionIntervals {
+  ConfidenceInterval mean_ns;     // = true_mean_ci: the readings are unbiased
+  ConfidenceInterval f;           // share of readings above prediction.n ticks
+  ConfidenceInterval zero_share;  // share of readings of 0 ticks
+  ConfidenceInterval sd_ns;       // SD of one reading
+};
+TickPredictionIntervals PredictTickIntervals(absl::Span<const double> true_ns,
+                                             const TickPrediction& prediction,
+                                             const ConfidenceInterval& true_mean_ci);
+
+// The study's theory check from intervals: each of the share above n, the mean and the SD
+// agrees where the observed interval and the predicted one overlap (an invalid interval
+// never agrees). Where the theory holds, the two intervals of a check both cover the same
+// value unless one of them misses it, so a check says "disagrees" wrongly in at most
+// 2 (1 - c) of cases for intervals at confidence c, whatever their dependence (union
+// bound). At kTheoryCheckConfidence = 1 - 0.05/6 the three checks together say it in at
+// most 5% of cells where the theory holds, provided each interval has its nominal
+// coverage; the error rate is usually far lower (two independent normal intervals that
+// overlap at 95% test their difference at 0.6% to 5%).
+inline constexpr double kTheoryCheckConfidence = 1 - 0.05 / 6;
+struct TickIntervals {
+  ConfidenceInterval share;  // of readings above n ticks
+  ConfidenceInterval mean_ns;
+  ConfidenceInterval sd_ns;
+};
+TickVerdict JudgeTickIntervals(const TickIntervals& observed, const TickIntervals& predicted);
 
 // Uniformity of phases in [0, 1) by Pearson's chi-square over `bins` equal bins:
 // the statistic, its degrees of freedom, and the p-value (upper tail).

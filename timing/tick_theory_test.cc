@@ -49,6 +49,71 @@ TEST(TickTheoryTest, RandomPhaseReadingsAgreeAndBiasedOnesDoNot) {
   EXPECT_FALSE(ObserveTickReadings({}, p).share_ci95.valid);
 }
 
+ConfidenceInterval Interval(double estimate, double low, double high) {
+  ConfidenceInterval ci;
+  ci.estimate = estimate;
+  ci.low = low;
+  ci.high = high;
+  ci.valid = true;
+  return ci;
+}
+
+// d known to within [0.45 T, 0.53 T]: f and the zero share at the interval's ends, the SD
+// up to its maximum T/2 at f = 1/2 inside the interval, not at either end.
+TEST(TickTheoryTest, PredictionIntervalReachesTheSdMaximumAtHalfATick) {
+  const double period = 1e7;
+  const std::vector<double> d(100, 0.48 * period);
+  const TickPrediction p = PredictTickReadings(d, period);
+  const TickPredictionIntervals i =
+      PredictTickIntervals(d, p, Interval(0.48 * period, 0.45 * period, 0.53 * period));
+  ASSERT_TRUE(i.sd_ns.valid);
+  EXPECT_NEAR(i.f.low, 0.45, 1e-12);
+  EXPECT_NEAR(i.f.high, 0.53, 1e-12);
+  EXPECT_NEAR(i.zero_share.low, 0.47, 1e-12);
+  EXPECT_NEAR(i.zero_share.high, 0.55, 1e-12);
+  EXPECT_NEAR(p.zero_share, 0.52, 1e-12);
+  EXPECT_NEAR(i.sd_ns.high, period / 2, 1e-6);  // the ends give 0.4975 T and 0.4991 T
+  EXPECT_NEAR(i.sd_ns.low, period * std::sqrt(0.45 * 0.55), 1e-6);
+  EXPECT_EQ(i.sd_ns.estimate, p.sd_ns);
+  EXPECT_NEAR(i.mean_ns.low, 0.45 * period, 1e-6);
+
+  // Just below the maximum on one side: the SD's interval is its ends, the top excluded.
+  const TickPredictionIntervals below =
+      PredictTickIntervals(d, p, Interval(0.48 * period, 0.46 * period, 0.49 * period));
+  EXPECT_NEAR(below.sd_ns.high, period * std::sqrt(0.49 * 0.51), 1e-6);
+  EXPECT_LT(below.sd_ns.high, period / 2);
+}
+
+// d within [0.95 T, 1.05 T] around a whole tick: the SD reaches 0 inside, f saturates at 1.
+TEST(TickTheoryTest, PredictionIntervalReachesZeroSdAtAWholeTick) {
+  const double period = 1e7;
+  const std::vector<double> d(100, 0.98 * period);
+  const TickPrediction p = PredictTickReadings(d, period);
+  ASSERT_EQ(p.n, 0);
+  const TickPredictionIntervals i =
+      PredictTickIntervals(d, p, Interval(0.98 * period, 0.95 * period, 1.05 * period));
+  EXPECT_NEAR(i.sd_ns.low, 0, 1e-6);
+  EXPECT_NEAR(i.sd_ns.high, period * std::sqrt(0.05 * 0.95), 1e-3);
+  EXPECT_NEAR(i.f.low, 0.95, 1e-12);
+  EXPECT_EQ(i.f.high, 1);
+  EXPECT_EQ(i.zero_share.low, 0);
+  EXPECT_NEAR(i.zero_share.high, 0.05, 1e-12);
+  EXPECT_FALSE(PredictTickIntervals(d, p, ConfidenceInterval()).sd_ns.valid);
+}
+
+// The interval verdict: agreement where the intervals overlap, each check on its own.
+TEST(TickTheoryTest, IntervalVerdictAgreesWhereTheIntervalsOverlap) {
+  TickIntervals observed{Interval(0.3, 0.28, 0.32), Interval(10, 9, 11), Interval(4, 3, 5)};
+  TickIntervals predicted{Interval(0.33, 0.31, 0.35), Interval(12, 11, 13), Interval(6, 5.5, 7)};
+  const TickVerdict v = JudgeTickIntervals(observed, predicted);
+  EXPECT_TRUE(v.share_agrees);  // [0.28, 0.32] and [0.31, 0.35] share [0.31, 0.32]
+  EXPECT_TRUE(v.mean_agrees);   // touching at 11
+  EXPECT_FALSE(v.sd_agrees);    // [3, 5] and [5.5, 7] are apart
+  EXPECT_FALSE(v.agrees());
+  observed.share.valid = false;
+  EXPECT_FALSE(JudgeTickIntervals(observed, predicted).share_agrees);
+}
+
 TEST(TickTheoryTest, ChiSquareTailMatchesKnownValues) {
   // chi-square upper tails: df 1 at 3.841 is 0.05; df 19 at 30.14 is 0.05; df 2 at x is
   // exp(-x/2).
