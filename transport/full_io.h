@@ -12,7 +12,7 @@
 //   * EINTR is retried; anything else goes through platform::ErrnoToStatus().
 //
 // SIGPIPE: writing to a socket or pipe whose reader has gone raises SIGPIPE, which kills
-// the process by default. Library code does not install signal handlers, so:
+// the process by default. Library code does not install a SIGPIPE handler, so:
 //   * sockets are written with send(MSG_NOSIGNAL): no signal, just EPIPE;
 //   * pipes have no such flag on Linux. WriteMode::kPipe blocks SIGPIPE in the calling
 //     thread for the duration of the write, and takes a SIGPIPE the write raised off the

@@ -32,27 +32,35 @@ absl::Status PipeEndpoint::Receive(absl::Span<char> buffer) {
   if (busy_poll_) {
     return SpinReadFull(read_fd_.get(), buffer, timeout_, SpinRead::kNonBlockingRead);
   }
-  // No timeout: the read end blocks, one read(2) waits. A timeout: the read end is
+  // No timeout: one blocking read(2). A timeout of kMinWatchdogTimeout or more: one
+  // blocking read(2), bounded by the watchdog's ticks. A shorter one: the read end is
   // O_NONBLOCK, and ppoll() bounds a wait only when the read found nothing.
   if (timeout_ == absl::InfiniteDuration()) return ReadFull(read_fd_.get(), buffer);
-  return ReadFullWaitingOnEagain(read_fd_.get(), buffer, timeout_);
+  if (ShortTimeout(timeout_)) return ReadFullWaitingOnEagain(read_fd_.get(), buffer, timeout_);
+  return watchdog_.Read(read_fd_.get(), buffer);
+}
+
+bool PipeEndpoint::ShortTimeout(absl::Duration timeout) {
+  return timeout != absl::InfiniteDuration() && timeout < kMinWatchdogTimeout;
+}
+
+absl::Status PipeEndpoint::ApplyModes(absl::Duration timeout, bool busy_poll) {
+  if (absl::Status mode = SetReadNonBlocking(busy_poll || ShortTimeout(timeout)); !mode.ok()) {
+    return mode;
+  }
+  const bool watched = !busy_poll && timeout != absl::InfiniteDuration() && !ShortTimeout(timeout);
+  return watchdog_.SetTimeout(watched ? timeout : absl::InfiniteDuration());
 }
 
 absl::Status PipeEndpoint::SetReceiveTimeout(absl::Duration timeout) {
   if (absl::Status valid = CheckReceiveTimeout(timeout); !valid.ok()) return valid;
-  if (absl::Status mode = SetReadNonBlocking(busy_poll_ || timeout != absl::InfiniteDuration());
-      !mode.ok()) {
-    return mode;
-  }
+  if (absl::Status modes = ApplyModes(timeout, busy_poll_); !modes.ok()) return modes;
   timeout_ = timeout;
   return absl::OkStatus();
 }
 
 absl::Status PipeEndpoint::SetBusyPoll(bool on) {
-  if (absl::Status mode = SetReadNonBlocking(on || timeout_ != absl::InfiniteDuration());
-      !mode.ok()) {
-    return mode;
-  }
+  if (absl::Status modes = ApplyModes(timeout_, on); !modes.ok()) return modes;
   busy_poll_ = on;
   return absl::OkStatus();
 }

@@ -3,13 +3,20 @@
 // Receiving. A pipe has no receive-timeout option (no SO_RCVTIMEO), and a blocking read
 // cannot be bounded without a signal, so:
 //   * no timeout set (the echo peer): the read end blocks, and a receive is read(2) alone;
-//   * a timeout set: the read end is O_NONBLOCK; a receive reads first and, only when
-//     nothing is there (EAGAIN), waits with ppoll() for at most the timeout and reads
-//     again (ReadFullWaitingOnEagain in full_io.h). An echo already back costs one read;
-//     one still on its way costs read, ppoll, read where a bare blocking loop makes one
-//     read: the price of the bound, and the one place where this endpoint makes more
-//     system calls than a bare loop (docs/overhead.md has what it costs). No clock is
-//     read for the deadline;
+//   * a timeout of kMinWatchdogTimeout (20 ms) or more (every timeout the harness sets:
+//     1 s in the warm-up, then at least 250 ms): the read end blocks too, and a receive
+//     is read(2) alone, as the bare loop's. The bound comes from a PipeWatchdog
+//     (pipe_watchdog.h): a periodic timer per reading thread, armed once per timeout
+//     (once per run), whose tick ends a read that has waited past the timeout (at least
+//     the timeout, less than the timeout plus a tick period of min(timeout / 4, 250 ms)).
+//     So a stopped peer (SIGSTOP) or a silent one ends the receive in DeadlineExceeded,
+//     a peer gone ends it at once (end of file), and a stop request is seen within a
+//     tick even when the signal went to another thread. No clock is read;
+//   * a shorter timeout (a user's --receive_timeout under 20 ms): ticks that often would
+//     cost more than they save, so the read end is O_NONBLOCK; a receive reads first
+//     and, only when nothing is there (EAGAIN), waits with ppoll() for at most the
+//     timeout and reads again (ReadFullWaitingOnEagain in full_io.h): one still on its
+//     way costs read, ppoll, read;
 //   * busy polling: the read end is O_NONBLOCK, and read(2) is repeated until bytes come.
 //
 // SIGPIPE: a write to a pipe whose reader has gone raises SIGPIPE. Connect() looks at
@@ -36,6 +43,7 @@
 #include "absl/time/time.h"
 #include "absl/types/span.h"
 #include "transport/full_io.h"
+#include "transport/pipe_watchdog.h"
 #include "transport/transport.h"
 #include "transport/unique_fd.h"
 
@@ -62,6 +70,10 @@ class PipeEndpoint final : public Endpoint {
  private:
   // Sets or clears O_NONBLOCK on the read end (a no-op when it is already so).
   absl::Status SetReadNonBlocking(bool on);
+  // The read end's mode and the watchdog for this timeout and busy polling.
+  absl::Status ApplyModes(absl::Duration timeout, bool busy_poll);
+  // A finite timeout below kMinWatchdogTimeout: waited for with ppoll(), not the watchdog.
+  static bool ShortTimeout(absl::Duration timeout);
 
   UniqueFd read_fd_;
   UniqueFd write_fd_;
@@ -69,6 +81,7 @@ class PipeEndpoint final : public Endpoint {
   absl::Duration timeout_ = absl::InfiniteDuration();
   bool busy_poll_ = false;
   bool read_non_blocking_ = false;
+  PipeWatchdog watchdog_;
 };
 
 absl::StatusOr<std::unique_ptr<Transport>> MakePipeTransport();

@@ -1,6 +1,10 @@
 #include "transport/pipe_transport.h"
 
+#include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -11,7 +15,9 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "platform/stop_signal.h"
 #include "transport/endpoint_checks.h"
+#include "transport/pipe_watchdog.h"
 
 namespace tickbench::transport {
 namespace {
@@ -50,7 +56,7 @@ TEST(PipeTransportTest, LargeMessageWithAReaderThread) {
   EXPECT_EQ(message, received);
 }
 
-TEST(PipeTransportTest, TimeoutUsesPollAndIsBounded) {
+TEST(PipeTransportTest, TimeoutIsBounded) {
   EndpointPair pair = Connect();
   EXPECT_EQ(pair.client->SetReceiveTimeout(absl::ZeroDuration()).code(),
             absl::StatusCode::kInvalidArgument);
@@ -128,6 +134,155 @@ TEST(PipeTransportTest, OversizeIsRefused) {
   EndpointPair pair = Connect();
   const std::vector<char> too_big(kMaxStreamMessageBytes + 1);
   EXPECT_EQ(pair.client->Send(too_big).code(), absl::StatusCode::kInvalidArgument);
+}
+
+using Clock = std::chrono::steady_clock;
+
+double SecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// Nothing arrives: the wait ends in DeadlineExceeded no sooner than the timeout, and
+// not long after it (the watchdog: within a tick period of it; ppoll below 20 ms).
+TEST(PipeTransportTest, ASilentPeerEndsTheWaitNoSoonerThanTheTimeout) {
+  for (const absl::Duration timeout : {absl::Milliseconds(5), absl::Milliseconds(200)}) {
+    EndpointPair pair = Connect();
+    ASSERT_TRUE(pair.client->SetReceiveTimeout(timeout).ok());
+    char buffer[4];
+    for (int i = 0; i < 2; ++i) {  // the second wait runs on the timer armed by the first
+      const auto start = Clock::now();
+      EXPECT_EQ(pair.client->Receive(absl::MakeSpan(buffer)).code(),
+                absl::StatusCode::kDeadlineExceeded)
+          << timeout;
+      const double waited = SecondsSince(start);
+      EXPECT_GE(waited, absl::ToDoubleSeconds(timeout)) << timeout;
+      EXPECT_LT(waited, 5.0) << timeout;
+    }
+  }
+}
+
+// Ticks while the echo is on its way (100 ms timeout: a tick every 25 ms, the echo after
+// 60 ms) do not end the wait, and leave the read end blocking for the next receive.
+TEST(PipeTransportTest, TicksDuringAWaitDoNotEndIt) {
+  EndpointPair pair = Connect();
+  ASSERT_TRUE(pair.client->SetReceiveTimeout(absl::Milliseconds(100)).ok());
+  for (int i = 0; i < 3; ++i) {
+    std::thread sender([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(60));
+      EXPECT_TRUE(pair.server->Send(absl::MakeConstSpan("late", 4)).ok());
+    });
+    char buffer[4];
+    const absl::Status received = pair.client->Receive(absl::MakeSpan(buffer));
+    sender.join();
+    ASSERT_TRUE(received.ok()) << received;
+    EXPECT_EQ(std::string(buffer, 4), "late");
+  }
+}
+
+// A tick that lands outside a receive does not fail the thread's other blocking calls:
+// the watchdog's handler is installed with SA_RESTART.
+TEST(PipeTransportTest, TicksOutsideAReceiveLeaveOtherReadsAlone) {
+  EndpointPair pair = Connect();
+  ASSERT_TRUE(pair.client->SetReceiveTimeout(absl::Milliseconds(40)).ok());  // a tick / 10 ms
+  char buffer[4];
+  ASSERT_EQ(pair.client->Receive(absl::MakeSpan(buffer)).code(),
+            absl::StatusCode::kDeadlineExceeded);  // arms the timer on this thread
+  int other[2];
+  ASSERT_EQ(pipe(other), 0);
+  std::thread writer([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    EXPECT_EQ(write(other[1], "x", 1), 1);
+  });
+  char byte = 0;
+  const ssize_t n = read(other[0], &byte, 1);  // about 20 ticks while it blocks
+  const int error_number = errno;
+  writer.join();
+  EXPECT_EQ(n, 1) << "errno " << error_number;
+  close(other[0]);
+  close(other[1]);
+}
+
+// A peer process that is stopped (SIGSTOP) keeps its write end open and silent: the
+// receive ends after the timeout. Killed, it closes the pipe: the next receive ends at
+// once, Unavailable.
+TEST(PipeTransportTest, AStoppedPeerEndsTheWaitAndADeadOneEndsItAtOnce) {
+  EndpointPair pair = Connect();
+  const pid_t peer = fork();
+  ASSERT_GE(peer, 0);
+  if (peer == 0) {
+    while (true) pause();  // holds the server's ends, never writes
+  }
+  pair.server.reset();  // only the peer process holds the write end now
+  ASSERT_EQ(kill(peer, SIGSTOP), 0);
+  ASSERT_TRUE(pair.client->SetReceiveTimeout(absl::Milliseconds(300)).ok());
+  char buffer[4];
+  auto start = Clock::now();
+  EXPECT_EQ(pair.client->Receive(absl::MakeSpan(buffer)).code(),
+            absl::StatusCode::kDeadlineExceeded);
+  EXPECT_GE(SecondsSince(start), 0.3);
+  EXPECT_LT(SecondsSince(start), 5.0);
+  ASSERT_EQ(kill(peer, SIGKILL), 0);
+  ASSERT_EQ(waitpid(peer, nullptr, 0), peer);
+  start = Clock::now();
+  EXPECT_EQ(pair.client->Receive(absl::MakeSpan(buffer)).code(), absl::StatusCode::kUnavailable);
+  EXPECT_LT(SecondsSince(start), 0.25);  // end of file, not the 300 ms timeout
+}
+
+// A stop request is seen within a tick (at most 250 ms) even when the signal reached
+// another thread and the reading thread's read was never interrupted by it.
+TEST(PipeTransportTest, AStopRequestIsSeenWithinATickWhereverTheSignalWent) {
+  EndpointPair pair = Connect();
+  ASSERT_TRUE(pair.client->SetReceiveTimeout(absl::Seconds(10)).ok());
+  std::thread other([] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    platform::stop_internal::g_stop_signal.store(SIGTERM);  // as the handler would
+  });
+  char buffer[4];
+  const auto start = Clock::now();
+  EXPECT_EQ(pair.client->Receive(absl::MakeSpan(buffer)).code(), absl::StatusCode::kCancelled);
+  EXPECT_LT(SecondsSince(start), 1.0);
+  other.join();
+  platform::ResetStopForTesting();
+}
+
+// SIGINT to the reading thread interrupts its read at once (no SA_RESTART).
+TEST(PipeTransportTest, AStopSignalToTheReadingThreadEndsTheReadAtOnce) {
+  ASSERT_TRUE(platform::InstallStopHandlers().ok());
+  EndpointPair pair = Connect();
+  ASSERT_TRUE(pair.client->SetReceiveTimeout(absl::Seconds(10)).ok());
+  const pthread_t reader = pthread_self();
+  std::thread other([reader] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    pthread_kill(reader, SIGINT);
+  });
+  char buffer[4];
+  const auto start = Clock::now();
+  EXPECT_EQ(pair.client->Receive(absl::MakeSpan(buffer)).code(), absl::StatusCode::kCancelled);
+  EXPECT_LT(SecondsSince(start), 0.2);  // before the first tick at 250 ms
+  other.join();
+  platform::ResetStopForTesting();
+}
+
+// The watchdog refuses what it cannot bound well, and disarms on an unbounded timeout.
+TEST(PipeWatchdogTest, PeriodIsAQuarterOfTheTimeoutAtMost250ms) {
+  PipeWatchdog watchdog;
+  EXPECT_EQ(watchdog.SetTimeout(absl::Milliseconds(5)).code(), absl::StatusCode::kInvalidArgument);
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  ASSERT_EQ(write(fds[1], "abcd", 4), 4);
+  char buffer[2];
+  ASSERT_TRUE(watchdog.SetTimeout(absl::Milliseconds(100)).ok());
+  ASSERT_TRUE(watchdog.Read(fds[0], absl::MakeSpan(buffer)).ok());
+  EXPECT_EQ(watchdog.period(), absl::Milliseconds(25));
+  ASSERT_TRUE(watchdog.SetTimeout(absl::Seconds(10)).ok());
+  ASSERT_TRUE(watchdog.Read(fds[0], absl::MakeSpan(buffer)).ok());
+  EXPECT_EQ(watchdog.period(), absl::Milliseconds(250));
+  EXPECT_EQ(std::string(buffer, 2), "cd");
+  ASSERT_TRUE(watchdog.SetTimeout(absl::InfiniteDuration()).ok());
+  EXPECT_EQ(watchdog.period(), absl::ZeroDuration());
+  EXPECT_EQ(fcntl(fds[0], F_GETFL) & O_NONBLOCK, 0);
+  close(fds[0]);
+  close(fds[1]);
 }
 
 }  // namespace
