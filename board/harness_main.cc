@@ -11,10 +11,10 @@
 #include <cstdio>
 #include <cstring>
 
-#include "board/board_registry.h"
 #include "board/dwt.h"
 #include "board/pendsv_echo.h"
 #include "board/systick.h"
+#include "core/board_rows.h"
 #include "core/command_line.h"
 #include "core/study_report.h"
 #include "core/text_sink.h"
@@ -45,7 +45,7 @@ class StdoutSink final : public core::TextSink {
 enum class Format { kTable, kCsv, kJson };
 
 struct Options {
-  const char* clock = "systick";
+  const char* clock = core::kBoardDefaultClock;
   int64_t tick_period_ns = 10'000'000;
   int64_t sizes[kMaxSizes] = {32, 512, 1024, 1300, 1400, 1460, 1492, 1536, 2032, 2984, 4096};
   int size_count = 11;
@@ -66,14 +66,24 @@ int BadFlag(const char* flag, const char* problem) {
   return 2;
 }
 
-// --list_clocks: the board's clocks and transports.
+// --list_clocks: the board's clocks and transports (core/board_rows.h).
 void ListClocks() {
   std::printf("%-14s %s\n", "clock", "what it is");
-  for (const BoardRow& row : kBoardClocks) std::printf("%-14s %s\n", row.name, row.description);
-  std::printf("\n%-14s %s\n", "transport", "what it is");
-  for (const BoardRow& row : kBoardTransports) {
+  for (const core::BoardRow& row : core::kBoardClocks) {
     std::printf("%-14s %s\n", row.name, row.description);
   }
+  std::printf("\n%-14s %s\n", "transport", "what it is");
+  for (const core::BoardRow& row : core::kBoardTransports) {
+    std::printf("%-14s %s\n", row.name, row.description);
+  }
+}
+
+template <size_t N>
+bool IsRow(const core::BoardRow (&rows)[N], const char* name) {
+  for (const core::BoardRow& row : rows) {
+    if (std::strcmp(row.name, name) == 0) return true;
+  }
+  return false;
 }
 
 // --sizes into `options`: 0 on success, else the exit code.
@@ -117,10 +127,9 @@ int ParseOptions(int argc, char** argv, Options& options, bool& done) {
       done = true;
       return 0;
     } else if (core::MatchFlag(arg, "clock", &value)) {
-      bool known = false;
-      for (const BoardRow& row : kBoardClocks) known = known || std::strcmp(row.name, value) == 0;
-      if (!known)
+      if (!IsRow(core::kBoardClocks, value)) {
         return BadFlag("clock", "unknown clock (this board has systick, systick_fine, dwt)");
+      }
       options.clock = value;
     } else if (core::MatchFlag(arg, "tick_period", &value)) {
       if (!core::ParseDurationNs(value, &options.tick_period_ns)) {
@@ -141,7 +150,7 @@ int ParseOptions(int argc, char** argv, Options& options, bool& done) {
     } else if (core::MatchFlag(arg, "format", &value)) {
       if (const int code = ParseFormat(value, options); code != 0) return code;
     } else if (core::MatchFlag(arg, "transport", &value)) {
-      if (std::strcmp(value, "pendsv_echo") != 0) {
+      if (!IsRow(core::kBoardTransports, value)) {
         return BadFlag("transport", "unknown transport (this board has pendsv_echo)");
       }
     } else if (core::MatchFlag(arg, "experiment", &value)) {

@@ -129,7 +129,7 @@ void WriteStudyCsv(const StudyCell* cells, int count, TextSink& out) {
       "per_iteration_mean_ns,per_iteration_sd_ns,per_iteration_p50_ns,per_iteration_min_ns,"
       "zero_fraction,per_iteration_truth_ns,predicted_f,observed_f,predicted_sd_ns,"
       "theory_agrees,predicted_zero_fraction,zero_bound,worst_run_zero_error,zero_within_bound,"
-      "reference,reference_resolution_ns,pairing_skew_ns,faults,histogram\n");
+      "reference_clock,reference_resolution_ns,pair_skew_ns,faults,histogram\n");
   for (int i = 0; i < count; ++i) {
     const StudyCell& c = cells[i];
     if (c.error != nullptr) continue;
@@ -152,7 +152,10 @@ void WriteStudyCsv(const StudyCell* cells, int count, TextSink& out) {
 }
 
 void WriteStudyJson(const StudyCell* cells, int count, const char* platform, TextSink& out) {
-  out.Printf("{\"context\":{\"experiment\":\"study\",\"platform\":\"%s\"},\"cells\":[", platform);
+  out.Printf(
+      "{\"schema_version\":2,\"mode\":\"study\",\"context\":{\"experiment\":\"study\","
+      "\"platform\":\"%s\"},\"results\":[",
+      platform);
   bool first = true;
   for (int i = 0; i < count; ++i) {
     const StudyCell& c = cells[i];
@@ -160,11 +163,11 @@ void WriteStudyJson(const StudyCell* cells, int count, const char* platform, Tex
     out.Print(first ? "\n" : ",\n");
     first = false;
     out.Printf(
-        "{\"clock\":\"%s\",\"reference\":\"%s\",\"size_bytes\":%lld,\"runs\":%lld,"
+        "{\"clock\":\"%s\",\"reference_clock\":\"%s\",\"size_bytes\":%lld,\"runs\":%lld,"
         "\"iterations\":%lld,\"resolution_ns\":%.1f,",
         c.clock, c.reference, static_cast<long long>(c.size_bytes), static_cast<long long>(c.runs),
         static_cast<long long>(c.iterations), c.resolution_ns);
-    out.Printf("\"truth\":{\"rtt_ns\":%.3f,\"sd_across_runs_ns\":%.3f},", c.truth_ns,
+    out.Printf("\"reference\":{\"rtt_ns\":%.3f,\"sd_across_runs_ns\":%.3f},", c.truth_ns,
                c.truth_sd_ns);
     out.Printf(
         "\"averaged\":{\"rtt_ns\":%.3f,\"error_ns\":%.3f,\"worst_run_error_ns\":%.3f,"
@@ -185,7 +188,7 @@ void WriteStudyJson(const StudyCell* cells, int count, const char* platform, Tex
         c.prediction.f, c.observed_f, c.prediction.sd_ns, c.theory_agrees ? "true" : "false",
         c.prediction.zero_share, c.zero_bound, c.worst_run_zero_error,
         c.zero_bound_applies ? "true" : "false", c.zero_within_bound ? "true" : "false");
-    out.Printf("\"pairing_skew_ns\":%.1f,\"faults\":%lld}", c.pairing_skew_ns,
+    out.Printf("\"pair_skew_ns\":%.1f,\"faults\":%lld}", c.pairing_skew_ns,
                static_cast<long long>(c.faults));
   }
   out.Print("\n]}\n");

@@ -11,6 +11,10 @@
 //     f pred/obs); the board adds the zero share against 1 - d/T with its bound.
 //   * CSV and JSON numbers are printed with fixed decimals, so the same cells print the
 //     same bytes on every platform with IEEE doubles.
+//   * The host's names where the figure is the same, so that the host's `--analyze` and
+//     `--plot` read the board's CSV: the truth is `truth_ns` in CSV and the `reference`
+//     object in JSON (as the host study's), the results are JSON's `results`, the pairing
+//     skew `pair_skew_ns`; the reference clock's name is `reference_clock`.
 // What is NOT promised:
 //   * The host's phase test and probe columns: the board does not measure them.
 #ifndef CORE_STUDY_REPORT_H_

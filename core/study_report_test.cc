@@ -89,6 +89,9 @@ TEST(StudyReportTest, CsvStartsWithTheHostsColumns) {
       std::string("systick,512,4,1000,10000000.0,12345.678,0.000,10000.000,2345.").substr(0, 60));
   EXPECT_NE(out.text.find(",0.998765,0.001008,"), std::string::npos) << out.text;
   EXPECT_NE(out.text.find(",3995;5;0;0;0;0;0;0\n"), std::string::npos) << out.text;
+  EXPECT_NE(out.text.find(",reference_clock,reference_resolution_ns,pair_skew_ns,faults,"),
+            std::string::npos)
+      << out.text;
 }
 
 TEST(StudyReportTest, CellsWithAnErrorAreLeftOutOfCsvAndJson) {
@@ -102,9 +105,15 @@ TEST(StudyReportTest, CellsWithAnErrorAreLeftOutOfCsvAndJson) {
   for (char ch : csv.text) rows += ch == '\n';
   EXPECT_EQ(rows, 2);  // header and one row
   EXPECT_EQ(json.text.find("\"clock\":\"systick\""), json.text.rfind("\"clock\":\"systick\""));
-  EXPECT_EQ(
-      json.text.rfind("{\"context\":{\"experiment\":\"study\",\"platform\":\"mps2-an385\"}", 0),
-      0u);
+  EXPECT_EQ(json.text.rfind("{\"schema_version\":2,\"mode\":\"study\",\"context\":{"
+                            "\"experiment\":\"study\",\"platform\":\"mps2-an385\"},\"results\":[",
+                            0),
+            0u);
+  // The host study's names: the truth is the "reference" object, the clock's name beside.
+  EXPECT_NE(json.text.find("\"reference_clock\":\"systick_fine\""), std::string::npos);
+  EXPECT_NE(json.text.find("\"reference\":{\"rtt_ns\":12345.678,"), std::string::npos);
+  EXPECT_EQ(json.text.find("\"truth\""), std::string::npos);
+  EXPECT_EQ(json.text.find("\"cells\""), std::string::npos);
   EXPECT_NE(json.text.find("\"zero_within_bound\":true"), std::string::npos);
   EXPECT_NE(table.text.find("the transport failed"), std::string::npos);
 }

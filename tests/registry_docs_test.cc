@@ -8,15 +8,19 @@
 //   * the allowed-value messages of a bad --transport, --clock and --clock_id, and of a
 //     transport that cannot reach another host with --role=client;
 //   * docs/reference.md's flag tables: exactly the flags --help lists.
+//   * docs/reference.md's board table and --list_clocks: exactly the board's rows
+//     (core/board_rows.h), each marked board only.
 #include <set>
 #include <string>
 #include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "core/board_rows.h"
 #include "gtest/gtest.h"
 #include "tests/harness_runner.h"
 #include "timing/clock_registry.h"
@@ -221,6 +225,38 @@ TEST(RegistryDocsTest, ReferenceHasARowForEveryFlagOfHelp) {
   }
   EXPECT_GT(tables, 0) << "no | flag | default | table in docs/reference.md";
   EXPECT_EQ(in_reference, in_help) << "docs/reference.md: " << absl::StrJoin(in_reference, ", ");
+}
+
+// The board's clocks and transport: docs/reference.md's table is the rows of
+// core/board_rows.h, row for row, and the host's --list_clocks names each as board only.
+TEST(RegistryDocsTest, BoardTableAndListClocksAreTheBoardsRows) {
+  std::vector<std::string> expected;
+  for (const core::BoardRow& row : core::kBoardClocks) {
+    expected.push_back(absl::StrCat("| `--clock=", row.name, "` | ", row.description, " |"));
+  }
+  for (const core::BoardRow& row : core::kBoardTransports) {
+    expected.push_back(absl::StrCat("| `--transport=", row.name, "` | ", row.description, " |"));
+  }
+  const std::string reference = ReadWholeFile("docs/reference.md");
+  ASSERT_FALSE(reference.empty()) << "docs/reference.md is not in the test's runfiles";
+  EXPECT_EQ(TableRows(reference, "| board only (`--config=cortex_m3`) |"), expected)
+      << "docs/reference.md's board table should read:\n"
+      << absl::StrJoin(expected, "\n");
+
+  const testing::HarnessResult r = RunHarness("--list_clocks");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const core::BoardRow& row : core::kBoardClocks) {
+    EXPECT_TRUE(absl::StrContains(r.out, row.name) &&
+                absl::StrContains(r.out, absl::StrCat(core::kBoardOnly, ": ", row.description)))
+        << row.name << "\n"
+        << r.out;
+  }
+  for (const core::BoardRow& row : core::kBoardTransports) {
+    EXPECT_TRUE(absl::StrContains(r.out, absl::StrCat("--transport=", row.name)) &&
+                absl::StrContains(r.out, absl::StrCat(core::kBoardOnly, ": ", row.description)))
+        << row.name << "\n"
+        << r.out;
+  }
 }
 
 TEST(RegistryDocsTest, HelpListsExactlyTheRegisteredTransportsClocksAndIds) {
