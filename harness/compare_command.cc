@@ -45,6 +45,15 @@ absl::StatusOr<SweepFile> ReadSweepFile(absl::string_view text, absl::string_vie
   absl::StatusOr<JsonValue> root = ParseJson(text);
   if (!root.ok())
     return absl::InvalidArgumentError(absl::StrCat(name, ": ", root.status().message()));
+  // A study's JSON has "results" too, one per clock and size: not a sweep's runs.
+  if (const std::string mode = StringAt(*root, "mode"); !mode.empty() && mode != "sweep") {
+    const std::string what =
+        mode == "study" ? "a study" : absl::StrCat("mode \"", absl::CHexEscape(mode), "\"");
+    return absl::InvalidArgumentError(absl::StrCat(
+        name, ": the results of ", what,
+        ", not of a sweep; --compare sets two sweeps' --format=json results side by side "
+        "(a study compares its clocks within one file)"));
+  }
   const JsonValue* results = root->Get("results");
   if (results == nullptr || results->kind != JsonValue::Kind::kArray) {
     return absl::InvalidArgumentError(

@@ -247,7 +247,7 @@ SweepPlotExtras SweepPlotExtrasFromRecords(const std::vector<RunRecord>& records
       if (r->per_iteration_ns.count > 0) {
         ++per_iteration;
         median += r->per_iteration_ns.p50;
-        low += r->per_iteration_ns.min;
+        low += r->per_iteration_ns.p1;
         high += r->per_iteration_ns.p99;
       }
       if (r->has_reference) {

@@ -55,8 +55,7 @@ struct SweepPlotExtras {
     double reference_ns = 0;  // the reference's averaged RTT, mean over the runs
   };
   std::vector<Point> points;
-  // The records keep min, p50, p90, p99 and max but no p1: the band is min..p99.
-  std::string band_name = "per-iteration min..p99 (mean over runs)";
+  std::string band_name = "per-iteration p1..p99 (mean over runs)";
   std::string fit_name;                        // "" for no fit
   std::vector<std::pair<double, double>> fit;  // (size, value in the sweep's unit)
 };

@@ -385,7 +385,7 @@ TEST(SweepPlotJobTest, DrawsEverySeriesWithItsLegendAndARobustRange) {
   ExpectHarmlessScript(job.script);
   for (const char* title :
        {"'averaged RTT, each run'", "'averaged RTT, mean of runs with 95% interval'",
-        "'per-iteration median (mean over runs)'", "'per-iteration min..p99 (mean over runs)'",
+        "'per-iteration median (mean over runs)'", "'per-iteration p1..p99 (mean over runs)'",
         "'reference clock, averaged RTT'", "'fit: fixed_chunks(B=256)'",
         "'beyond the y range (drawn at the edge)'"}) {
     EXPECT_THAT(job.script, HasSubstr(absl::StrCat("title ", title))) << job.script;
@@ -418,7 +418,8 @@ TEST(SweepPlotJobTest, ExtrasFromRecordsAverageTheRunsAndSkipInvalidOnes) {
     r.quantum_ns = 0.01;
     r.per_iteration_ns.count = 100;
     r.per_iteration_ns.p50 = 900 + run;
-    r.per_iteration_ns.min = 800;
+    r.per_iteration_ns.min = 700;  // the band is p1..p99: not min
+    r.per_iteration_ns.p1 = 800 + run;
     r.per_iteration_ns.p99 = 1500;
     r.has_reference = true;
     r.reference_averaged_rtt_ns = 990;
@@ -435,6 +436,7 @@ TEST(SweepPlotJobTest, ExtrasFromRecordsAverageTheRunsAndSkipInvalidOnes) {
   EXPECT_NEAR(e.points[0].averaged_low_ns, 995.2, 0.1);
   EXPECT_NEAR(e.points[0].averaged_high_ns, 1044.8, 0.1);
   EXPECT_DOUBLE_EQ(e.points[0].median_ns, 902);
+  EXPECT_DOUBLE_EQ(e.points[0].band_low_ns, 802);
   EXPECT_DOUBLE_EQ(e.points[0].band_high_ns, 1500);
   EXPECT_DOUBLE_EQ(e.points[0].reference_ns, 990);
 }
@@ -481,7 +483,7 @@ TEST(PlotRenderTest, TheSvgsHoldTheirSeriesLabelsAndMarkers) {
   const std::string text = Slurp(svg);
   for (const char* expected :
        {"averaged RTT, each run", "averaged RTT, mean of runs with 95% interval",
-        "per-iteration median (mean over runs)", "per-iteration min..p99 (mean over runs)",
+        "per-iteration median (mean over runs)", "per-iteration p1..p99 (mean over runs)",
         "reference clock, averaged RTT", "fit: fixed_chunks(B=256)",
         "beyond the y range (drawn at the edge)", "round-trip time (us)", "message size (bytes)",
         "jump 256-320", "jump 320-384"}) {

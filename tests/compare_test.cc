@@ -57,6 +57,24 @@ TEST(Compare, RefusesMismatchedSizesNamingThem) {
   EXPECT_EQ(r.out, "");
 }
 
+TEST(Compare, RefusesAStudySaying) {
+  const std::string sweep = Sweep("e.json", "20us", "64");
+  const std::string study = TempPath("study.json");
+  const HarnessResult s = RunHarness(absl::StrCat(
+      "--experiment=study --transport=sim --sim_fixed=20us --sizes=64 --clocks=tick:10ms "
+      "--iterations=100 --runs=2 --format=json --output=",
+      study));
+  ASSERT_EQ(s.exit_code, 0) << s.err;
+  for (const std::string& pair :
+       {absl::StrCat(sweep, ",", study), absl::StrCat(study, ",", sweep)}) {
+    const HarnessResult r = RunHarness(absl::StrCat("--compare=", pair));
+    EXPECT_EQ(r.exit_code, 2) << r.out;
+    EXPECT_TRUE(absl::StrContains(r.err, "the results of a study, not of a sweep")) << r.err;
+    EXPECT_TRUE(absl::StrContains(r.err, "study.json")) << r.err;
+    EXPECT_EQ(r.out, "");
+  }
+}
+
 TEST(Compare, RefusesOneFileAndMeasurementFlags) {
   HarnessResult r = RunHarness("--compare=only.json");
   EXPECT_EQ(r.exit_code, 2);

@@ -30,6 +30,7 @@ Summary Summarize(absl::Span<const double> values) {
   summary.sd = stats.sd();
   summary.min = sorted.front();
   summary.max = sorted.back();
+  summary.p1 = QuantileOfSorted(sorted, 0.01);
   summary.p50 = QuantileOfSorted(sorted, 0.5);
   summary.p90 = QuantileOfSorted(sorted, 0.9);
   summary.p99 = QuantileOfSorted(sorted, 0.99);
@@ -51,6 +52,7 @@ Summary StreamingSummary::ToSummary() const {
   summary.sd = stats_.sd();
   summary.min = stats_.min();
   summary.max = stats_.max();
+  summary.p1 = histogram_.Percentile(0.01);
   summary.p50 = histogram_.Percentile(0.5);
   summary.p90 = histogram_.Percentile(0.9);
   summary.p99 = histogram_.Percentile(0.99);

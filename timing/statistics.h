@@ -22,6 +22,7 @@ struct Summary {
   double mean = 0;
   double sd = 0;  // sample standard deviation
   double min = 0;
+  double p1 = 0;
   double p50 = 0;
   double p90 = 0;
   double p99 = 0;
@@ -38,8 +39,8 @@ double QuantileOfSorted(absl::Span<const double> sorted, double q);
 
 // The Summary of values seen one at a time, in fixed memory (the histogram's 128 KiB).
 // Given the same values in the same order as Summarize, count, mean, sd, min, max and
-// zero_fraction are identical (the same RunningStats sees the same sequence); p50, p90
-// and p99 come from a LogHistogram, within its precision (0.39%) of Summarize's.
+// zero_fraction are identical (the same RunningStats sees the same sequence); p1, p50,
+// p90 and p99 come from a LogHistogram, within its precision (0.39%) of Summarize's.
 class StreamingSummary {
  public:
   void Add(double value) {
