@@ -17,7 +17,7 @@
 # both sides spin). same:busy_poll is left out by default: two spinning processes on one
 # CPU hand over only when the scheduler preempts one, and a round trip then takes a
 # scheduler slice (about 8 ms on a 2-vCPU VM), which measures the scheduler, not the
-# transport.
+# transport; asked for, it runs a hundredth of --iterations and --warmup (at least 10).
 #
 # Each run: tickbench --experiment=sweep --runs=1 --batch=1 --clock=clock_gettime (CLOCK_MONOTONIC,
 # the clock bare_loop reads too) --reference_clock=none; its figure is the median round trip
@@ -80,6 +80,10 @@ trap 'rm -rf "$work"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
+# The round trips of a run, and its warm-up, for a case: a hundredth on same:busy_poll.
+count_of() {
+  if [ "$2:$3" = same:busy_poll ]; then echo $((($1 + 99) / 100 < 10 ? 10 : ($1 + 99) / 100)); else echo "$1"; fi
+}
 pin_of() { [ "$1" = same ] && echo "$client_cpu,$client_cpu" || echo "$client_cpu,$peer_cpu"; }
 flag_of() { [ "$1" = busy_poll ] && echo --busy_poll || true; }
 
@@ -88,7 +92,8 @@ run_tickbench() {
   local transport=$1 size=$2 placement=$3 mode=$4 csv="$work/tickbench.csv"
   # shellcheck disable=SC2046  # flag_of prints one flag or nothing
   if timeout "$run_limit" "$harness" --experiment=sweep --transport="$transport" \
-      --sizes="$size" --runs=1 --iterations="$iterations" --warmup="$warmup" --format=csv \
+      --sizes="$size" --runs=1 --iterations="$(count_of "$iterations" "$placement" "$mode")" \
+      --warmup="$(count_of "$warmup" "$placement" "$mode")" --format=csv \
       --csv_context=false \
       --clock=clock_gettime --reference_clock=none --batch=1 --pin="$(pin_of "$placement")" \
       $(flag_of "$mode") >"$csv" 2>"$work/tickbench.err"; then
@@ -105,7 +110,8 @@ run_bare() {
   local transport=$1 size=$2 placement=$3 mode=$4
   # shellcheck disable=SC2046
   if timeout "$run_limit" "$bare" --transport="$transport" --size="$size" \
-      --iterations="$iterations" --warmup="$warmup" --pin="$(pin_of "$placement")" \
+      --iterations="$(count_of "$iterations" "$placement" "$mode")" \
+      --warmup="$(count_of "$warmup" "$placement" "$mode")" --pin="$(pin_of "$placement")" \
       $(flag_of "$mode") >"$work/bare.out" 2>"$work/bare.err"; then
     awk '{ print $5 }' "$work/bare.out"
   else

@@ -5,8 +5,17 @@
 # repetition by repetition, so that drift in the machine's load falls on all of them.
 #
 #   bench/compare.sh [--reps=5] [--seconds=2] [--iterations=20000] [--pin=0,1]
-#                    [--sizes=1,64,1024,16384] [--harness=bazel-bin/harness/harness]
-#                    [--tickbench_flags='--warmup=1000'] [--raw=FILE] [--busy_poll]
+#                    [--placement=split|same] [--sizes=1,64,1024,16384]
+#                    [--harness=bazel-bin/harness/harness] [--bare=bazel-bin/bench/bare_loop]
+#                    [--tickbench_flags='--warmup=1000'] [--raw=FILE] [--busy_poll] [--all]
+#
+# --placement=split (the default) puts the clients on the first CPU of --pin and the
+# servers and echo peer on the second; same puts them all on the first.
+# --all runs the whole comparison: this script once per placement (same, split) and mode
+# (blocking, busy polling), then bench/bare_compare.sh, tickbench against the bare loop
+# (//bench:bare_loop, --bare=) on every transport, over the same four cases, reps and
+# CPUs. Busy polling on one CPU hands over only when the scheduler preempts a spinner
+# (milliseconds a round trip), so that case runs --iterations / 100 round trips.
 #
 # Needs sockperf and qperf (tools/setup.sh --compare) and a built harness
 # (bazel build //harness). Prints, for each transport and size, the median over the
@@ -39,6 +48,9 @@ harness=bazel-bin/harness/harness
 tickbench_flags=""
 raw=""
 busy_poll=0
+placement=split
+bare=bazel-bin/bench/bare_loop
+all=0
 for arg in "$@"; do
   case "$arg" in
     --reps=*) reps=${arg#*=} ;;
@@ -50,10 +62,43 @@ for arg in "$@"; do
     --tickbench_flags=*) tickbench_flags=${arg#*=} ;;
     --raw=*) raw=${arg#*=} ;;
     --busy_poll) busy_poll=1 ;;
-    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
+    --placement=*) placement=${arg#*=} ;;
+    --bare=*) bare=${arg#*=} ;;
+    --all) all=1 ;;
+    -h|--help) sed -n '2,39p' "$0"; exit 0 ;;
     *) echo "compare.sh: unknown option '$arg' (see --help)" >&2; exit 2 ;;
   esac
 done
+case "$placement" in
+  same|split) ;;
+  *) echo "compare.sh: --placement must be same or split, not '$(printf %q "$placement")'" >&2; exit 2 ;;
+esac
+[[ "$pin" =~ ^[0-9]+,[0-9]+$ ]] || { echo "compare.sh: --pin takes CLIENT,PEER (CPU numbers)" >&2; exit 2; }
+[[ "$iterations" =~ ^[1-9][0-9]*$ ]] || { echo "compare.sh: --iterations must be a positive number" >&2; exit 2; }
+
+if [ "$all" = 1 ]; then
+  # Every placement and mode, then the bare loops over the same cases.
+  here=$(dirname "$0")
+  common=(--reps="$reps" --seconds="$seconds" --pin="$pin" --sizes="$sizes" --harness="$harness")
+  [ -n "$tickbench_flags" ] && common+=(--tickbench_flags="$tickbench_flags")
+  for p in same split; do
+    for mode in blocking busy_poll; do
+      echo "## placement $p, $mode receives"
+      n=$iterations
+      [ "$p:$mode" = same:busy_poll ] && n=$(((iterations + 99) / 100))
+      flags=("${common[@]}" --placement="$p" --iterations="$n")
+      [ "$mode" = busy_poll ] && flags+=(--busy_poll)
+      [ -n "$raw" ] && flags+=(--raw="$raw.$p.$mode")
+      "$0" "${flags[@]}"
+    done
+  done
+  echo "## tickbench against the bare loop"
+  bare_flags=(--reps="$reps" --sizes="$sizes" --cpus="$pin" --harness="$harness" --bare="$bare"
+              --cases=same:blocking,split:blocking,same:busy_poll,split:busy_poll)
+  [ -n "$raw" ] && bare_flags+=(--raw="$raw.bare")
+  exec "$here/bare_compare.sh" "${bare_flags[@]}"
+fi
+
 sockperf_mode=()
 peer_tools=(sockperf qperf)
 if [ "$busy_poll" = 1 ]; then
@@ -63,6 +108,7 @@ if [ "$busy_poll" = 1 ]; then
 fi
 client_cpu=${pin%,*}
 peer_cpu=${pin#*,}
+if [ "$placement" = same ]; then peer_cpu=$client_cpu; fi
 for tool in sockperf qperf taskset timeout; do
   command -v "$tool" >/dev/null || { echo "compare.sh: $tool is missing (tools/setup.sh --compare)" >&2; exit 2; }
 done
@@ -164,7 +210,7 @@ load() { cut -d' ' -f1-3 /proc/loadavg; }
 echo "# machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1); $(nproc) CPUs; Linux $(uname -r);" \
      "clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
 echo "# sockperf $(sockperf --version 2>&1 | strip_colour | grep -m1 -o "version [^ ]*" | cut -d" " -f2 || true);" \
-     "qperf $(qperf --version 2>&1 | awk '{ print $2 }'); pin client $client_cpu, peers $peer_cpu;" \
+     "qperf $(qperf --version 2>&1 | awk '{ print $2 }'); placement $placement: client $client_cpu, peers $peer_cpu;" \
      "$reps repetitions; peers ${seconds}s a run; tickbench $iterations round trips a run"
 echo "# load average at start: $(load)"
 
