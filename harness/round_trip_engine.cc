@@ -347,6 +347,9 @@ void RoundTripEngine::Summarize(const LoopOutcome& last_chunk, int64_t reference
     const int64_t readings = record.per_iteration_ns.count;
     record.per_iteration_mean_ci95 = ChunkedMeanInterval(chunk_means_, record.per_iteration_ns.mean,
                                                          readings, SdFloor(record, readings));
+    record.per_iteration_sd_ci95 = timing::SdIntervalWithFloor(
+        record.per_iteration_ns.sd, static_cast<double>(chunk_means_.size()) - 1,
+        SdFloor(record, readings));
     return;
   }
   // One chunk: at most max_kept_intervals values, sorted for exact percentiles.
@@ -364,6 +367,8 @@ void RoundTripEngine::Summarize(const LoopOutcome& last_chunk, int64_t reference
   record.per_iteration_ns = timing::Summarize(values);
   const int64_t readings = static_cast<int64_t>(values.size());
   record.per_iteration_mean_ci95 = timing::BatchMeansInterval(values, SdFloor(record, readings));
+  record.per_iteration_sd_ci95 =
+      timing::QuantizedSdInterval(values, record.resolution_ns / static_cast<double>(record.batch));
   record.per_iteration_p50_ci95 = timing::QuantileInterval(values, 0.5);
   record.per_iteration_p99_ci95 = timing::QuantileInterval(values, 0.99);
   if (reference_ != nullptr)

@@ -348,6 +348,12 @@ TEST(RoundTripEngineChunkTest, PerIterationIntervalsHoldTheTruth) {
   EXPECT_EQ(kept.per_iteration_p50_ci95.estimate, kept.per_iteration_ns.p50);
   EXPECT_TRUE(kept.per_iteration_p99_ci95.Contains(10'100 + 3'000 * std::log(100.0)));
   EXPECT_GT(kept.per_iteration_p99_ci95.half_width(), kept.per_iteration_p50_ci95.half_width());
+  // The SD of Exp(3 us) is 3 us; an exponential's heavy tail leaves fewer degrees of
+  // freedom than the 9999 of normal readings.
+  EXPECT_NEAR(kept.per_iteration_sd_ci95.estimate, kept.per_iteration_ns.sd, 1e-6);
+  EXPECT_TRUE(kept.per_iteration_sd_ci95.Contains(3'000)) << kept.per_iteration_sd_ci95.low;
+  EXPECT_LT(kept.per_iteration_sd_ci95.degrees_of_freedom, 9'999);
+  EXPECT_LT(kept.per_iteration_sd_ci95.half_width(), 0.1 * kept.per_iteration_ns.sd);
 
   options.max_kept_intervals = 1000;  // 10 chunks
   const RunRecord chunked = SimulatedRun(JitteredRtt(), options, 100);
@@ -355,6 +361,8 @@ TEST(RoundTripEngineChunkTest, PerIterationIntervalsHoldTheTruth) {
   EXPECT_EQ(chunked.per_iteration_mean_ci95.degrees_of_freedom, 9);
   EXPECT_EQ(chunked.per_iteration_mean_ci95.estimate, kept.per_iteration_ns.mean);
   EXPECT_TRUE(chunked.per_iteration_mean_ci95.Contains(13'100));
+  EXPECT_EQ(chunked.per_iteration_sd_ci95.degrees_of_freedom, 9);
+  EXPECT_TRUE(chunked.per_iteration_sd_ci95.Contains(3'000));
   EXPECT_FALSE(chunked.per_iteration_p50_ci95.valid);
   EXPECT_FALSE(chunked.per_iteration_p99_ci95.valid);
 }
@@ -373,6 +381,11 @@ TEST(RoundTripEngineTest, AConstantReadingsMeanIntervalKeepsTheQuantizationFloor
   EXPECT_GT(r.per_iteration_mean_ci95.half_width(), 0);
   EXPECT_LT(r.per_iteration_mean_ci95.half_width(), 1);
   EXPECT_TRUE(r.per_iteration_mean_ci95.Contains(10'100));
+  // The SD's interval: [0, the floor], never the point 0.
+  EXPECT_EQ(r.per_iteration_sd_ci95.low, 0);
+  EXPECT_TRUE(r.per_iteration_sd_ci95.floored);
+  EXPECT_GT(r.per_iteration_sd_ci95.high, 0);
+  EXPECT_LT(r.per_iteration_sd_ci95.high, 1);
   EXPECT_EQ(r.per_iteration_p50_ci95.low, 10'100);
   EXPECT_EQ(r.per_iteration_p50_ci95.high, 10'100);
 }

@@ -84,6 +84,11 @@ struct RunRecord {
   // are folded and not kept. Not promised: independence of neighbouring readings, which
   // the order-statistic intervals assume.
   timing::ConfidenceInterval per_iteration_mean_ci95;
+  // The SD of one reading: timing::QuantizedSdInterval over the run's readings (the
+  // chi-square interval on effective degrees of freedom from batch means of the squared
+  // deviations, with the quantization T / batch folded in); in a run timed in chunks, the
+  // chi-square interval on chunks - 1 degrees of freedom, floored likewise. Lower end >= 0.
+  timing::ConfidenceInterval per_iteration_sd_ci95;
   timing::ConfidenceInterval per_iteration_p50_ci95;
   timing::ConfidenceInterval per_iteration_p99_ci95;
   // Readings per interval in ticks of the clock's claimed resolution (0, 1, 2, ...),

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "harness/study_runner.h"
+#include "harness/study_theory.h"
 #include "timing/confidence.h"
 
 // AggregateStudyRuns and SummarizeCell (declared in harness/study_runner.h): a study cell's
@@ -154,6 +155,7 @@ void SetAveragedFigures(const RunTotals& t, double reference_resolution_ns, bool
           std::max(cell.worst_run_bound_ratio, std::abs(t.errors[r]) / bound);
     }
   }
+  SetPredictedBound(cell);
   if (cell.truth_ns > 0) {
     cell.averaged_unresolved = quantum > 0.1 * cell.truth_ns;
     cell.round_trips_to_resolve = static_cast<int64_t>(std::ceil(100 * period / cell.truth_ns));
@@ -177,6 +179,9 @@ void SetPerIterationFigures(const RunTotals& t, double reference_resolution_ns, 
   std::vector<double> zeros(t.readings.size());
   for (size_t i = 0; i < t.readings.size(); ++i) zeros[i] = t.readings[i] == 0 ? 1 : 0;
   cell.zero_share_ci = timing::BatchMeansInterval(zeros, timing::QuantizedSdFloor(1, count));
+  cell.zero_share_ci.low = std::max(0.0, cell.zero_share_ci.low);  // a share: within [0, 1]
+  cell.zero_share_ci.high = std::min(1.0, cell.zero_share_ci.high);
+  cell.sd_ci = ReadingSdInterval(t.readings, period);
   cell.median_ci = timing::QuantileInterval(t.readings, 0.5);
   cell.p99_ci = timing::QuantileInterval(t.readings, 0.99);
   cell.reference_median_ci = timing::QuantileInterval(t.true_ns, 0.5);
@@ -206,9 +211,7 @@ void SetTickFigures(const RunTotals& t, double reference_resolution_ns, StudyCel
     clean_readings.push_back(t.readings[i]);
     clean_true.push_back(t.true_ns[i]);
   }
-  cell.prediction = timing::PredictTickReadings(clean_true, period);
-  cell.observed = timing::ObserveTickReadings(clean_readings, cell.prediction);
-  cell.verdict = timing::JudgeTickReadings(cell.observed, cell.prediction);
+  SetTheoryFigures(clean_readings, clean_true, reference_resolution_ns, cell);
   cell.prediction_applies = period >= 1000;
   cell.phase_test.chi_square = t.chi_square;
   cell.phase_test.degrees_of_freedom = t.degrees;
@@ -333,17 +336,7 @@ void AppendAveragedWords(const StudyCell& c, std::string& text) {
       Two(c.worst_run_error_ns), c.averaged_within_bound ? "within" : "BEYOND",
       Two(c.total_bound_ns()), Two(c.averaged_bound_ns), Two(c.pairing_bound_ns),
       Two(c.reference_bound_ns), Two(c.rate_bound_ns));
-  if (c.prediction_applies) {
-    absl::StrAppendFormat(
-        &text,
-        "; theory %s at 3 SE per check (share of >%d-tick readings %.3f, "
-        "predicted %.3f%s)",
-        c.verdict.agrees() ? "agrees" : "DISAGREES", c.prediction.n, c.observed.share_above_n,
-        c.prediction.f,
-        c.disturbed_intervals > 0
-            ? absl::StrFormat("; %d disturbed intervals left out", c.disturbed_intervals)
-            : "");
-  }
+  if (c.prediction_applies) absl::StrAppend(&text, TheoryWords(c));
   if (c.phase_locked) {
     absl::StrAppendFormat(&text, "; start phases not uniform (chi-square p = %.2g)",
                           c.phase_test.p_value);

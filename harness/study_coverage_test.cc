@@ -223,6 +223,52 @@ TEST_P(CoverageTest, PerIterationMeanOfDitheredReadings) {
   EXPECT_LE(jittered.bias_rate(), bias_limit);
 }
 
+// The true SD of one dithered reading of d = (1 + f) T with uniform integer jitter in
+// [-J, J]: E[T^2 g (1 - g)] + Var(jitter), g the fractional tick of d + jitter (the
+// mixture's variance; readings unbiased), averaged over 20001 jitter values.
+double TrueReadingSd(double d, double jitter) {
+  const int steps = jitter > 0 ? 20000 : 0;
+  double quantization = 0;
+  for (int i = 0; i <= steps; ++i) {
+    const double x = (d + (steps > 0 ? -jitter + 2 * jitter * i / steps : 0)) / kPeriod;
+    const double g = x - std::floor(x);
+    quantization += g * (1 - g);
+  }
+  quantization *= kPeriod * kPeriod / (steps + 1);
+  return std::sqrt(quantization + jitter * (jitter + 1) / 3);
+}
+
+// The SD's interval (timing::QuantizedSdInterval) over dithered readings, with and
+// without jitter: 95% +- 3 SE, but for f = 1/2.
+TEST_P(CoverageTest, PerIterationSdOfDitheredReadings) {
+  const auto [f, n] = GetParam();
+  const double low = 0.95 - ThreeSe(0.95, kTrials), high = 0.95 + ThreeSe(0.95, kTrials);
+  for (const double jitter : {0.0, 0.3 * kPeriod}) {
+    Scenario s;
+    s.n = n;
+    s.d_ns = (1 + f) * kPeriod;
+    s.pause = Pause::kDither;
+    s.jitter_ns = static_cast<int64_t>(jitter);
+    const double truth = TrueReadingSd(s.d_ns, static_cast<double>(s.jitter_ns));
+    Simulator simulator(700 + n + s.jitter_ns);
+    int covered = 0, floored = 0;
+    for (int trial = 0; trial < kTrials; ++trial) {
+      const StudyCell cell = simulator.Run(s);
+      covered += cell.sd_ci.Contains(truth);
+      floored += cell.sd_ci.floored;
+    }
+    const double coverage = static_cast<double>(covered) / kTrials;
+    std::printf("per-iteration SD, dithered, jitter %.1fT f=%.2f N=%4d coverage %.3f floored %d\n",
+                jitter / kPeriod, f, static_cast<int>(n), coverage, floored);
+    EXPECT_GE(coverage, low);
+    // At f = 1/2 the readings' SD is at its maximum T/2 (plus jitter's), which a sample SD
+    // barely exceeds: an interval around the sample SD covers it nearly always.
+    if (f != 0.5) {
+      EXPECT_LE(coverage, high);
+    }
+  }
+}
+
 TEST_P(CoverageTest, PerIterationMeanOfBackToBackReadings) {
   // Readings that tile time: their errors telescope, batch means are conservative (each
   // batch keeps its two endpoint errors). Coverage at least 95%; no bias claimed beyond 5%.

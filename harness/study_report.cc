@@ -1,5 +1,6 @@
 #include "harness/study_report.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
@@ -45,6 +46,22 @@ std::string MicrosWithInterval(const timing::ConfidenceInterval& ci) {
   return timing::FormatWithHalfWidth(ci.estimate / 1e3, ci.half_width() / 1e3);
 }
 
+// A per-iteration statistic in us, rounded to its interval where it has one.
+std::string MicrosRounded(double ns, const timing::ConfidenceInterval& ci) {
+  if (!ci.valid || !(ci.half_width() > 0)) return Micros(ns);
+  return timing::FormatRounded(ns / 1e3, ci.half_width() / 1e3);
+}
+
+// "pred/obs" shares of readings above n ticks, each rounded to its 95% interval (three
+// decimals at most).
+std::string TheoryShares(const StudyCell& c) {
+  constexpr double kLeastHalf = 0.01;
+  return absl::StrCat(
+      timing::FormatRounded(c.prediction.f, std::max(c.predicted.f.half_width(), kLeastHalf)), "/",
+      timing::FormatRounded(c.observed.share_above_n,
+                            std::max(c.observed_intervals.share.half_width(), kLeastHalf)));
+}
+
 std::string Verdict(const StudyCell& c) {
   if (!c.prediction_applies) return "n/a";
   return c.verdict.agrees() ? "agrees" : "DISAGREES";
@@ -68,7 +85,7 @@ std::string FormatStudyTable(const std::vector<StudyCell>& cells) {
     }
     absl::StrAppendFormat(
         &text,
-        "%7d | %9s (%6s) | %-22s %7s %7s | %18s %5s %5s %5s %4.0f%% | %5.3f/%5.3f %-9s | %8s | "
+        "%7d | %9s (%6s) | %-22s %7s %7s | %18s %5s %5s %5s %4.0f%% | %11s %-10s | %8s | "
         "%6.1f (%.1f)\n",
         c.size_bytes, Micros(c.truth_ns), Micros(c.truth_spread_ns),
         absl::StrCat(MicrosWithInterval(c.averaged_ci), c.averaged_unresolved ? " ?" : ""),
@@ -78,9 +95,9 @@ std::string FormatStudyTable(const std::vector<StudyCell>& cells) {
             ? timing::FormatRounded(c.per_iteration.mean / 1e3,
                                     c.per_iteration_mean_ci.half_width() / 1e3)
             : Micros(c.per_iteration.mean),
-        Micros(c.per_iteration.sd), Micros(c.per_iteration.p50), Micros(c.per_iteration.min),
-        100 * c.per_iteration.zero_fraction, c.prediction.f, c.observed.share_above_n, Verdict(c),
-        c.phase_tested ? absl::StrFormat("%.2g", c.phase_test.p_value) : "-",
+        MicrosRounded(c.per_iteration.sd, c.sd_ci), MicrosRounded(c.per_iteration.p50, c.median_ci),
+        Micros(c.per_iteration.min), 100 * c.per_iteration.zero_fraction, TheoryShares(c),
+        Verdict(c), c.phase_tested ? absl::StrFormat("%.2g", c.phase_test.p_value) : "-",
         c.probe_effect_ns_per_read, c.read_cost_ns);
   }
   absl::StrAppend(&text, "\nReadings in ticks of T (count per number of ticks):\n");
@@ -101,13 +118,33 @@ std::string FormatStudyTable(const std::vector<StudyCell>& cells) {
       "(unresolved); its error must stay within the bound (bound%: T/N + pairing skew + "
       "reference resolution + a rate difference shown, all per round trip). "
       "per-iteration: each "
-      "round trip read alone. theory: share of readings above n = floor(d/T) ticks, "
-      "predicted f from the reference's durations, 'agrees' within 3 standard errors "
-      "(share, mean and SD). phase p: chi-square test that round trips start at "
+      "round trip read alone; mean, sd and p50 rounded to their 95% intervals (sd: "
+      "chi-square on the batch means' degrees of freedom, its upper end at least what "
+      "identical quantized readings allow). theory: share of readings above n = floor(d/T) "
+      "ticks, predicted f from the reference's durations, each rounded to its 95% "
+      "interval; 'agrees' where the observed and predicted intervals of the share, the "
+      "mean and the SD all overlap, each at 99.2%, so that at most 5% of cells where the "
+      "theory holds read DISAGREES. phase p: chi-square test that round trips start at "
       "uniform phases within T (small p: locked). probe: extra time per round trip "
       "when the clock is read once per round trip.\n");
   return text;
 }
+
+namespace {
+
+// The CSV's columns from per_iteration_sd_ns_ci95_low on: the SD's interval and the
+// theory's intervals, observed and predicted.
+std::string TheoryCsv(const StudyCell& c) {
+  return absl::StrFormat("%s,%s,%s,%.6g,%s,%.6g,%s,%s,%s,%.6g,%s,%.6g,%s", CsvInterval(c.sd_ci),
+                         CsvInterval(c.predicted.f), CsvInterval(c.observed_intervals.share),
+                         c.prediction.zero_share, CsvInterval(c.predicted.zero_share),
+                         c.observed_zero_share_ci.estimate, CsvInterval(c.observed_zero_share_ci),
+                         CsvInterval(c.predicted.mean_ns), CsvInterval(c.predicted.sd_ns),
+                         c.observed.sd_ns, CsvInterval(c.observed_intervals.sd_ns),
+                         c.predicted_bound_percent, CsvInterval(c.predicted_bound_percent_ci));
+}
+
+}  // namespace
 
 std::string FormatStudyCsv(const std::vector<StudyCell>& cells) {
   std::string text =
@@ -126,13 +163,21 @@ std::string FormatStudyCsv(const std::vector<StudyCell>& cells) {
       "per_iteration_p50_ns_ci95_high,per_iteration_p99_ns,per_iteration_p99_ns_ci95_low,"
       "per_iteration_p99_ns_ci95_high,zero_fraction_ci95_low,zero_fraction_ci95_high,mean_bias_ns,"
       "mean_bias_ns_ci95_low,mean_bias_ns_ci95_high,biased,runs_biased,"
-      "probe_effect_ns_per_read_ci95_low,probe_effect_ns_per_read_ci95_high\n";
+      "probe_effect_ns_per_read_ci95_low,probe_effect_ns_per_read_ci95_high,"
+      "per_iteration_sd_ns_ci95_low,per_iteration_sd_ns_ci95_high,predicted_f_ci95_low,"
+      "predicted_f_ci95_high,observed_f_ci95_low,observed_f_ci95_high,predicted_zero_share,"
+      "predicted_zero_share_ci95_low,predicted_zero_share_ci95_high,observed_zero_share,"
+      "observed_zero_share_ci95_low,observed_zero_share_ci95_high,predicted_mean_ns_ci95_low,"
+      "predicted_mean_ns_ci95_high,predicted_sd_ns_ci95_low,predicted_sd_ns_ci95_high,"
+      "observed_sd_ns,observed_sd_ns_ci95_low,observed_sd_ns_ci95_high,predicted_bound_percent,"
+      "predicted_bound_percent_ci95_low,predicted_bound_percent_ci95_high\n";
   for (const StudyCell& c : cells) {
     absl::StrAppendFormat(
         &text,
         "%s,%d,%d,%d,%.1f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%d,%.3f,%.3f,%.3f,%.3f,%.6f,%.3f,%.3f,%.6f,"
         "%.6f,%.3f,%d,%.3f,%.6g,%d,%.3f,%.3f,%s,"
-        "%s,%s,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%d,%d,%s,%s,%.6g,%s,%s,%.6g,%s,%d,%d,%s\n",
+        "%s,%s,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%d,%d,%s,%s,%.6g,%s,%s,%.6g,%s,%d,%d,%s,"
+        "%s\n",
         c.clock, c.size_bytes, c.runs, c.iterations, c.resolution_ns, c.truth_ns, c.truth_spread_ns,
         c.averaged_ns, c.averaged_error_ns, c.worst_run_error_ns, c.averaged_bound_ns,
         c.averaged_within_bound, c.per_iteration.mean, c.per_iteration.sd, c.per_iteration.p50,
@@ -146,7 +191,7 @@ std::string FormatStudyCsv(const std::vector<StudyCell>& cells) {
         c.round_trips_to_resolve, c.single_reading_unresolved, CsvInterval(c.per_iteration_mean_ci),
         CsvInterval(c.median_ci), c.per_iteration.p99, CsvInterval(c.p99_ci),
         CsvInterval(c.zero_share_ci), c.bias_ci.estimate, CsvInterval(c.bias_ci), c.biased,
-        c.runs_biased, CsvInterval(c.probe_effect_ci));
+        c.runs_biased, CsvInterval(c.probe_effect_ci), TheoryCsv(c));
   }
   return text;
 }
@@ -192,6 +237,7 @@ void WritePerIterationJson(JsonWriter& json, const StudyCell& c) {
   json.NumberField("mean_ns", c.per_iteration.mean);
   WriteInterval(json, "mean_ns", c.per_iteration_mean_ci);
   json.NumberField("sd_ns", c.per_iteration.sd);
+  WriteInterval(json, "sd_ns", c.sd_ci);
   json.NumberField("p50_ns", c.per_iteration.p50);
   WriteInterval(json, "p50_ns", c.median_ci);
   json.NumberField("p99_ns", c.per_iteration.p99);
@@ -226,9 +272,30 @@ void WriteTheoryAndPhaseJson(JsonWriter& json, const StudyCell& c) {
   json.BoolField("applies", c.prediction_applies);
   json.IntegerField("n", c.prediction.n);
   json.NumberField("predicted_f", c.prediction.f);
+  WriteInterval(json, "predicted_f", c.predicted.f);
   json.NumberField("observed_f", c.observed.share_above_n);
+  WriteInterval(json, "observed_f", c.observed_intervals.share);
+  json.NumberField("predicted_zero_share", c.prediction.zero_share);
+  WriteInterval(json, "predicted_zero_share", c.predicted.zero_share);
+  json.NumberField("observed_zero_share", c.observed_zero_share_ci.estimate);
+  WriteInterval(json, "observed_zero_share", c.observed_zero_share_ci);
   json.NumberField("predicted_mean_ns", c.prediction.mean_ns);
+  WriteInterval(json, "predicted_mean_ns", c.predicted.mean_ns);
+  json.NumberField("observed_mean_ns", c.observed.mean_ns);
+  WriteInterval(json, "observed_mean_ns", c.observed_intervals.mean_ns);
   json.NumberField("predicted_sd_ns", c.prediction.sd_ns);
+  WriteInterval(json, "predicted_sd_ns", c.predicted.sd_ns);
+  json.NumberField("observed_sd_ns", c.observed.sd_ns);
+  WriteInterval(json, "observed_sd_ns", c.observed_intervals.sd_ns);
+  json.NumberField("predicted_bound_percent", c.predicted_bound_percent);
+  WriteInterval(json, "predicted_bound_percent", c.predicted_bound_percent_ci);
+  json.NumberField("check_confidence", timing::kTheoryCheckConfidence);
+  json.Key("agrees_by_check");
+  json.BeginObject();
+  json.BoolField("share", c.verdict.share_agrees);
+  json.BoolField("mean", c.verdict.mean_agrees);
+  json.BoolField("sd", c.verdict.sd_agrees);
+  json.EndObject();
   json.BoolField("agrees", c.verdict.agrees());
   json.IntegerField("disturbed_intervals_left_out", c.disturbed_intervals);
   json.EndObject();

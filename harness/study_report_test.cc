@@ -8,6 +8,7 @@ namespace tickbench::harness {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 StudyCell Cell(const std::string& clock, size_t size) {
   StudyCell c;
@@ -78,6 +79,48 @@ TEST(StudyReportTest, IntervalsInEveryFormat) {
   EXPECT_THAT(json, HasSubstr(R"("rtt_ns_ci95":[1295600,1304400])"));
   EXPECT_THAT(json, HasSubstr(R"("unresolved":true)"));
   EXPECT_THAT(json, HasSubstr(R"("bound_terms_ns":{"quantization":)"));
+}
+
+// The SD column carries the digits its interval supports (two of the half-width), and
+// the SD's and the theory's intervals are in the CSV and JSON.
+TEST(StudyReportTest, SdAndTheoryIntervalsInEveryFormat) {
+  StudyCell c = Cell("tick:10ms", 32);
+  c.per_iteration.sd = 3.3612e6;
+  c.sd_ci.valid = true;
+  c.sd_ci.estimate = 3.3612e6;
+  c.sd_ci.low = 2.9e6;
+  c.sd_ci.high = 4.1e6;  // half-width 600 us: tens of us
+  c.predicted.f.valid = true;
+  c.predicted.f.estimate = 0.13;
+  c.predicted.f.low = 0.125;
+  c.predicted.f.high = 0.135;
+  c.observed_intervals.share.valid = true;
+  c.observed_intervals.share.low = 0.11;
+  c.observed_intervals.share.high = 0.15;
+  c.observed.share_above_n = 0.1312;
+  const std::string table = FormatStudyTable({c});
+  EXPECT_THAT(table, HasSubstr(" 3360 "));
+  EXPECT_THAT(table, Not(HasSubstr("3361.2")));
+  EXPECT_THAT(table, HasSubstr("0.130/0.131 agrees"));  // three decimals at most
+  std::vector<std::string> lines = absl::StrSplit(FormatStudyCsv({c}), '\n', absl::SkipEmpty());
+  ASSERT_EQ(lines.size(), 2u);
+  const std::vector<std::string> header = absl::StrSplit(lines[0], ',');
+  const std::vector<std::string> row = absl::StrSplit(lines[1], ',');
+  ASSERT_EQ(header.size(), row.size());
+  int found = 0;
+  for (size_t i = 0; i < header.size(); ++i) {
+    if (header[i] == "per_iteration_sd_ns_ci95_low") found += row[i] == "2.9e+06";
+    if (header[i] == "per_iteration_sd_ns_ci95_high") found += row[i] == "4.1e+06";
+    if (header[i] == "predicted_f_ci95_low") found += row[i] == "0.125";
+    if (header[i] == "observed_f_ci95_high") found += row[i] == "0.15";
+    if (header[i] == "predicted_sd_ns_ci95_low") found += row[i].empty();
+  }
+  EXPECT_EQ(found, 5);
+  const std::string json = FormatStudyJson(RunContext{}, {c});
+  EXPECT_THAT(json, HasSubstr(R"("sd_ns":3361200,"sd_ns_ci95":[2900000,4100000])"));
+  EXPECT_THAT(json, HasSubstr(R"("predicted_f":0.13,"predicted_f_ci95":[0.125,0.135])"));
+  EXPECT_THAT(json, HasSubstr(R"("observed_f":0.1312,"observed_f_ci95":[0.11,0.15])"));
+  EXPECT_THAT(json, HasSubstr(R"("agrees_by_check":{"share":true,"mean":true,"sd":true})"));
 }
 
 }  // namespace

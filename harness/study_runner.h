@@ -118,6 +118,11 @@ struct StudyCell {
   // floored at timing::QuantizedSdFloor(T, readings)); the median and p99 from order
   // statistics (they assume independent readings).
   timing::ConfidenceInterval per_iteration_mean_ci;
+  // The SD of one reading (per_iteration.sd): the chi-square interval on the batch means'
+  // degrees of freedom (batches - 1: back-to-back readings are correlated), its upper end
+  // at least timing::QuantizedSdFloor(T, readings), its lower end >= 0
+  // (timing::SdIntervalWithFloor).
+  timing::ConfidenceInterval sd_ci;
   timing::ConfidenceInterval reference_mean_ci;
   timing::ConfidenceInterval zero_share_ci;
   timing::ConfidenceInterval median_ci;
@@ -143,7 +148,21 @@ struct StudyCell {
   int64_t disturbed_intervals = 0;
   timing::TickPrediction prediction;
   timing::TickObservation observed;
+  // The theory's check (timing::JudgeTickIntervals): the observed and predicted intervals
+  // of the share above n, the mean and the SD must overlap, each at
+  // timing::kTheoryCheckConfidence, so that a cell where the theory holds is called
+  // DISAGREES in at most 5% of cases. What the report shows are the 95% intervals below,
+  // over the same (undisturbed) intervals: observed_intervals from the readings (share:
+  // Clopper-Pearson; mean: batch means; SD: as sd_ci), predicted from the reference's
+  // durations (timing::PredictTickIntervals over the batch-means interval of their mean).
   timing::TickVerdict verdict;
+  timing::TickIntervals observed_intervals;
+  timing::ConfidenceInterval observed_zero_share_ci;  // Clopper-Pearson, of 0-tick readings
+  timing::TickPredictionIntervals predicted;
+  // The averaged figure's quantization bound T/N as a share of the RTT (%), with its
+  // interval from the truth's (truth_ci): 100 T / (N d) at d's ends.
+  double predicted_bound_percent = 0;
+  timing::ConfidenceInterval predicted_bound_percent_ci;
   bool prediction_applies = false;  // T above 1 us: quantization dominates
 
   timing::UniformityTest phase_test;  // of the start phases within T, per run, summed

@@ -134,7 +134,9 @@ const char* const kCsvColumns[] = {"transport",
                                    "averaged_unresolved",
                                    "round_trips_to_resolve",
                                    "throughput_note",
-                                   "per_iteration_p90_ns"};
+                                   "per_iteration_p90_ns",
+                                   "per_iteration_sd_ns_ci95_low",
+                                   "per_iteration_sd_ns_ci95_high"};
 
 namespace {
 
@@ -289,17 +291,29 @@ std::string FormatCsv(const std::vector<RunRecord>& records) {
                           r.excluded_trips, r.completed > 0 ? Number(LossRate(r), 6) : "",
                           r.warmup_lost, r.receive_timeout_ns, CsvField(r.invalid_reason));
     if (r.valid()) {
-      absl::StrAppendFormat(&text, "%.6g,%.6g,%d,%d,%s,%.3f\n", r.resolution_ns, r.quantum_ns,
+      absl::StrAppendFormat(&text, "%.6g,%.6g,%d,%d,%s,%.3f,", r.resolution_ns, r.quantum_ns,
                             r.averaged_unresolved ? 1 : 0, r.round_trips_to_resolve,
                             CsvField(r.throughput_note), r.per_iteration_ns.p90);
     } else {
-      text += ",,,,,\n";
+      text += ",,,,,,";
     }
+    // The SD's interval, last so that the columns before keep their places.
+    const std::string sd_interval = CsvInterval(r.per_iteration_sd_ci95);
+    absl::StrAppend(&text, sd_interval.substr(0, sd_interval.size() - 1),
+                    PooledCsvCells(pooled, r.size_bytes, percentiles.size()), "\n");
   }
   return text;
 }
 
 namespace {
+
+// A record's per-iteration intervals (RunRecord's *_ci95).
+void WritePerIterationIntervals(JsonWriter& json, const RunRecord& r) {
+  WriteInterval(json, "mean_ns", r.per_iteration_mean_ci95);
+  WriteInterval(json, "sd_ns", r.per_iteration_sd_ci95);
+  WriteInterval(json, "p50_ns", r.per_iteration_p50_ci95);
+  WriteInterval(json, "p99_ns", r.per_iteration_p99_ci95);
+}
 
 // A record's "reference" figures (or "none") and its "faults".
 void WriteReferenceAndFaults(JsonWriter& json, const RunRecord& r) {
@@ -368,9 +382,7 @@ std::string FormatJson(const RunContext& context, const std::vector<RunRecord>& 
     json.Key("per_iteration");
     json.BeginObject();
     WriteSummary(json, r.per_iteration_ns);
-    WriteInterval(json, "mean_ns", r.per_iteration_mean_ci95);
-    WriteInterval(json, "p50_ns", r.per_iteration_p50_ci95);
-    WriteInterval(json, "p99_ns", r.per_iteration_p99_ci95);
+    WritePerIterationIntervals(json, r);
     json.Key("resolution_histogram");
     json.BeginArray();
     for (int64_t count : r.resolution_histogram) json.Integer(count);

@@ -95,10 +95,15 @@ TEST(SweepReportTest, PerIterationIntervalsAreWrittenWhereARunHasThem) {
   p99.low = 30'000;
   p99.high = 41'000.25;
   records[0].per_iteration_p99_ci95 = p99;
+  timing::ConfidenceInterval sd = mean;
+  sd.low = 0;
+  sd.high = 812.5;
+  records[0].per_iteration_sd_ci95 = sd;
   const std::string json = FormatJson(RunContext{}, records, "sweep");
-  EXPECT_THAT(json, HasSubstr(R"("mean_ns_ci95":[9500,10500],"p50_ns_ci95":[],)"
-                              R"("p99_ns_ci95":[30000,41000.25])"));
-  EXPECT_THAT(json, HasSubstr(R"("mean_ns_ci95":[],"p50_ns_ci95":[],"p99_ns_ci95":[])"));
+  EXPECT_THAT(json, HasSubstr(R"("mean_ns_ci95":[9500,10500],"sd_ns_ci95":[0,812.5],)"
+                              R"("p50_ns_ci95":[],"p99_ns_ci95":[30000,41000.25])"));
+  EXPECT_THAT(json,
+              HasSubstr(R"("mean_ns_ci95":[],"sd_ns_ci95":[],"p50_ns_ci95":[],"p99_ns_ci95":[])"));
   const std::string csv = FormatCsv(records);
   EXPECT_THAT(csv, HasSubstr(",zero_fraction,per_iteration_mean_ns_ci95_low,"
                              "per_iteration_mean_ns_ci95_high,per_iteration_p50_ns_ci95_low,"
@@ -106,6 +111,11 @@ TEST(SweepReportTest, PerIterationIntervalsAreWrittenWhereARunHasThem) {
                              "per_iteration_p99_ns_ci95_high,reference_averaged_rtt_ns,"));
   EXPECT_THAT(csv, HasSubstr(",0.500000,9500.000,10500.000,,,30000.000,41000.250,15000.000,"));
   EXPECT_THAT(csv, HasSubstr(",0.500000,,,,,,,15000.000,"));
+  // The SD's interval closes each row (empty where there is none).
+  EXPECT_THAT(csv, HasSubstr(",per_iteration_p90_ns,per_iteration_sd_ns_ci95_low,"
+                             "per_iteration_sd_ns_ci95_high\n"));
+  EXPECT_THAT(csv, HasSubstr(",0.000,812.500\n"));
+  EXPECT_THAT(csv, HasSubstr(",0.000,,\n"));
 }
 
 TEST(SweepReportTest, ARunWithoutAFigureShowsWhatWasLostNeverANumber) {

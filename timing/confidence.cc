@@ -1,3 +1,5 @@
+// Over 400 lines because it holds every interval method the reports use, over the t, beta,
+// chi-square and binomial distributions they share.
 #include "timing/confidence.h"
 
 #include <algorithm>
@@ -262,6 +264,53 @@ ConfidenceInterval SdIntervalWithFloor(double sd, double degrees_of_freedom, dou
     ci.high = sd_floor;
     ci.floored = true;
   }
+  return ci;
+}
+
+ConfidenceInterval BatchSdInterval(absl::Span<const double> series, double sd_floor, int batches,
+                                   double confidence) {
+  const int64_t n = static_cast<int64_t>(series.size());
+  if (n < 2) return Invalid();
+  RunningStats all;
+  for (double v : series) all.Add(v);
+  const double mean = all.mean(), sd = all.sd();
+  const double scale = static_cast<double>(n) / static_cast<double>(n - 1);  // unbiased s^2
+  std::vector<double> squares(series.size());
+  for (size_t i = 0; i < series.size(); ++i) {
+    squares[i] = scale * (series[i] - mean) * (series[i] - mean);
+  }
+  const ConfidenceInterval variance = BatchMeansInterval(squares, 0, batches, confidence);
+  const double most = static_cast<double>(n - 1);
+  double df = most;
+  if (variance.valid && variance.standard_error > 0) {
+    df = std::clamp(2 * sd * sd * sd * sd / (variance.standard_error * variance.standard_error),
+                    1.0, most);
+  }
+  return SdIntervalWithFloor(sd, df, sd_floor, confidence);
+}
+
+ConfidenceInterval QuantizedSdInterval(absl::Span<const double> readings, double quantum,
+                                       double confidence) {
+  const int64_t count = static_cast<int64_t>(readings.size());
+  ConfidenceInterval ci =
+      BatchSdInterval(readings, QuantizedSdFloor(quantum, count), kDefaultBatches, confidence);
+  if (!ci.valid || !(quantum > 0)) return ci;
+  // Readings on two neighbouring ticks: SD = T sqrt(p (1 - p)) exactly, p the share on the
+  // upper tick. The exact interval of p carried through it (T/2 where it holds p = 1/2)
+  // joins the interval above, so that a handful of rare readings is not left to a
+  // normal approximation.
+  const double base = std::round(*std::min_element(readings.begin(), readings.end()) / quantum);
+  int64_t upper = 0;
+  for (double r : readings) {
+    const double ticks = r / quantum - base;
+    if (std::abs(ticks - std::round(ticks)) > 1e-9 || std::round(ticks) > 1) return ci;
+    upper += std::round(ticks) == 1;
+  }
+  const ConfidenceInterval p = ProportionInterval(upper, count, confidence);
+  auto sd = [quantum](double share) { return quantum * std::sqrt(share * (1 - share)); };
+  const double top = p.low <= 0.5 && 0.5 <= p.high ? quantum / 2 : std::max(sd(p.low), sd(p.high));
+  ci.low = std::min(ci.low, std::min(sd(p.low), sd(p.high)));
+  ci.high = std::max(ci.high, top);
   return ci;
 }
 

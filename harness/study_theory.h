@@ -1,0 +1,34 @@
+// The study's check of the coarse-tick theory, with intervals on both sides (internal to
+// the study_runner target; used by AggregateStudyRuns).
+#ifndef HARNESS_STUDY_THEORY_H_
+#define HARNESS_STUDY_THEORY_H_
+
+#include <string>
+#include <vector>
+
+#include "harness/study_runner.h"
+
+namespace tickbench::harness {
+
+// Sets cell.prediction, observed, observed_intervals, observed_zero_share_ci, predicted and
+// verdict from the undisturbed readings and the reference's durations of the same
+// intervals, in time order; cell.resolution_ns is T.
+void SetTheoryFigures(const std::vector<double>& readings, const std::vector<double>& true_ns,
+                      double reference_resolution_ns, StudyCell& cell);
+
+// The interval of one reading's SD over `readings` in time order at `confidence`:
+// timing::BatchSdInterval (chi-square on the effective degrees of freedom from batch
+// means), floored at timing::QuantizedSdFloor(quantum, readings).
+timing::ConfidenceInterval ReadingSdInterval(const std::vector<double>& readings, double quantum,
+                                             double confidence = timing::kConfidence95);
+
+// cell.predicted_bound_percent and its interval from cell.truth_ci.
+void SetPredictedBound(StudyCell& cell);
+
+// The theory's words for the plain-words line: the verdict, then each check's observed
+// and predicted 95% intervals (share above n ticks, zero share, SD), rounded to them.
+std::string TheoryWords(const StudyCell& cell);
+
+}  // namespace tickbench::harness
+
+#endif  // HARNESS_STUDY_THEORY_H_
