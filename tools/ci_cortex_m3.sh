@@ -36,18 +36,21 @@ failed=0
 bounded "${bazel[@]}" build --config=cortex_m3 --keep_going "$@" -- //... 2>&1 || failed=1
 
 bin=$("${bazel[@]}" info --config=cortex_m3 "$@" bazel-bin 2>/dev/null)
-header=$(od -An -tx1 -N20 "$bin/board/harness" 2>/dev/null | tr -d ' \n')
-echo "board/harness: ELF header $header"
-# 7f 45 4c 46 (ELF), class 01 (32-bit), machine 28 00 (EM_ARM).
-if [ "${header:0:10}" != 7f454c4601 ] || [ "${header:36:4}" != 2800 ]; then
-  echo "ci_cortex_m3.sh: board/harness is not a 32-bit Arm ELF image" >&2
-  failed=1
-fi
+# //harness is the board program under this config, as //board:harness is.
+for program in harness/harness board/harness; do
+  header=$(od -An -tx1 -N20 "$bin/$program" 2>/dev/null | tr -d ' \n')
+  echo "$program: ELF header $header"
+  # 7f 45 4c 46 (ELF), class 01 (32-bit), machine 28 00 (EM_ARM).
+  if [ "${header:0:10}" != 7f454c4601 ] || [ "${header:36:4}" != 2800 ]; then
+    echo "ci_cortex_m3.sh: $program is not a 32-bit Arm ELF image" >&2
+    failed=1
+  fi
+done
 
 bounded "${bazel[@]}" test --config=cortex_m3 --keep_going "$@" -- //... 2>&1 || failed=1
 
 # The study, as the board prints it (not counted: the tests above check it).
-bounded bash bazel/toolchains/cortex_m3/qemu_mps2.sh "$bin/board/harness" --clock=systick \
+bounded bash bazel/toolchains/cortex_m3/qemu_mps2.sh "$bin/harness/harness" --clock=systick \
   --tick_period=10ms --sizes=32,512,4096 2>&1 | sed -n '1,12p'
 
 echo "ci_cortex_m3.sh: $([ "$failed" -eq 0 ] && echo succeeded || echo failed) in $((SECONDS / 60))m$((SECONDS % 60))s"
