@@ -92,6 +92,7 @@ struct CommandLine {
   bool explain = false;
   bool fit_sim = false;  // --analyze: fit the simulation to the curve
   std::string plot;
+  std::string report;   // --report=FILE.html (harness/report_page.h)
   std::string compare;  // --compare=A.json,B.json, a mode of its own (harness/compare_command.h)
   bool csv_context = true;          // --format=csv: the context as leading '#' lines
   bool quiet = false;               // no progress line while a sweep runs
@@ -127,7 +128,8 @@ struct Plan {
   // Resolved, and checked with CheckOutputTarget; "" for none and for --output=-
   // (standard output, where the results go anyway).
   std::string output_path;
-  std::string plot_path;  // resolved and checked, with its data file; "" for none
+  std::string plot_path;    // resolved and checked, with its data file; "" for none
+  std::string report_path;  // --report: resolved and checked; "" for none
   // --transport=sim: everything runs in virtual time with this model.
   bool simulate = false;
   transport::SimRttModel sim_model;
@@ -160,7 +162,7 @@ inline constexpr double kMaxSimulatedNanos = static_cast<double>(int64_t{1} << 6
 // The plan of a measurement (Mode::kMeasure; `command_line.role` says whether against a
 // server). Every flag is checked: numbers against their ranges (durations finite),
 // strings against their allowed values, flags that do nothing in this measurement
-// refused, the output targets (--output, --plot and its data file) with
+// refused, the output targets (--output, --plot and its data file, --report) with
 // CheckOutputTarget, the memory of the results against kMaxPlanBytes and a simulation's
 // virtual time against kMaxSimulatedNanos. Each error is InvalidArgument naming the flag
 // once and what it allows. Makes (and drops) a transport to learn its largest message.

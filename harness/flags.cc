@@ -204,6 +204,10 @@ ABSL_FLAG(std::string, compare, Defaults().compare,
 ABSL_FLAG(std::string, plot, Defaults().plot,
           "Draw the sweep (or the study's histograms) to this SVG file with gnuplot; the data "
           "goes beside it as .dat. Relative to where you ran bazel run.");
+ABSL_FLAG(std::string, report, Defaults().report,
+          "Write one self-contained HTML page of the sweep or the study to this file: what ran "
+          "where, the tables, the verdicts in words and the plots (inline SVG; nothing fetched). "
+          "Open it in a browser. Relative to where you ran bazel run.");
 ABSL_FLAG(bool, list_clocks, Defaults().list_clocks,
           "List the clocks this machine offers, then exit.");
 ABSL_FLAG(std::string, clock_info, Defaults().clock_info,
@@ -375,6 +379,7 @@ void ReadModeFlags(CommandLine& c) {
   c.explain = absl::GetFlag(FLAGS_explain);
   c.fit_sim = absl::GetFlag(FLAGS_fit_sim);
   c.plot = absl::GetFlag(FLAGS_plot);
+  c.report = absl::GetFlag(FLAGS_report);
   c.compare = absl::GetFlag(FLAGS_compare);
 }
 

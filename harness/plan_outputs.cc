@@ -1,6 +1,6 @@
 // The last steps of MakePlan (make_plan.cc): what a plan would take (memory for its
 // results and, in simulation, virtual time) and where its results go (--format, --output,
-// --plot), the targets checked before anything is measured.
+// --plot, --report), the targets checked before anything is measured.
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -40,7 +40,30 @@ absl::Status CheckPlanBounds(const Plan& plan) {
   return absl::OkStatus();
 }
 
-// --format, --output and --plot, the targets checked before anything is measured.
+namespace {
+
+// --report's target, resolved and checked, after --output's and --plot's.
+absl::Status ResolveReport(const CommandLine& c, Plan& plan) {
+  if (!Given(c, "report") && c.report.empty()) return absl::OkStatus();
+  if (c.report.empty()) return BadFlag("report", "takes an HTML file, e.g. report.html");
+  if (c.report == "-") {
+    return BadFlag("report", "a report page is a file: name an HTML file, e.g. report.html");
+  }
+  plan.report_path = ResolveUserPath(c.report);
+  if (absl::Status s = CheckOutputTarget("report", plan.report_path); !s.ok()) {
+    return BadFlag("report", s.message());
+  }
+  if (plan.report_path == plan.output_path ||
+      (!plan.plot_path.empty() &&
+       (plan.report_path == plan.plot_path || plan.report_path == PlotDataPath(plan.plot_path)))) {
+    return BadFlag("report", "names the same file as --output, --plot or the plot's data file");
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+// --format, --output, --plot and --report, the targets checked before anything is measured.
 absl::Status ResolveOutputs(const CommandLine& c, Plan& plan) {
   if (c.format == "table") {
     plan.format = OutputFormat::kTable;
@@ -70,7 +93,7 @@ absl::Status ResolveOutputs(const CommandLine& c, Plan& plan) {
       return BadFlag("output", "names the same file as --plot or its data file");
     }
   }
-  return absl::OkStatus();
+  return ResolveReport(c, plan);
 }
 
 }  // namespace tickbench::harness

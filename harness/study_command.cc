@@ -8,6 +8,7 @@
 #include "harness/command_status.h"
 #include "harness/echo_session.h"
 #include "harness/plot.h"
+#include "harness/report_page.h"
 #include "harness/study_runner.h"
 #include "platform/cpu_affinity.h"
 #include "timing/os_clocks.h"
@@ -64,7 +65,15 @@ int RunStudyCommand(Experiment& e, Reporter& reporter) {
       absl::FPrintF(stderr, "tickbench: %s\n", WithFlag("plot", s).message());
     }
   }
-  return FinishMeasurement(e.plan, reporter, outcome.status, outcome.cells.size());
+  const int exit_code = FinishMeasurement(e.plan, reporter, outcome.status, outcome.cells.size());
+  if (e.plan.report_path.empty()) return exit_code;
+  return WriteReportPage(
+      e.plan.report_path,
+      StudyReportPage(
+          e.context, HeaderOf(e), outcome.cells,
+          RenderReportPlot("the study: each clock's per-iteration readings at each size",
+                           StudyHistogramJob(outcome.cells))),
+      exit_code);
 }
 
 }  // namespace tickbench::harness

@@ -11,6 +11,7 @@
 #include "harness/command_status.h"
 #include "harness/plot.h"
 #include "harness/progress_meter.h"
+#include "harness/report_page.h"
 #include "harness/sweep_analysis.h"
 #include "harness/sweep_runner.h"
 
@@ -18,17 +19,18 @@ namespace tickbench::harness {
 namespace {
 
 // The steps of the sweep and the sizes of this host that may explain them, reported;
-// with --plot, the sweep drawn with its steps.
-void AnalyzeAndPlot(const Experiment& e, const remote::RoleOptions& role,
-                    const SweepOutcome& outcome, Reporter& reporter) {
+// with --plot, the sweep drawn with its steps; with --report, the page (else nullopt).
+std::optional<ReportPage> AnalyzeAndPlot(const Experiment& e, const remote::RoleOptions& role,
+                                         const SweepOutcome& outcome, Reporter& reporter) {
   const analysis::Sweep sweep = RttSweepFromRecords(outcome.records);
   const std::string name(e.transport->name());
   const std::string peer_address =
       MtuPeerAddress(name, role.role == remote::Role::kClient ? role.peer.Host() : "");
   const analysis::SizeFacts facts = CollectSizeFacts(name, outcome.socket_buffers, peer_address);
   const SweepAnalysis analyzed = AnalyzeSweep(sweep, facts, e.explain);
-  reporter.ReportAnalysis(FormatSweepAnalysis(sweep, facts, analyzed));
-  if (e.plan.plot_path.empty()) return;
+  const std::string analysis_text = FormatSweepAnalysis(sweep, facts, analyzed);
+  reporter.ReportAnalysis(analysis_text);
+  if (e.plan.plot_path.empty() && e.plan.report_path.empty()) return std::nullopt;
   const std::string title =
       absl::StrFormat("%s over %s, %s", e.plan.preset.name, name, e.clocks[0]->info().name);
   SweepPlotExtras extras = SweepPlotExtrasFromRecords(outcome.records);
@@ -37,13 +39,18 @@ void AnalyzeAndPlot(const Experiment& e, const remote::RoleOptions& role,
     extras.fit =
         FitCurve(*analyzed.fits, sweep.points.front().size_bytes, sweep.points.back().size_bytes);
   }
-  if (absl::Status s =
-          PlotSweep(e.plan.plot_path, sweep,
-                    analyzed.steps.ok() ? analyzed.steps->steps : std::vector<analysis::Step>{},
-                    title, extras);
-      !s.ok()) {
-    absl::FPrintF(stderr, "tickbench: %s\n", WithFlag("plot", s).message());
+  const std::vector<analysis::Step> steps =
+      analyzed.steps.ok() ? analyzed.steps->steps : std::vector<analysis::Step>{};
+  if (!e.plan.plot_path.empty()) {
+    if (absl::Status s = PlotSweep(e.plan.plot_path, sweep, steps, title, extras); !s.ok()) {
+      absl::FPrintF(stderr, "tickbench: %s\n", WithFlag("plot", s).message());
+    }
   }
+  if (e.plan.report_path.empty()) return std::nullopt;
+  return SweepReportPage(e.context, HeaderOf(e), outcome.records, e.plan.preset.style,
+                         analysis_text,
+                         RenderReportPlot("the sweep: round-trip time against message size",
+                                          SweepPlotJob(sweep, steps, title, extras)));
 }
 
 }  // namespace
@@ -62,8 +69,9 @@ int RunSweepCommand(Experiment& e, const remote::RoleOptions& role, Reporter& re
                                         });
   meter.reset();  // the line cleared before the results
   reporter.ReportRuns(outcome.records, e.plan.preset.style);
-  AnalyzeAndPlot(e, role, outcome, reporter);
-  return FinishMeasurement(e.plan, reporter, outcome.status, outcome.records.size());
+  const std::optional<ReportPage> page = AnalyzeAndPlot(e, role, outcome, reporter);
+  const int exit_code = FinishMeasurement(e.plan, reporter, outcome.status, outcome.records.size());
+  return page ? WriteReportPage(e.plan.report_path, *page, exit_code) : exit_code;
 }
 
 }  // namespace tickbench::harness

@@ -9,7 +9,8 @@
 #   tools/setup.sh --mcu      also the bare-metal Cortex-M3 build, run under QEMU (docs/platforms.md)
 #   tools/setup.sh --format   also clang-format and buildifier (tools/format.sh; buildifier from
 #                             the npm registry's @bazel/buildifier, into ~/.cache/tickbench/npm)
-#   tools/setup.sh --ci       everything CI runs: --arm64 --fuzz --mcu --format
+#   tools/setup.sh --report   also chromium (headless: tests:report_page_browser_test opens --report pages)
+#   tools/setup.sh --ci       everything CI runs: --arm64 --fuzz --mcu --format --report
 set -euo pipefail
 
 packages=(
@@ -30,12 +31,13 @@ architectures=()
 want_buildifier=0  # foreign architectures dpkg must know before apt-get update
 options=()
 for arg in "$@"; do
-  if [ "$arg" = --ci ]; then options+=(--arm64 --fuzz --mcu --format); else options+=("$arg"); fi
+  if [ "$arg" = --ci ]; then options+=(--arm64 --fuzz --mcu --format --report); else options+=("$arg"); fi
 done
 for arg in "${options[@]}"; do
   case "$arg" in
     --compare) packages+=(sockperf qperf) ;;
     --fuzz) packages+=(clang libclang-rt-14-dev) ;;
+    --report) packages+=(chromium) ;;  # headless, for the --report page's browser test
     --arm64)
       # The :arm64 packages are Debian's multiarch builds, installable beside the amd64
       # ones (Multi-Arch: same) once dpkg knows the architecture.
@@ -62,8 +64,8 @@ for arg in "${options[@]}"; do
       # has npm from elsewhere (Node.js's own packages) keeps it: Debian's would conflict.
       command -v npm >/dev/null || packages+=(npm)
       want_buildifier=1 ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
-    *) echo "setup.sh: unknown option '$arg' (allowed: --compare, --arm64, --fuzz, --mcu, --format, --ci, --help)" >&2; exit 2 ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    *) echo "setup.sh: unknown option '$arg' (allowed: --compare, --arm64, --fuzz, --mcu, --format, --report, --ci, --help)" >&2; exit 2 ;;
   esac
 done
 

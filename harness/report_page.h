@@ -1,0 +1,90 @@
+// --report=FILE.html: one self-contained HTML page of a measurement (a sweep or the
+// study): what ran where (the context), the tables, the verdicts in words and the plots,
+// inline as SVG.
+//
+// Promised:
+//   - the page fetches nothing: no script, no external style, font or image, no inline
+//     event handler; its Content-Security-Policy meta tag (kReportPageCsp) forbids the
+//     browser to load anything but inline styles and data: images;
+//   - every string that is not the program's own markup passes HtmlEscape (titles, table
+//     text, verdicts, hostnames, flags and their values, paths);
+//   - a plot is inlined only after InlineableSvg: gnuplot's <svg> element, refused when it
+//     holds a script, an event handler, foreignObject or a reference outside the page;
+//   - without a plot (gnuplot missing, failed or refused) the page says which plot is
+//     missing and why;
+//   - the page is written whole or not at all (WriteFileAtomically).
+// Not promised: that the page looks the same in every browser.
+#ifndef HARNESS_REPORT_PAGE_H_
+#define HARNESS_REPORT_PAGE_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "harness/plot.h"
+#include "harness/reporter.h"
+#include "harness/run_context.h"
+#include "harness/run_record.h"
+#include "harness/study_runner.h"
+#include "harness/sweep_report.h"
+
+namespace tickbench::harness {
+
+inline constexpr char kReportPageCsp[] =
+    "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
+
+struct ReportPlot {
+  std::string caption;  // what the plot shows
+  std::string svg;      // an <svg> element that passed InlineableSvg; "" when missing
+  std::string missing;  // why there is no plot, when `svg` is ""
+};
+
+struct ReportPage {
+  std::string title;
+  RunContext context;
+  ExperimentHeader header;
+  std::string tables;                 // the results' table, monospaced
+  std::vector<std::string> verdicts;  // the results in words, one paragraph each
+  std::string analysis;               // the sweep's step analysis, monospaced; "" for none
+  std::vector<ReportPlot> plots;
+};
+
+// `text` for HTML text or a quoted attribute: & < > " ' as entities; control bytes other
+// than tab, newline and carriage return as the visible text \xNN.
+std::string HtmlEscape(absl::string_view text);
+
+// The <svg>...</svg> element of an SVG file (its XML declaration and doctype left out),
+// or InvalidArgument naming what keeps it out of the page: no <svg> element; a script,
+// foreignObject, iframe, embed, object or image element; an attribute named on...;
+// "javascript:"; a reference outside the page (href to anything but #id, url( ... ) to
+// anything but #id, @import).
+absl::StatusOr<std::string> InlineableSvg(absl::string_view svg);
+
+// The whole page.
+std::string RenderReportPage(const ReportPage& page);
+
+// Runs gnuplot on `job` in a private temporary directory and keeps its SVG, or says why
+// there is none ("gnuplot is not installed ...", its exit status, a refused SVG).
+ReportPlot RenderReportPlot(absl::string_view caption, const GnuplotJob& job);
+
+// A sweep's page: the table of `style` (FormatTable), the analysis text, the warnings and
+// a summary per size in words.
+ReportPage SweepReportPage(const RunContext& context, const ExperimentHeader& header,
+                           const std::vector<RunRecord>& records, TableStyle style,
+                           absl::string_view analysis, ReportPlot plot);
+
+// The study's page: its table (FormatStudyTable) and each cell's summary in words.
+ReportPage StudyReportPage(const RunContext& context, const ExperimentHeader& header,
+                           const std::vector<StudyCell>& cells, ReportPlot plot);
+
+// Writes the page to `path` (resolved and checked by MakePlan) with the load average
+// now as the end's; on failure prints "tickbench: could not write --report: ..." to
+// stderr. Returns what the exit code becomes: `exit_code`, or kExitFault in place of
+// kExitOk when the page could not be written.
+int WriteReportPage(const std::string& path, ReportPage page, int exit_code);
+
+}  // namespace tickbench::harness
+
+#endif  // HARNESS_REPORT_PAGE_H_

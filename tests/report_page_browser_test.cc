@@ -1,0 +1,159 @@
+// --report=FILE.html end to end: the binary writes the page of a simulated sweep and of a
+// simulated study, and a headless browser (Debian's chromium) renders it: no console
+// message (a blocked fetch or script, a Content-Security-Policy violation, a parse error
+// would each log one), the plots as <svg> elements in the DOM, the tables and the verdicts
+// in words there, and a hostile --report path (markup, quotes, a newline) shown only as
+// text. Skipped, with the reason, where chromium is not installed (tools/setup.sh
+// --report installs it). Without gnuplot in PATH, the page says the plot is missing and
+// why, and the exit status is 0 as with --plot; that part needs no browser.
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/harness_runner.h"
+
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+using tickbench::testing::HarnessResult;
+using tickbench::testing::ReadWholeFile;
+using tickbench::testing::RunHarness;
+
+const std::string kSweep =
+    "--transport=sim --experiment=sweep --sizes=32,512,4096 --iterations=200 --runs=2 --seed=1 "
+    "--quiet";
+const std::string kStudy =
+    "--experiment=study --transport=sim --sim_fixed=1.3ms --sim_per_byte_ns=0 --sizes=64 "
+    "--clocks=tick:10ms,tick:20ms --iterations=200 --runs=2 --seed=1";
+// A directory name (no '/') a page must show only as text.
+const std::string kHostileName = "r<script>alert(1)<!--\"'\n<b onmouseover=x>";
+
+int Shell(const std::string& command) {
+  const int status = std::system(command.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// `text` in single quotes for sh.
+std::string ShellQuote(const std::string& text) {
+  std::string quoted = "'";
+  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+std::string ChromiumUnavailable() {
+  if (Shell("command -v chromium >/dev/null 2>&1") != 0) {
+    return "chromium is not installed (tools/setup.sh --report installs it)";
+  }
+  return "";
+}
+
+struct Rendered {
+  int exit_code = -1;
+  std::string dom;
+  std::string log;
+};
+
+// The page at `path` rendered by headless chromium: the DOM it built and its log.
+Rendered RenderInChromium(const std::string& path) {
+  const std::string dir = ::testing::TempDir();
+  const std::string profile = dir + "/chromium-profile";
+  mkdir(profile.c_str(), 0700);
+  // A plain name for the URL: the hostile one would need percent-encoding.
+  const std::string page = dir + "/page.html";
+  EXPECT_EQ(Shell(absl::StrCat("cp ", ShellQuote(path), " ", page)), 0);
+  Rendered r;
+  r.exit_code = Shell(absl::StrCat(
+      "HOME=", dir, " timeout 120 chromium --headless --no-sandbox --disable-gpu ",
+      "--no-first-run --user-data-dir=", profile, " --enable-logging=stderr --v=0 --dump-dom ",
+      "file://", page, " >", dir, "/dom.html 2>", dir, "/chromium.log"));
+  r.dom = ReadWholeFile(dir + "/dom.html");
+  r.log = ReadWholeFile(dir + "/chromium.log");
+  return r;
+}
+
+// Runs the binary with `args` and --report into a directory of a hostile name; the page.
+std::string WritePage(const std::string& args, const std::string& env = "") {
+  const std::string dir = ::testing::TempDir() + "/" + kHostileName;
+  mkdir(dir.c_str(), 0700);
+  const std::string path = dir + "/report.html";
+  unlink(path.c_str());
+  const HarnessResult result = RunHarness(absl::StrCat(args, " --report=", ShellQuote(path)), env);
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  return ReadWholeFile(path);
+}
+
+void ExpectRendersCleanly(const std::string& html, const std::string& words) {
+  ASSERT_THAT(html, HasSubstr("</html>"));
+  const Rendered r = RenderInChromium(::testing::TempDir() + "/" + kHostileName + "/report.html");
+  ASSERT_EQ(r.exit_code, 0) << r.log;
+  EXPECT_THAT(r.log, Not(HasSubstr(":CONSOLE"))) << r.log;
+  // The plot, the table, the verdicts, the context.
+  EXPECT_THAT(r.dom, HasSubstr("<svg"));
+  EXPECT_THAT(r.dom, HasSubstr("</svg>"));
+  EXPECT_THAT(r.dom, HasSubstr("<section id=\"tables\">"));
+  EXPECT_THAT(r.dom, HasSubstr("size B"));
+  EXPECT_THAT(r.dom, HasSubstr(words));
+  EXPECT_THAT(r.dom, HasSubstr("tickbench_version"));
+  EXPECT_THAT(r.dom, HasSubstr("load average at start"));
+  // The hostile path is text: no element came of it.
+  const std::string lower = absl::AsciiStrToLower(r.dom);
+  EXPECT_THAT(lower, Not(HasSubstr("<script")));
+  EXPECT_THAT(lower, Not(HasSubstr("<b ")));
+  EXPECT_THAT(r.dom, HasSubstr("r&lt;script&gt;alert(1)&lt;!--"));
+}
+
+TEST(ReportPageBrowserTest, SweepPageRendersWithItsPlotTableAndVerdicts) {
+  if (const std::string why = ChromiumUnavailable(); !why.empty()) GTEST_SKIP() << why;
+  const std::string html = WritePage(kSweep);
+  EXPECT_THAT(html, HasSubstr("Content-Security-Policy"));
+  ExpectRendersCleanly(html, "32 B: averaged RTT 20.002 us");
+}
+
+TEST(ReportPageBrowserTest, StudyPageRendersWithItsPlotTableAndVerdicts) {
+  if (const std::string why = ChromiumUnavailable(); !why.empty()) GTEST_SKIP() << why;
+  const std::string html = WritePage(kStudy);
+  ExpectRendersCleanly(html, "tick:20ms at 64 B: per-iteration:");
+}
+
+TEST(ReportPageTest, WithoutGnuplotThePageSaysThePlotIsMissingAndWhy) {
+  // A PATH holding only timeout(1), which RunHarness starts the binary with.
+  const std::string bin = ::testing::TempDir() + "/bin-without-gnuplot";
+  mkdir(bin.c_str(), 0700);
+  Shell(absl::StrCat("ln -sf \"$(command -v timeout)\" ", bin, "/timeout"));
+  const std::string html = WritePage(kSweep, absl::StrCat("PATH=", bin));
+  EXPECT_THAT(html, HasSubstr("The plot is missing: gnuplot is not installed"));
+  EXPECT_THAT(html, Not(HasSubstr("<svg")));
+  EXPECT_THAT(html, HasSubstr("32 B: averaged RTT 20.002 us"));
+}
+
+TEST(ReportPageTest, ABadTargetIsRefusedBeforeMeasuring) {
+  const std::string dir = ::testing::TempDir();
+  for (const std::string& target : {dir, dir + "/missing-folder/r.html", std::string("-")}) {
+    const HarnessResult result = RunHarness(
+        absl::StrCat("--transport=sim --experiment=sweep --sizes=32 --iterations=10 --runs=1 ",
+                     "--report=", ShellQuote(target)));
+    EXPECT_EQ(result.exit_code, 2) << target;
+    EXPECT_TRUE(absl::StartsWith(result.err, "tickbench: --report: ")) << result.err;
+    EXPECT_EQ(result.out, "") << "measured before refusing " << target;
+  }
+  // Not a regular file: a FIFO (never opened, so nothing blocks).
+  const std::string fifo = dir + "/fifo.html";
+  unlink(fifo.c_str());
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  const HarnessResult result = RunHarness(
+      absl::StrCat("--transport=sim --experiment=sweep --sizes=32 --report=", fifo), "", 30);
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_THAT(result.err, HasSubstr("--report: "));
+  EXPECT_THAT(result.err, HasSubstr("FIFO"));
+}
+
+}  // namespace
