@@ -94,9 +94,11 @@ struct CommandLine {
   std::string plot;
   std::string report;   // --report=FILE.html (harness/report_page.h)
   std::string compare;  // --compare=A.json,B.json, a mode of its own (harness/compare_command.h)
-  bool csv_context = true;          // --format=csv: the context as leading '#' lines
-  bool quiet = false;               // no progress line while a sweep runs
-  std::set<std::string> specified;  // names of the flags given on the command line
+  std::string percentiles = "50,90,99";  // pooled over runs (harness/run_readings.h)
+  std::string raw;                       // every reading as CSV to this file
+  bool csv_context = true;               // --format=csv: the context as leading '#' lines
+  bool quiet = false;                    // no progress line while a sweep runs
+  std::set<std::string> specified;       // names of the flags given on the command line
   // Every tickbench flag with its value, type and whether it was given (flags.cc).
   std::vector<Setting> settings;
   // The flags given, by name in order, with their values as Abseil prints them: for the
@@ -128,8 +130,10 @@ struct Plan {
   // Resolved, and checked with CheckOutputTarget; "" for none and for --output=-
   // (standard output, where the results go anyway).
   std::string output_path;
-  std::string plot_path;    // resolved and checked, with its data file; "" for none
-  std::string report_path;  // --report: resolved and checked; "" for none
+  std::string plot_path;  // resolved and checked, with its data file; "" for none
+  std::vector<double> percentiles = {50, 90, 99};  // --percentiles, checked
+  std::string raw_path;                            // --raw, resolved and checked; "" for none
+  std::string report_path;                         // --report: resolved and checked; "" for none
   // --transport=sim: everything runs in virtual time with this model.
   bool simulate = false;
   transport::SimRttModel sim_model;

@@ -6,6 +6,7 @@
 namespace tickbench::harness {
 
 void CsvReporter::ReportContext(const RunContext& context, const ExperimentHeader& header) {
+  percentiles_ = header.percentiles;
   if (!context_in_csv_) {
     streams().err(FormatContextHeader(context, header));
     return;
@@ -15,7 +16,7 @@ void CsvReporter::ReportContext(const RunContext& context, const ExperimentHeade
 }
 
 void CsvReporter::ReportRuns(const std::vector<RunRecord>& records, TableStyle) {
-  absl::StrAppend(&results(), FormatCsv(records));
+  absl::StrAppend(&results(), FormatCsv(records, percentiles_));
 }
 
 void CsvReporter::ReportCells(const std::vector<StudyCell>& cells) {

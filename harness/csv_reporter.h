@@ -20,6 +20,7 @@ class CsvReporter : public Reporter {
 
  private:
   bool context_in_csv_;
+  std::vector<double> percentiles_ = DefaultPercentiles();
 };
 
 }  // namespace tickbench::harness

@@ -99,6 +99,14 @@ ABSL_FLAG(std::string, output, Defaults().output,
           "Also write the results, in --format, to this file (written whole or not at all; a "
           "relative path is relative to where you ran bazel run). Only a new or regular file "
           "is written; - is standard output, where the results go anyway.");
+ABSL_FLAG(std::string, percentiles, Defaults().percentiles,
+          "Per-iteration percentiles for CSV and JSON, pooled over every valid reading of "
+          "every run of a size, each with a 95% interval from order statistics: up to 12, "
+          "each above 0 and below 100, e.g. 50,90,99,99.9.");
+ABSL_FLAG(std::string, raw, Defaults().raw,
+          "A sweep: also write every per-iteration reading to this CSV file (size_bytes, run, "
+          "index, measured_ns, reference_ns, valid, attempt; per round trip; an interval cut "
+          "out for a fault has valid 0), whole or not at all.");
 ABSL_FLAG(std::string, pin, Defaults().pin,
           "Pin to CPUs: CLIENT or CLIENT,PEER (CPU numbers), e.g. 0,1. Default: not pinned.");
 ABSL_FLAG(uint64_t, seed, Defaults().seed, "Seed for everything random (tick phases).");
@@ -337,6 +345,8 @@ void ReadMeasurementFlags(CommandLine& c) {
   c.csv_context = absl::GetFlag(FLAGS_csv_context);
   c.quiet = absl::GetFlag(FLAGS_quiet);
   c.output = absl::GetFlag(FLAGS_output);
+  c.percentiles = absl::GetFlag(FLAGS_percentiles);
+  c.raw = absl::GetFlag(FLAGS_raw);
   c.pin = absl::GetFlag(FLAGS_pin);
   c.seed = absl::GetFlag(FLAGS_seed);
   c.receive_timeout = absl::GetFlag(FLAGS_receive_timeout).value;

@@ -21,6 +21,7 @@ class JsonReporter : public Reporter {
  private:
   RunContext context_;
   std::string experiment_;
+  std::vector<double> percentiles_ = DefaultPercentiles();
 };
 
 }  // namespace tickbench::harness

@@ -30,7 +30,9 @@ int RunMeasureCommand(const CommandLine& command_line, const ReportStreams& stre
   }
   const std::unique_ptr<Reporter> reporter =
       MakeReporter(e.plan.format, streams, command_line.csv_context);
-  reporter->ReportContext(e.context, HeaderOf(e));
+  ExperimentHeader header = HeaderOf(e);
+  header.percentiles = e.plan.percentiles;
+  reporter->ReportContext(e.context, header);
   return e.plan.study ? RunStudyCommand(e, *reporter) : RunSweepCommand(e, *role, *reporter);
 }
 

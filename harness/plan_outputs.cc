@@ -10,6 +10,7 @@
 #include "harness/output_file.h"
 #include "harness/plan_checks.h"
 #include "harness/plot.h"
+#include "harness/run_readings.h"
 
 namespace tickbench::harness {
 
@@ -61,6 +62,35 @@ absl::Status ResolveReport(const CommandLine& c, Plan& plan) {
   return absl::OkStatus();
 }
 
+// --percentiles and --raw (a sweep's), --raw's target checked before anything is measured.
+absl::Status ResolveTails(const CommandLine& c, Plan& plan) {
+  for (const char* flag : {"percentiles", "raw"}) {
+    if (plan.study && Given(c, flag)) {
+      return BadFlag(flag, "applies to a sweep; --experiment=study reports its own figures");
+    }
+  }
+  absl::StatusOr<std::vector<double>> percentiles = ParsePercentiles(c.percentiles);
+  if (!percentiles.ok()) return BadFlag("percentiles", percentiles.status().message());
+  plan.percentiles = *std::move(percentiles);
+  if (Given(c, "raw") && (c.raw.empty() || c.raw == "-")) {
+    return BadFlag("raw", "takes a file (not standard output), e.g. --raw=readings.csv");
+  }
+  if (c.raw.empty()) return absl::OkStatus();
+  plan.raw_path = ResolveUserPath(c.raw);
+  if (absl::Status s = CheckOutputTarget("raw", plan.raw_path); !s.ok()) {
+    return BadFlag("raw", s.message());
+  }
+  for (const std::string& other : {plan.output_path, plan.plot_path, plan.report_path}) {
+    if (!other.empty() && plan.raw_path == other) {
+      return BadFlag("raw", "names the same file as --output, --plot or --report");
+    }
+  }
+  if (!plan.plot_path.empty() && plan.raw_path == PlotDataPath(plan.plot_path)) {
+    return BadFlag("raw", "names the same file as the plot's data file");
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 // --format, --output, --plot and --report, the targets checked before anything is measured.
@@ -93,7 +123,8 @@ absl::Status ResolveOutputs(const CommandLine& c, Plan& plan) {
       return BadFlag("output", "names the same file as --plot or its data file");
     }
   }
-  return ResolveReport(c, plan);
+  if (absl::Status s = ResolveReport(c, plan); !s.ok()) return s;
+  return ResolveTails(c, plan);
 }
 
 }  // namespace tickbench::harness

@@ -31,8 +31,15 @@ std::string FormatContextHeader(const RunContext& context, const ExperimentHeade
                          header.iterations);
 }
 
+void Reporter::WriteNow(absl::string_view text) {
+  results_.append(text.data(), text.size());
+  streams_.out(absl::string_view(results_).substr(written_));
+  written_ = results_.size();
+}
+
 std::string Reporter::Finalize() {
-  streams_.out(results_);
+  streams_.out(absl::string_view(results_).substr(written_));
+  written_ = results_.size();
   return results_;
 }
 

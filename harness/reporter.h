@@ -2,14 +2,17 @@
 // interface, one implementation per --format (table, CSV, JSON), made by MakeReporter,
 // the only place that chooses among the formats.
 //
-// A command calls, in this order: ReportContext once before measuring; ReportRuns (a
-// sweep) or ReportCells (a study) once with what was measured; ReportAnalysis after
+// A command calls, in this order: ReportContext once before measuring; during a sweep,
+// ReportSizeDone as each size finishes (a table prints its row at once, the header before
+// the first; CSV and JSON, whole documents, wait); ReportRuns (a sweep) or ReportCells (a
+// study) once with what was measured (a table then prints the rows not yet printed, its
+// notes and its footer); ReportAnalysis after
 // ReportRuns with the sweep's steps; Finalize once. What is promised: the context goes
 // out at once (to `out` beside a table, to `err` beside JSON, which a parser reads whole);
 // a CSV opens with it as '#' lines (or with csv_context false it goes to `err`); a JSON
 // report's load average at the end is read when the results are reported; the results go
-// to `out` only at Finalize, which returns them for --output. Not promised: any output for
-// a call out of that order.
+// to `out` only at Finalize (but for a table's rows already printed), which returns them
+// all for --output. Not promised: any output for a call out of that order.
 #ifndef HARNESS_REPORTER_H_
 #define HARNESS_REPORTER_H_
 
@@ -22,6 +25,7 @@
 #include "absl/strings/string_view.h"
 #include "harness/output_format.h"
 #include "harness/run_context.h"
+#include "harness/run_readings.h"
 #include "harness/run_record.h"
 #include "harness/study_runner.h"
 #include "harness/sweep_report.h"
@@ -46,6 +50,8 @@ struct ExperimentHeader {
   size_t sizes = 0;
   int runs = 0;
   int64_t iterations = 0;
+  // --percentiles: pooled over each size's runs in CSV and JSON (harness/run_readings.h).
+  std::vector<double> percentiles = DefaultPercentiles();
 };
 
 // The context as "#" lines followed by "# experiment NAME over TRANSPORT...".
@@ -62,22 +68,30 @@ class Reporter {
   virtual void ReportContext(const RunContext& context, const ExperimentHeader& header) = 0;
   // A sweep's runs; `style` chooses the figure that leads a table.
   virtual void ReportRuns(const std::vector<RunRecord>& records, TableStyle style) = 0;
+  // A sweep's size `size_bytes` has had its last run: `records` is everything measured so
+  // far. Nothing by default.
+  virtual void ReportSizeDone(const std::vector<RunRecord>& records, size_t size_bytes,
+                              TableStyle style) {}
   // A study's cells.
   virtual void ReportCells(const std::vector<StudyCell>& cells) = 0;
   // The sweep's step analysis (FormatSweepAnalysis): after a table, or at once to `err`.
   virtual void ReportAnalysis(absl::string_view text) = 0;
 
-  // Writes the results to `out` and returns them (what --output writes).
+  // Writes the results not yet written to `out` and returns them all (what --output
+  // writes).
   std::string Finalize();
 
  protected:
   const ReportStreams& streams() const { return streams_; }
   // The results so far, written at Finalize.
   std::string& results() { return results_; }
+  // Appends `text` to the results and writes it to `out` at once (Finalize does not again).
+  void WriteNow(absl::string_view text);
 
  private:
   ReportStreams streams_;
   std::string results_;
+  size_t written_ = 0;  // the leading bytes of results_ already written to `out`
 };
 
 // `csv_context` (--csv_context): a CSV opens with the context as '#' lines.

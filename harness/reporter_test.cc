@@ -112,7 +112,8 @@ TEST(ReporterTest, CsvOpensWithTheContextAsCommentLines) {
   Captured captured;
   const std::string results = ReportSweep(OutputFormat::kCsv, captured);
   EXPECT_EQ(results, FormatContextHeader(Context(), Header()) +
-                         FormatSettingsComment(Context().settings) + FormatCsv(Records()));
+                         FormatSettingsComment(Context().settings) +
+                         FormatCsv(Records(), DefaultPercentiles()));
   EXPECT_EQ(captured.out, results);
   EXPECT_EQ(captured.err, kAnalysis);
 }
@@ -125,7 +126,7 @@ TEST(ReporterTest, CsvWithoutContextPutsOnlyTheRowsOnStdout) {
   reporter->ReportRuns(Records(), TableStyle::kRttMicros);
   reporter->ReportAnalysis(kAnalysis);
   const std::string results = reporter->Finalize();
-  EXPECT_EQ(results, FormatCsv(Records()));
+  EXPECT_EQ(results, FormatCsv(Records(), DefaultPercentiles()));
   EXPECT_EQ(captured.out, results);
   const std::vector<std::string> lines = absl::StrSplit(results, '\n', absl::SkipEmpty());
   ASSERT_EQ(lines.size(), 3u);  // the header and one row per run
@@ -136,7 +137,7 @@ TEST(ReporterTest, CsvWithoutContextPutsOnlyTheRowsOnStdout) {
 TEST(ReporterTest, JsonCarriesTheContextAndTheExperimentInTheDocument) {
   Captured captured;
   const std::string results = ReportSweep(OutputFormat::kJson, captured);
-  EXPECT_EQ(results, FormatJson(Context(), Records(), "sweep"));
+  EXPECT_EQ(results, FormatJson(Context(), Records(), "sweep", DefaultPercentiles()));
   EXPECT_THAT(results, HasSubstr(R"("experiment":"sweep")"));
   EXPECT_THAT(results, HasSubstr(R"("host":"testhost")"));
   EXPECT_THAT(results, Not(HasSubstr("Steps in")));
@@ -162,6 +163,34 @@ TEST(ReporterTest, EachFormatReportsStudyCellsWithItsOwnFormatter) {
   }
 }
 
+TEST(ReporterTest, ATablePrintsEachRowAsItsSizeIsDoneAndTheRestAtTheEnd) {
+  Captured captured;
+  std::unique_ptr<Reporter> reporter = MakeReporter(OutputFormat::kTable, captured.streams());
+  reporter->ReportContext(Context(), Header());
+  const std::string context = captured.out;
+  reporter->ReportSizeDone(Records(), 32, TableStyle::kRttMicros);
+  std::string notes;
+  const std::string first = FormatTableHeader(TableStyle::kRttMicros) +
+                            FormatTableRow(Records(), 32, TableStyle::kRttMicros, notes);
+  EXPECT_EQ(captured.out, context + first);  // at once, before the sweep is over
+  reporter->ReportRuns(Records(), TableStyle::kRttMicros);
+  const std::string results = reporter->Finalize();
+  // The whole table (for --output), each part written once.
+  EXPECT_EQ(results, FormatTable(Records(), TableStyle::kRttMicros));
+  EXPECT_EQ(captured.out, context + results);
+}
+
+TEST(ReporterTest, CsvAndJsonWaitForTheWholeSweep) {
+  for (OutputFormat format : {OutputFormat::kCsv, OutputFormat::kJson}) {
+    Captured captured;
+    std::unique_ptr<Reporter> reporter = MakeReporter(format, captured.streams());
+    reporter->ReportContext(Context(), Header());
+    const std::string before = captured.out;
+    reporter->ReportSizeDone(Records(), 32, TableStyle::kRttMicros);
+    EXPECT_EQ(captured.out, before);
+  }
+}
+
 TEST(ReporterTest, NothingReachesStdoutBeforeFinalizeButTheTablesContext) {
   Captured captured;
   std::unique_ptr<Reporter> reporter = MakeReporter(OutputFormat::kCsv, captured.streams());
@@ -169,7 +198,7 @@ TEST(ReporterTest, NothingReachesStdoutBeforeFinalizeButTheTablesContext) {
   reporter->ReportRuns(Records(), TableStyle::kThroughput);
   EXPECT_EQ(captured.out, "");
   reporter->Finalize();
-  EXPECT_TRUE(absl::EndsWith(captured.out, FormatCsv(Records())));
+  EXPECT_TRUE(absl::EndsWith(captured.out, FormatCsv(Records(), DefaultPercentiles())));
 }
 
 }  // namespace

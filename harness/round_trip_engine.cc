@@ -224,7 +224,7 @@ absl::Status RoundTripEngine::WarmUp(const LoopBuffers& buffers, RunRecord& reco
   return status;
 }
 
-RunRecord RoundTripEngine::MeasureRun(size_t size_bytes, int run) {
+RunRecord RoundTripEngine::NewRecord(size_t size_bytes, int run) const {
   RunRecord record;
   record.clock = clock_.info().spec;
   record.reference_clock = reference_ != nullptr ? reference_->info().spec : "";
@@ -233,6 +233,13 @@ RunRecord RoundTripEngine::MeasureRun(size_t size_bytes, int run) {
   record.iterations = options_.iterations;
   record.batch = std::max<int64_t>(1, options_.batch);
   record.has_reference = reference_ != nullptr;
+  record.nanos_per_tick = clock_.nanos_per_tick();
+  if (reference_ != nullptr) record.reference_nanos_per_tick = reference_->nanos_per_tick();
+  return record;
+}
+
+RunRecord RoundTripEngine::MeasureRun(size_t size_bytes, int run) {
+  RunRecord record = NewRecord(size_bytes, run);
 
   // The pattern is laid once for the largest size; a smaller message is its prefix, and
   // only the sequence stamp changes from trip to trip.
@@ -332,6 +339,8 @@ void RoundTripEngine::Summarize(const LoopOutcome& last_chunk, int64_t reference
                                 RunRecord& record) {
   if (!chunked_) {
     record.clock_marks.assign(marks_.begin(), marks_.begin() + last_chunk.marks);
+    record.faulty_intervals.assign(faulty_.begin(),
+                                   faulty_.begin() + std::max<int64_t>(0, last_chunk.marks - 1));
     if (reference_ != nullptr) {
       record.reference_marks.assign(reference_marks_.begin(),
                                     reference_marks_.begin() + last_chunk.marks);

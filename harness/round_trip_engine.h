@@ -88,6 +88,8 @@ class RoundTripEngine {
   using LoopFunction = harness::LoopFunction;  // harness/loop_selection.h
 
  private:
+  // A record of this run's identity, clocks and settings, with no figures yet.
+  RunRecord NewRecord(size_t size_bytes, int run) const;
   // The warm-up: untimed trips, then (with auto_receive_timeout) the timed trips'
   // receive timeout from their median. Fills record.warmup_lost and receive_timeout_ns.
   absl::Status WarmUp(const LoopBuffers& buffers, RunRecord& record);

@@ -9,9 +9,11 @@
 #include "absl/strings/str_format.h"
 #include "analysis/buffer_models.h"
 #include "harness/command_status.h"
+#include "harness/output_file.h"
 #include "harness/plot.h"
 #include "harness/progress_meter.h"
 #include "harness/report_page.h"
+#include "harness/run_readings.h"
 #include "harness/sweep_analysis.h"
 #include "harness/sweep_runner.h"
 
@@ -63,15 +65,27 @@ int RunSweepCommand(Experiment& e, const remote::RoleOptions& role, Reporter& re
     meter.emplace(StandardStreams().err, options, e.plan.sweep.sizes, e.plan.sweep.runs,
                   e.plan.sweep.engine.iterations);
   }
-  const SweepOutcome outcome = RunSweep(*e.transport, *e.clocks[0], e.reference.get(), e.plan.sweep,
-                                        [&](int, int, const RunRecord&) {
-                                          if (meter) meter->RunDone();
-                                        });
+  const SweepOutcome outcome = RunSweep(
+      *e.transport, *e.clocks[0], e.reference.get(), e.plan.sweep,
+      [&](int, int, const RunRecord&) {
+        if (meter) meter->RunDone();
+      },
+      [&](size_t size, const std::vector<RunRecord>& records) {
+        reporter.ReportSizeDone(records, size, e.plan.preset.style);
+      });
   meter.reset();  // the line cleared before the results
   reporter.ReportRuns(outcome.records, e.plan.preset.style);
   const std::optional<ReportPage> page = AnalyzeAndPlot(e, role, outcome, reporter);
-  const int exit_code = FinishMeasurement(e.plan, reporter, outcome.status, outcome.records.size());
-  return page ? WriteReportPage(e.plan.report_path, *page, exit_code) : exit_code;
+  int code = FinishMeasurement(e.plan, reporter, outcome.status, outcome.records.size());
+  if (page) code = WriteReportPage(e.plan.report_path, *page, code);
+  if (e.plan.raw_path.empty()) return code;
+  // Every reading, after the sweep, whole or not at all (also of a sweep that ended early).
+  if (absl::Status s = WriteFileAtomically(e.plan.raw_path, FormatRawCsv(outcome.records));
+      !s.ok()) {
+    absl::FPrintF(stderr, "tickbench: could not write %s\n", WithFlag("raw", s).message());
+    return code == kExitOk ? kExitFault : code;
+  }
+  return code;
 }
 
 }  // namespace tickbench::harness

@@ -1,3 +1,5 @@
+// Over 400 lines because it holds all three sweep reports (table, CSV, JSON), which share their
+// helpers.
 #include "harness/sweep_report.h"
 
 #include <algorithm>
@@ -234,19 +236,27 @@ void AppendTableRow(size_t size, const TableRow& row, TableStyle style, std::str
 
 }  // namespace
 
-std::string FormatTable(const std::vector<RunRecord>& records, TableStyle style) {
+std::string FormatTableHeader(TableStyle style) {
   const char* lead = style == TableStyle::kThroughput  ? "throughput KB/s"
                      : style == TableStyle::kRttMillis ? "avg RTT ms"
                                                        : "avg RTT us";
-  std::string notes;
-  std::string text =
-      absl::StrFormat("%8s %4s %16s %10s | %-41s | %-23s | %s\n", "size B", "runs", lead,
-                      "(± 95% CI)", "per-iteration, us: mean     sd    p50   p99  zero%",
-                      "reference avg, us: RTT  sd", "lost%  retried  faults");
-  for (const auto& [size, runs] : BySize(records)) {
-    AppendTableRow(size, SummarizeSize(runs, style), style, text, notes);
-  }
-  text += notes;
+  return absl::StrFormat("%8s %4s %16s %10s | %-41s | %-23s | %s\n", "size B", "runs", lead,
+                         "(± 95% CI)", "per-iteration, us: mean     sd    p50   p99  zero%",
+                         "reference avg, us: RTT  sd", "lost%  retried  faults");
+}
+
+std::string FormatTableRow(const std::vector<RunRecord>& records, size_t size_bytes,
+                           TableStyle style, std::string& notes) {
+  std::vector<const RunRecord*> runs;
+  for (const RunRecord& r : records)
+    if (r.size_bytes == size_bytes) runs.push_back(&r);
+  std::string text;
+  AppendTableRow(size_bytes, SummarizeSize(runs, style), style, text, notes);
+  return text;
+}
+
+std::string FormatTableFooter(const std::vector<RunRecord>& records, const std::string& notes) {
+  std::string text = notes;
   absl::StrAppend(&text,
                   "Averaged figures time the whole loop: (last reading - first) / round trips, "
                   "with the half-width of their 95% interval across runs (Student t; the SD "
@@ -261,8 +271,20 @@ std::string FormatTable(const std::vector<RunRecord>& records, TableStyle style)
   return text;
 }
 
-std::string FormatCsv(const std::vector<RunRecord>& records) {
-  std::string text = absl::StrJoin(std::begin(kCsvColumns), std::end(kCsvColumns), ",") + "\n";
+std::string FormatTable(const std::vector<RunRecord>& records, TableStyle style) {
+  std::string notes;
+  std::string text = FormatTableHeader(style);
+  for (const auto& [size, runs] : BySize(records)) {
+    AppendTableRow(size, SummarizeSize(runs, style), style, text, notes);
+  }
+  return text + FormatTableFooter(records, notes);
+}
+
+std::string FormatCsv(const std::vector<RunRecord>& records,
+                      const std::vector<double>& percentiles) {
+  const std::vector<PooledPercentiles> pooled = PoolPercentiles(records, percentiles);
+  std::string text = absl::StrJoin(std::begin(kCsvColumns), std::end(kCsvColumns), ",") +
+                     PooledCsvHeader(percentiles) + "\n";
   for (const RunRecord& r : records) {
     absl::StrAppendFormat(&text, "%s,%s,%s,%d,%d,%d,%d,%d,", r.transport, CsvField(r.clock),
                           CsvField(r.reference_clock), r.size_bytes, r.run, r.iterations,
@@ -343,7 +365,7 @@ void WriteReferenceAndFaults(JsonWriter& json, const RunRecord& r) {
 }  // namespace
 
 std::string FormatJson(const RunContext& context, const std::vector<RunRecord>& records,
-                       const std::string& experiment) {
+                       const std::string& experiment, const std::vector<double>& percentiles) {
   JsonWriter json;
   json.BeginObject();
   WriteProvenanceJson(json, "sweep");
@@ -394,6 +416,7 @@ std::string FormatJson(const RunContext& context, const std::vector<RunRecord>& 
     json.EndObject();
   }
   json.EndArray();
+  WritePooledJson(json, percentiles, PoolPercentiles(records, percentiles));
   json.EndObject();
   return json.text() + "\n";
 }

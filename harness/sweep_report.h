@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "harness/run_context.h"
+#include "harness/run_readings.h"
 #include "harness/run_record.h"
 
 namespace tickbench::harness {
@@ -20,13 +21,25 @@ enum class TableStyle {
 };
 
 std::string FormatTable(const std::vector<RunRecord>& records, TableStyle style);
+// FormatTable in parts, for a table printed as each size finishes: the header line; the
+// row of one size (its runs among `records`), its notes appended to `notes`; then the
+// notes and the footer. Header, the rows in size order and footer make FormatTable.
+std::string FormatTableHeader(TableStyle style);
+std::string FormatTableRow(const std::vector<RunRecord>& records, size_t size_bytes,
+                           TableStyle style, std::string& notes);
+std::string FormatTableFooter(const std::vector<RunRecord>& records, const std::string& notes);
 
 // The CSV header line and rows, without the context (a preamble breaks CSV readers).
-std::string FormatCsv(const std::vector<RunRecord>& records);
+// After kCsvColumns, each run's row ends with its size's `percentiles` pooled over its
+// runs (harness/run_readings.h: PooledCsvHeader), the same on every run of a size.
+std::string FormatCsv(const std::vector<RunRecord>& records,
+                      const std::vector<double>& percentiles = {});
 extern const char* const kCsvColumns[];
 
+// "results" is followed by "pooled_percentiles" (harness/run_readings.h: WritePooledJson)
+// unless `percentiles` is empty.
 std::string FormatJson(const RunContext& context, const std::vector<RunRecord>& records,
-                       const std::string& experiment);
+                       const std::string& experiment, const std::vector<double>& percentiles = {});
 
 }  // namespace tickbench::harness
 

@@ -66,7 +66,7 @@ void MeasureWithRetries(RoundTripEngine& engine, absl::string_view transport_nam
 
 SweepOutcome RunSweep(transport::Transport& transport, timing::Clock& clock,
                       timing::Clock* reference, const SweepOptions& options,
-                      const ProgressFunction& progress) {
+                      const ProgressFunction& progress, const SizeDoneFunction& size_done) {
   SweepOutcome outcome;
   if (options.sizes.empty()) {
     outcome.status = absl::InvalidArgumentError("no sizes to measure");
@@ -109,6 +109,7 @@ SweepOutcome RunSweep(transport::Transport& transport, timing::Clock& clock,
                                                                 outcome.records.back().error));
         break;
       }
+      if (size_done && run == options.runs) size_done(size, outcome.records);
     }
   }
   absl::Status closed = session->Close();

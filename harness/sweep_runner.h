@@ -61,6 +61,10 @@ struct SweepOutcome {
 
 // Called after each run, with the runs done and the total (for a progress line).
 using ProgressFunction = std::function<void(int done, int total, const RunRecord& last)>;
+// Called when a size has had its last run (after the progress call), with everything
+// measured so far: a report may print that size's row while the sweep goes on.
+using SizeDoneFunction =
+    std::function<void(size_t size_bytes, const std::vector<RunRecord>& records)>;
 
 // OK when every size of `options` has at least one valid run (RunRecord::valid()) among
 // `records`; else DataLoss naming each size without one, with its attempts and faults.
@@ -72,7 +76,8 @@ absl::Status CheckEverySizeMeasured(const std::vector<RunRecord>& records,
 // instead of as a trend across sizes.
 SweepOutcome RunSweep(transport::Transport& transport, timing::Clock& clock,
                       timing::Clock* reference, const SweepOptions& options,
-                      const ProgressFunction& progress);
+                      const ProgressFunction& progress,
+                      const SizeDoneFunction& size_done = nullptr);
 
 }  // namespace tickbench::harness
 

@@ -9,8 +9,29 @@ void TableReporter::ReportContext(const RunContext& context, const ExperimentHea
   streams().out(FormatContextHeader(context, header));
 }
 
+void TableReporter::ReportSizeDone(const std::vector<RunRecord>& records, size_t size_bytes,
+                                   TableStyle style) {
+  if (printed_.count(size_bytes) > 0) return;
+  std::string text = printed_.empty() ? FormatTableHeader(style) : "";
+  text += FormatTableRow(records, size_bytes, style, notes_);
+  printed_.insert(size_bytes);
+  WriteNow(text);
+}
+
 void TableReporter::ReportRuns(const std::vector<RunRecord>& records, TableStyle style) {
-  absl::StrAppend(&results(), FormatTable(records, style));
+  if (printed_.empty()) {
+    absl::StrAppend(&results(), FormatTable(records, style));
+    return;
+  }
+  // The sizes not done when the sweep ended (early), then the footer.
+  std::set<size_t> sizes;
+  for (const RunRecord& r : records) sizes.insert(r.size_bytes);
+  for (size_t size : sizes) {
+    if (printed_.count(size) == 0) {
+      absl::StrAppend(&results(), FormatTableRow(records, size, style, notes_));
+    }
+  }
+  absl::StrAppend(&results(), FormatTableFooter(records, notes_));
 }
 
 void TableReporter::ReportCells(const std::vector<StudyCell>& cells) {

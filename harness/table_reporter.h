@@ -3,6 +3,10 @@
 #ifndef HARNESS_TABLE_REPORTER_H_
 #define HARNESS_TABLE_REPORTER_H_
 
+#include <set>
+#include <string>
+#include <vector>
+
 #include "harness/reporter.h"
 
 namespace tickbench::harness {
@@ -14,6 +18,13 @@ class TableReporter : public Reporter {
   void ReportRuns(const std::vector<RunRecord>& records, TableStyle style) override;
   void ReportCells(const std::vector<StudyCell>& cells) override;
   void ReportAnalysis(absl::string_view text) override;
+  // The table's header before the first row, then the size's row, at once.
+  void ReportSizeDone(const std::vector<RunRecord>& records, size_t size_bytes,
+                      TableStyle style) override;
+
+ private:
+  std::set<size_t> printed_;  // sizes whose row is out
+  std::string notes_;         // their notes, for the footer
 };
 
 }  // namespace tickbench::harness

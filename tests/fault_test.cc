@@ -67,7 +67,7 @@ TEST(FaultTest, APeerThatDiesEndsTheRunAndKeepsWhatWasMeasured) {
   EXPECT_THAT(r.err, HasSubstr("size 64 bytes, run 2"));
   EXPECT_THAT(r.err, HasSubstr("round trip 51 of 100"));
   const std::string written = ReadWholeFile(output);
-  EXPECT_EQ(Count(written, R"("size_bytes":)"), 3) << written;  // two whole runs and the third
+  EXPECT_EQ(Count(written, R"("run":)"), 3) << written;  // two whole runs and the third
   EXPECT_THAT(written, HasSubstr(R"("completed":50)"));
   EXPECT_EQ(written, r.out) << "the file holds exactly what was printed";
 }
