@@ -87,8 +87,8 @@ TEST(RunReadingsTest, ParsesPercentilesAndRefusesBadOnes) {
   absl::StatusOr<std::vector<double>> ok = ParsePercentiles("50, 90,99,99.9");
   ASSERT_TRUE(ok.ok()) << ok.status();
   EXPECT_EQ(*ok, (std::vector<double>{50, 90, 99, 99.9}));
-  for (const char* bad : {"0", "100", "-1", "abc", "50,,90", "", "50,50", "nan",
-                          "1,2,3,4,5,6,7,8,9,10,11,12,13"}) {
+  for (const char* bad :
+       {"0", "100", "-1", "abc", "50,,90", "", "50,50", "nan", "1,2,3,4,5,6,7,8,9,10,11,12,13"}) {
     absl::StatusOr<std::vector<double>> parsed = ParsePercentiles(bad);
     EXPECT_FALSE(parsed.ok()) << bad;
     EXPECT_THAT(parsed.status().message(), HasSubstr("allowed")) << bad;

@@ -94,7 +94,8 @@ int CountEntries(const char* directory) {
   return count;
 }
 
-// The number of this process's threads once it has come down to `expected`, or after a second.
+// The number of this process's threads once it has come down to `expected`, or after a second
+// (then possibly more, or fewer if others' lingering tasks went meanwhile).
 // A joined thread's kernel task outlives pthread_join for a moment (the kernel wakes the joiner
 // before it removes the task; an emulator's threads linger longer), so the count is polled.
 int ThreadsSettledAt(int expected) {
@@ -305,7 +306,10 @@ TEST(EchoServerTest, ConcurrentSessionsShareAFixedDataPort) {
 // A stop ends every session and waiting connection within a second, and leaves no
 // thread and no descriptor of the server behind.
 TEST(EchoServerTest, StopJoinsEveryThreadAndClosesEveryDescriptor) {
-  const int threads_before = CountEntries("task");
+  // An earlier test's joined threads may still be there as tasks (under an emulator for
+  // a while): start from the main thread alone where they go within a second, and accept
+  // fewer threads at the end (one of theirs gone), never more.
+  const int threads_before = ThreadsSettledAt(1);
   const int fds_before = CountEntries("fd");
   {
     ServerOptions options;
@@ -334,7 +338,7 @@ TEST(EchoServerTest, StopJoinsEveryThreadAndClosesEveryDescriptor) {
     // Left: this test's ends (2 per session, 1 per raw connection) and the server's
     // listener and stop pipe.
     EXPECT_EQ(CountEntries("fd"), fds_before + 2 * 2 + 6 + 3);
-    EXPECT_EQ(ThreadsSettledAt(threads_before), threads_before);
+    EXPECT_LE(ThreadsSettledAt(threads_before), threads_before);
     // The server closed its ends of the waiting connections.
     for (const UniqueFd& fd : idle) EXPECT_TRUE(Readable(fd.get()));
   }

@@ -6,6 +6,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstddef>
 #include <cstdint>
@@ -88,22 +89,26 @@ absl::Status WriteLoop(int fd, absl::Span<const char> data, WriteMode mode,
 //
 // The clock is read only here, when a wait really happens (never on the common path,
 // where the data is already there): once for the deadline, and again after each EINTR
-// for what is left. Linux writes the time left back into ppoll's timeout, but an emulator
+// or slice for what is left. Linux writes the time left back into ppoll's timeout, but an emulator
 // (qemu-user) may not, and a wait interrupted every few milliseconds must not restart
 // from the whole timeout each time.
+constexpr int64_t kStopCheckSliceNs = 250'000'000;
+
 absl::Status WaitReadable(int fd, absl::Duration timeout) {
   const bool bounded = timeout != absl::InfiniteDuration();
   const int64_t timeout_ns = bounded ? absl::ToInt64Nanoseconds(timeout) : 0;
   const int64_t deadline_ns = bounded ? platform::MonotonicNanos() + timeout_ns : 0;
   int64_t left_ns = timeout_ns;
   while (true) {
-    const timespec left = {static_cast<time_t>(left_ns / 1000000000),
-                           static_cast<long>(left_ns % 1000000000)};
+    // In slices of at most kStopCheckSliceNs: a stop signal that went to another thread
+    // does not interrupt this ppoll, and must still be seen within a second.
+    const int64_t slice_ns = bounded ? std::min(left_ns, kStopCheckSliceNs) : kStopCheckSliceNs;
+    const timespec slice = {static_cast<time_t>(slice_ns / 1000000000),
+                            static_cast<long>(slice_ns % 1000000000)};
     pollfd poll_fd = {fd, POLLIN, 0};
-    const int ready = ppoll(&poll_fd, 1, bounded ? &left : nullptr, nullptr);
+    const int ready = ppoll(&poll_fd, 1, &slice, nullptr);
     if (ready > 0) return absl::OkStatus();
-    if (ready == 0) break;
-    if (errno != EINTR) return platform::ErrnoToStatus(errno, "ppoll");
+    if (ready < 0 && errno != EINTR) return platform::ErrnoToStatus(errno, "ppoll");
     TICKBENCH_RETURN_IF_STOPPED("waiting for data");
     if (bounded) {
       left_ns = deadline_ns - platform::MonotonicNanos();

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "platform/stop_signal.h"
 #include "transport/unique_fd.h"
 
 namespace tickbench::transport {
@@ -178,6 +179,26 @@ TEST(ReadFullWaitingOnEagainTest, WaitsForBytesThatComeLater) {
   reader.join();
   EXPECT_TRUE(read_status.ok()) << read_status;
   EXPECT_EQ(sent, received);
+}
+
+// A stop request whose signal went to another thread does not interrupt the wait's
+// ppoll: the wait looks for it between slices of at most 250 ms, so a 20 s wait ends
+// within a second, Cancelled.
+TEST(ReadFullWaitingOnEagainTest, AStopRequestFromAnotherThreadEndsTheWaitWithinASecond) {
+  Pipe p = MakeNonBlockingPipe();
+  std::vector<char> buffer(4);
+  std::thread other([] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    platform::stop_internal::g_stop_signal.store(SIGTERM);  // as the handler would
+  });
+  const auto start = std::chrono::steady_clock::now();
+  const absl::Status status =
+      ReadFullWaitingOnEagain(p.read_end.get(), absl::MakeSpan(buffer), absl::Seconds(20));
+  const auto elapsed = std::chrono::steady_clock::now() - start;
+  other.join();
+  platform::ResetStopForTesting();
+  EXPECT_EQ(status.code(), absl::StatusCode::kCancelled) << status;
+  EXPECT_LT(elapsed, std::chrono::seconds(1));
 }
 
 TEST(ReadFullWaitingOnEagainTest, EndOfFileIsUnavailable) {

@@ -33,15 +33,17 @@ absl::Status PipeEndpoint::Receive(absl::Span<char> buffer) {
     return SpinReadFull(read_fd_.get(), buffer, timeout_, SpinRead::kNonBlockingRead);
   }
   // No timeout: one blocking read(2). A timeout of kMinWatchdogTimeout or more: one
-  // blocking read(2), bounded by the watchdog's ticks. A shorter one: the read end is
-  // O_NONBLOCK, and ppoll() bounds a wait only when the read found nothing.
+  // blocking read(2), bounded by the watchdog's ticks. A shorter one (any, where the
+  // system has no per-thread timer signal): the read end is O_NONBLOCK, and ppoll() bounds
+  // a wait only when the read found nothing.
   if (timeout_ == absl::InfiniteDuration()) return ReadFull(read_fd_.get(), buffer);
   if (ShortTimeout(timeout_)) return ReadFullWaitingOnEagain(read_fd_.get(), buffer, timeout_);
   return watchdog_.Read(read_fd_.get(), buffer);
 }
 
 bool PipeEndpoint::ShortTimeout(absl::Duration timeout) {
-  return timeout != absl::InfiniteDuration() && timeout < kMinWatchdogTimeout;
+  return timeout != absl::InfiniteDuration() &&
+         (timeout < kMinWatchdogTimeout || !PipeWatchdogsAvailable());
 }
 
 absl::Status PipeEndpoint::ApplyModes(absl::Duration timeout, bool busy_poll) {

@@ -16,7 +16,9 @@
 //     cost more than they save, so the read end is O_NONBLOCK; a receive reads first
 //     and, only when nothing is there (EAGAIN), waits with ppoll() for at most the
 //     timeout and reads again (ReadFullWaitingOnEagain in full_io.h): one still on its
-//     way costs read, ppoll, read;
+//     way costs read, ppoll, read. Every finite timeout is bounded so where the system
+//     cannot send a timer's signal to one thread (PipeWatchdogsAvailable(): qemu-user);
+//     the wait then looks for a stop request at least every 250 ms;
 //   * busy polling: the read end is O_NONBLOCK, and read(2) is repeated until bytes come.
 //
 // SIGPIPE: a write to a pipe whose reader has gone raises SIGPIPE. Connect() looks at
@@ -72,7 +74,8 @@ class PipeEndpoint final : public Endpoint {
   absl::Status SetReadNonBlocking(bool on);
   // The read end's mode and the watchdog for this timeout and busy polling.
   absl::Status ApplyModes(absl::Duration timeout, bool busy_poll);
-  // A finite timeout below kMinWatchdogTimeout: waited for with ppoll(), not the watchdog.
+  // A finite timeout below kMinWatchdogTimeout, or any finite one where watchdogs are not
+  // available (PipeWatchdogsAvailable()): waited for with ppoll(), not the watchdog.
   static bool ShortTimeout(absl::Duration timeout);
 
   UniqueFd read_fd_;

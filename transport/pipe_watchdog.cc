@@ -76,6 +76,34 @@ absl::Status RestoreBlocking(int fd, int blocking_flags, bool always) {
 
 int WatchdogSignal() { return SIGRTMAX - 1; }
 
+namespace {
+
+sigevent ThreadTickEvent(int id) {
+  sigevent event = {};
+  event.sigev_notify = SIGEV_THREAD_ID;
+  event.sigev_signo = WatchdogSignal();
+  event.sigev_value.sival_int = id;
+#ifdef sigev_notify_thread_id
+  event.sigev_notify_thread_id = gettid();
+#else
+  event._sigev_un._tid = gettid();
+#endif
+  return event;
+}
+
+}  // namespace
+
+bool PipeWatchdogsAvailable() {
+  static const bool available = [] {
+    sigevent event = ThreadTickEvent(0);  // id 0: never a Read()'s, ignored if it ticked
+    timer_t timer;
+    if (timer_create(CLOCK_MONOTONIC, &event, &timer) != 0) return false;
+    timer_delete(timer);
+    return true;
+  }();
+  return available;
+}
+
 PipeWatchdog::PipeWatchdog() : id_(g_next_id.fetch_add(1)) {}
 
 PipeWatchdog::~PipeWatchdog() {
@@ -115,15 +143,7 @@ absl::Status PipeWatchdog::Arm(int fd) {
     timer_created_ = false;
   }
   if (!timer_created_) {
-    sigevent event = {};
-    event.sigev_notify = SIGEV_THREAD_ID;
-    event.sigev_signo = WatchdogSignal();
-    event.sigev_value.sival_int = id_;
-#ifdef sigev_notify_thread_id
-    event.sigev_notify_thread_id = gettid();
-#else
-    event._sigev_un._tid = gettid();
-#endif
+    sigevent event = ThreadTickEvent(id_);
     if (timer_create(CLOCK_MONOTONIC, &event, &timer_) != 0) {
       return platform::ErrnoToStatus(errno, "timer_create(watchdog)");
     }

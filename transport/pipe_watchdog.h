@@ -62,6 +62,12 @@ inline constexpr absl::Duration kMaxWatchdogPeriod = absl::Milliseconds(250);
 // The real-time signal the watchdogs' timers deliver (SIGRTMAX - 1).
 int WatchdogSignal();
 
+// Whether this system can deliver a timer's signal to one thread (SIGEV_THREAD_ID),
+// probed once per process. Linux can; an emulator may not (qemu-user answers EINVAL).
+// Where it cannot, the pipe endpoint bounds every finite timeout as it bounds short ones:
+// a non-blocking read, and ppoll() only when the read found nothing.
+bool PipeWatchdogsAvailable();
+
 class PipeWatchdog {
  public:
   PipeWatchdog();
