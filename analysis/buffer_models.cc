@@ -1,7 +1,9 @@
 #include "analysis/buffer_models.h"
 
+#include <algorithm>
 #include <cmath>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 
@@ -30,7 +32,9 @@ bool HasFragments(ModelFamily f) {
 
 bool FamilyContains(ModelFamily whole, ModelFamily part) {
   if (part == ModelFamily::kLinear) return true;
-  if (part == ModelFamily::kSegmented || whole == ModelFamily::kSegmented) return whole == part;
+  for (ModelFamily alone : {ModelFamily::kSegmented, ModelFamily::kExcursion}) {
+    if (part == alone || whole == alone) return whole == part;
+  }
   return (!HasBsd(part) || HasBsd(whole)) && (!HasChunks(part) || HasChunks(whole)) &&
          (!HasFragments(part) || HasFragments(whole));
 }
@@ -49,6 +53,8 @@ int DiscreteParameterCount(ModelFamily family) {
       return 4;
     case ModelFamily::kChunksFragments:
       return 2;
+    case ModelFamily::kExcursion:
+      return 3;
   }
   return 0;
 }
@@ -72,6 +78,16 @@ std::vector<bool> StepColumns(const BufferModel& model) {
 
 std::vector<std::vector<double>> DesignColumns(const BufferModel& model,
                                                const std::vector<double>& sizes) {
+  if (model.family == ModelFamily::kExcursion) {
+    std::vector<std::vector<double>> columns(3);
+    for (double size : sizes) {
+      columns[0].push_back(1);
+      columns[1].push_back(size);
+      const auto& at = model.excursion_sizes;
+      columns[2].push_back(std::find(at.begin(), at.end(), size) != at.end() ? 1 : 0);
+    }
+    return columns;
+  }
   const size_t kinds = model.family == ModelFamily::kSegmented ? 2 * model.cut_sizes.size()
                                                                : CostNames(model.family).size() - 2;
   std::vector<std::vector<double>> columns(2 + kinds);
@@ -112,10 +128,16 @@ std::vector<std::string> CostNames(ModelFamily family) {
   }
   if (HasChunks(family)) names.push_back("per_chunk");
   if (HasFragments(family)) names.push_back("per_packet");
+  if (family == ModelFamily::kExcursion) names.push_back("excursion");
   return names;
 }
 
 std::vector<std::string> CostNames(const BufferModel& model) {
+  if (model.family == ModelFamily::kExcursion) {
+    std::vector<std::string> at;
+    for (double size : model.excursion_sizes) at.push_back(absl::StrFormat("%.0f", size));
+    return {"fixed", "per_byte", absl::StrCat("excursion_at_", absl::StrJoin(at, "_"))};
+  }
   if (model.family != ModelFamily::kSegmented) return CostNames(model.family);
   std::vector<std::string> names = {"fixed", "per_byte"};
   for (double cut : model.cut_sizes) {
@@ -141,6 +163,8 @@ const char* FamilyName(ModelFamily family) {
       return "fixed_chunks+ipv4_fragments";
     case ModelFamily::kSegmented:
       return "segmented";
+    case ModelFamily::kExcursion:
+      return "excursion";
   }
   return "unknown";
 }
@@ -167,6 +191,11 @@ std::string DescribeModel(const BufferModel& model) {
       std::vector<std::string> cuts;
       for (double cut : model.cut_sizes) cuts.push_back(absl::StrFormat("%.0f", cut));
       return absl::StrFormat("segmented(cuts at %s)", absl::StrJoin(cuts, ", "));
+    }
+    case ModelFamily::kExcursion: {
+      std::vector<std::string> at;
+      for (double size : model.excursion_sizes) at.push_back(absl::StrFormat("%.0f", size));
+      return absl::StrFormat("excursion(at %s)", absl::StrJoin(at, ", "));
     }
   }
   return "unknown";

@@ -29,6 +29,14 @@
 //    a separate line on each segment, written as a + b·n + Σ_j (d_j·[n ≥ x_j] +
 //    e_j·(n − x_j)·[n ≥ x_j]): d_j is the jump at x_j, e_j the change of slope. Its costs
 //    may take either sign. The cut positions are its discrete parameters.
+//  * kExcursion (excursion_sizes: one size, or two neighbouring ones): the line, and one
+//    offset g at those sizes only, a + b·n + g·[n is one of them]: a dip or a bump too
+//    short for the step detector's segments of at least 3 sizes (a 15 % throughput dip at
+//    one size of 11). g takes either sign. It counts 3 discrete parameters: the position, the
+//    width (1 or 2 sizes), and one for the search over 2(n − 2) candidates (at 2, a straight
+//    11-size table of 4 runs at 1 % noise was called an excursion in 1 of 50 seeds, and
+//    tests/one_size_dip_test holds the rate under 7 % at 400 seeds of 11 single values). The
+//    fits try every position but the first and last size.
 //
 // Sizes are counted in whole bytes (rounded to nearest).
 #ifndef ANALYSIS_BUFFER_MODELS_H_
@@ -50,13 +58,14 @@ enum class ModelFamily {
   kBsdFragments,
   kChunksFragments,
   kSegmented,
+  kExcursion,
 };
 
 // Every family, in enum order.
 inline constexpr ModelFamily kAllModelFamilies[] = {
     ModelFamily::kLinear,        ModelFamily::kBsdSocket,    ModelFamily::kFixedChunks,
     ModelFamily::kIpv4Fragments, ModelFamily::kBsdFragments, ModelFamily::kChunksFragments,
-    ModelFamily::kSegmented};
+    ModelFamily::kSegmented,     ModelFamily::kExcursion};
 
 // True when every count column of `part` is also one of `whole` (a BSD layout is part of
 // BSD + fragments): a whole that fits no better than its part only adds parameters.
@@ -69,14 +78,15 @@ using model::kUdpHeaderBytes;
 // One member of a family: the family and its discrete parameters (unused ones are 0).
 struct BufferModel {
   ModelFamily family = ModelFamily::kLinear;
-  int64_t cluster_bytes = 0;      // kBsdSocket, kBsdFragments: C; k*Chunks*: the chunk size
-  int64_t threshold_bytes = 0;    // kBsdSocket, kBsdFragments: t
-  int64_t small_bytes = 0;        // kBsdSocket, kBsdFragments: s
-  int64_t mtu_bytes = 0;          // kIpv4Fragments, kBsdFragments, kChunksFragments: M
-  std::vector<double> cut_sizes;  // kSegmented: the first size of every segment but the first
+  int64_t cluster_bytes = 0;            // kBsdSocket, kBsdFragments: C; k*Chunks*: the chunk size
+  int64_t threshold_bytes = 0;          // kBsdSocket, kBsdFragments: t
+  int64_t small_bytes = 0;              // kBsdSocket, kBsdFragments: s
+  int64_t mtu_bytes = 0;                // kIpv4Fragments, kBsdFragments, kChunksFragments: M
+  std::vector<double> cut_sizes;        // kSegmented: the first size of every segment but the first
+  std::vector<double> excursion_sizes;  // kExcursion: the sizes off the line, increasing
 };
 
-// Number of discrete parameters of the family (0, 3, 1, 1, 4, 2), counted in the BIC; for
+// Number of discrete parameters of the family (0, 3, 1, 1, 4, 2, -, 3), counted in the BIC; for
 // kSegmented, DiscreteParameterCount(model) counts its cuts.
 int DiscreteParameterCount(ModelFamily family);
 int DiscreteParameterCount(const BufferModel& model);
@@ -90,23 +100,25 @@ std::vector<bool> StepColumns(const BufferModel& model);
 // The regression columns of the model at the given sizes: 1, n, then one count column per
 // buffer kind (clusters and small buffers for kBsdSocket; clusters, small buffers and
 // packets for kBsdFragments; chunks and packets for kChunksFragments), or for kSegmented a
-// jump and a slope-change column per cut. The costs are in this order.
+// jump and a slope-change column per cut, or for kExcursion the indicator of its sizes. The
+// costs are in this order.
 std::vector<std::vector<double>> DesignColumns(const BufferModel& model,
                                                const std::vector<double>& sizes);
 
 // Names of the costs, in DesignColumns order: "fixed", "per_byte", then "per_cluster" and
 // "per_small_buffer", "per_chunk" or "per_packet" (both kinds' names for the combined
 // families). kSegmented's per-cut names need the model: CostNames(model), "jump_at_1536",
-// "slope_change_at_1536".
+// "slope_change_at_1536"; kExcursion's "excursion_at_1536" ("excursion_at_1536_2048").
 std::vector<std::string> CostNames(ModelFamily family);
 std::vector<std::string> CostNames(const BufferModel& model);
 
 // "linear", "bsd_socket", "fixed_chunks", "ipv4_fragments", "bsd_socket+ipv4_fragments",
-// "fixed_chunks+ipv4_fragments", "segmented".
+// "fixed_chunks+ipv4_fragments", "segmented", "excursion".
 const char* FamilyName(ModelFamily family);
 
 // e.g. "bsd_socket(C=1024, t=512, s=112)", "ipv4_fragments(MTU=1500)", "linear",
-// "bsd_socket+ipv4_fragments(C=1024, t=512, s=112, MTU=1500)", "segmented(cuts at 1536)".
+// "bsd_socket+ipv4_fragments(C=1024, t=512, s=112, MTU=1500)", "segmented(cuts at 1536)",
+// "excursion(at 1536)", "excursion(at 1536, 2048)".
 std::string DescribeModel(const BufferModel& model);
 
 // How many of the model's sizes (C, s, MTU, cuts excepted) lie off the physically plausible

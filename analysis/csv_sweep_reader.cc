@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "analysis/printed_resolution.h"
 
 namespace tickbench::analysis {
 namespace {
@@ -167,15 +168,22 @@ std::string KnownUnitList() {
   return absl::StrJoin(names, ", ");
 }
 
-// A name that ends the way a unit does without being a known one: "_per_<anything>", or
-// "_" and one to three letters ("rtt_sec", "rtt_min").
+// A name that ends the way a unit does without being a known one: "_per_<anything>", "_"
+// and one to three letters ("rtt_sec", "rtt_min"), or a longer unit word ("rtt_usec",
+// "throughput_mbps", "rtt_cycles").
 bool LooksLikeUnknownUnit(absl::string_view column) {
   if (KnownUnit(column) != nullptr) return false;
   const size_t per = column.rfind("_per_");
   if (per != absl::string_view::npos && per > 0) return true;
   const size_t underscore = column.rfind('_');
   if (underscore == absl::string_view::npos || underscore == 0) return false;
-  const absl::string_view tail = column.substr(underscore + 1);
+  const std::string tail = absl::AsciiStrToLower(column.substr(underscore + 1));
+  constexpr const char* kUnitWords[] = {"usec",   "nsec",   "msec",   "secs",  "seconds",
+                                        "micros", "millis", "nanos",  "mbps",  "kbps",
+                                        "gbps",   "bps",    "cycles", "ticks", "clocks"};
+  for (const char* word : kUnitWords) {
+    if (tail == word) return true;
+  }
   return !tail.empty() && tail.size() <= 3 &&
          std::all_of(tail.begin(), tail.end(), [](char c) { return absl::ascii_isalpha(c); });
 }
@@ -312,6 +320,7 @@ absl::Status AddDataRow(const std::vector<std::string>& fields, const Layout& la
   SweepPoint& point = where->second;
   point.size_bytes = *size;
   point.values.push_back(*value);
+  point.resolution = std::max(point.resolution, PrintedResolution(fields[layout.value]));
   if (layout.quantum >= 0) {
     // An empty or unreadable quantum cell only leaves the floor out.
     double quantum = 0;
@@ -378,6 +387,7 @@ absl::StatusOr<Sweep> ParseSweepCsv(absl::string_view text, const CsvSweepOption
   for (auto& entry : points) {
     if (unit != nullptr && unit->scale != 1) {
       for (double& v : entry.second.values) v *= unit->scale;
+      entry.second.resolution *= unit->scale;
     }
     sweep.points.push_back(std::move(entry.second));
   }

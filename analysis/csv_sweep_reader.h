@@ -17,6 +17,9 @@
 //      - A header of two columns without size_bytes: size then value, as without header.
 //    options.value_column names a header column; naming one for a file without a header is
 //    an error.
+//  * Each size's SweepPoint::resolution is the largest printed resolution of its value cells
+//    (analysis/printed_resolution.h: half a unit of the last digit written), in the sweep's
+//    unit: the noise model's floor for a table written with few digits.
 //  * Several rows of one size become that size's runs, in file order. Sizes may come in any
 //    order; the sweep is sorted by size. A file holds one sweep: rows of several transports
 //    or value columns in one file would be merged, so split such files first.
@@ -66,8 +69,8 @@ struct CsvSweepOptions {
 // "B/s". Without such a suffix the unit is "" and the values are kept. A header with
 // size_bytes but none of the default value columns takes the first column whose name ends
 // in a known unit. A value column whose name ends in something that looks like a unit but
-// is none of these ("_per_" anything, or "_" and one to three letters: rtt_sec, rtt_min)
-// is refused, the known suffixes listed.
+// is none of these ("_per_" anything, "_" and one to three letters: rtt_sec, rtt_min, or
+// a unit word: rtt_usec, throughput_mbps, rtt_cycles) is refused, the known suffixes listed.
 absl::StatusOr<Sweep> ParseSweepCsv(absl::string_view text, const CsvSweepOptions& options = {});
 
 }  // namespace tickbench::analysis

@@ -33,6 +33,19 @@ TEST(ParseSweepCsvTest, PlainTwoColumnsWithoutHeader) {
   EXPECT_EQ(sweep.unit, "");
 }
 
+TEST(ParseSweepCsvTest, ResolutionIsHalfTheLastDigitOfTheLeastPreciseRunScaled) {
+  const Sweep plain = Parse("64,1200\n32,1000.5\n64,1210.25\n");
+  EXPECT_DOUBLE_EQ(plain.points[0].resolution, 0.05);
+  EXPECT_DOUBLE_EQ(plain.points[1].resolution, 0.5);  // "1200" is the coarser of the two
+  const Sweep kb = Parse("size_bytes,throughput_kb_per_s\n32,42\n64,84.1\n128,\"1.67e2\"\n");
+  EXPECT_EQ(kb.unit, "B/s");
+  EXPECT_DOUBLE_EQ(kb.points[0].resolution, 500);  // 0.5 kB/s
+  EXPECT_DOUBLE_EQ(kb.points[1].resolution, 50);
+  EXPECT_DOUBLE_EQ(kb.points[2].resolution, 500);
+  const Sweep us = Parse("size,rtt_us\n32,1508.0\n");
+  EXPECT_DOUBLE_EQ(us.points[0].resolution, 50);  // 0.05 µs in ns
+}
+
 TEST(ParseSweepCsvTest, HeaderCommentsBlankLinesAndCrlf) {
   const Sweep sweep = Parse(
       "# classic table\r\n"
@@ -71,7 +84,8 @@ TEST(ParseSweepCsvTest, UnitsFromTheHeader) {
   // The first column with a known unit, past columns without one.
   EXPECT_EQ(Parse("size_bytes,host,rtt_ms,throughput_kb_per_s\n64,a,1,2\n").value_name, "rtt_ms");
   for (const char* header :
-       {"size_bytes,rtt_sec", "size_bytes,throughput_bits_per_s", "size,rtt_min"}) {
+       {"size_bytes,rtt_sec", "size_bytes,throughput_bits_per_s", "size,rtt_min", "size,rtt_usec",
+        "size,throughput_mbps", "size,rtt_cycles", "size_bytes,RTT_USEC", "size_bytes,rtt_ticks"}) {
     absl::StatusOr<Sweep> sweep = ParseSweepCsv(std::string(header) + "\n64,3\n");
     ASSERT_FALSE(sweep.ok()) << header;
     EXPECT_EQ(sweep.status().code(), absl::StatusCode::kInvalidArgument);
@@ -80,6 +94,7 @@ TEST(ParseSweepCsvTest, UnitsFromTheHeader) {
   }
   // Names that only contain an underscore are no units.
   EXPECT_EQ(Parse("size,round_trip\n64,3\n").unit, "");
+  EXPECT_EQ(Parse("size,rtt_median\n64,3\n").unit, "");
 }
 
 TEST(ParseSweepCsvTest, TickbenchResultsWithRuns) {

@@ -151,6 +151,7 @@ FamilyResult Choose(const FamilyScreen& screen, const Inputs& in, const Form& fo
   AppendRanges(screen.family, c_values, t_values, s_values, mtu_values, fit);
   fit.best_candidate_bic = best;
   fit.model = screen.fits[chosen].model;
+  fit.cost_names = CostNames(fit.model);  // kExcursion's name its sizes
   if (!FitCosts(in, fit.model, screen.fits[chosen].screened.keep, false, &result)) {
     ++fit.rejected_degenerate;  // screening and QR disagree on the rank: treat as degenerate
     return result;
@@ -160,12 +161,15 @@ FamilyResult Choose(const FamilyScreen& screen, const Inputs& in, const Form& fo
 }
 
 // kSegmented: each given segmentation fitted by QR, the best BIC reported.
-FamilyResult ChooseSegmentation(const Inputs& in, const Form& form,
-                                const ModelFitOptions& options) {
+FamilyResult ChooseSegmentation(const Inputs& in, const Form& form, const ModelFitOptions& options,
+                                std::vector<double>* bics) {
+  bics->assign(options.segmentations.size(), std::numeric_limits<double>::quiet_NaN());
+  size_t index = 0;
   FamilyResult best;
   best.fit.model.family = ModelFamily::kSegmented;
   best.fit.cost_names = CostNames(ModelFamily::kSegmented);
   for (const std::vector<double>& cuts : options.segmentations) {
+    const size_t this_index = index++;
     if (cuts.empty()) continue;
     ++best.fit.candidates;
     FamilyResult candidate;
@@ -179,6 +183,7 @@ FamilyResult ChooseSegmentation(const Inputs& in, const Form& form,
     candidate.fit.bic =
         Bic(in, form, candidate.fit.weighted_rss, static_cast<int>(candidate.fit.costs.size()),
             static_cast<int>(cuts.size()));
+    (*bics)[this_index] = candidate.fit.bic;
     if (best.fit.fitted && !(candidate.fit.bic < best.fit.bic)) continue;
     candidate.fit.fitted = true;
     candidate.fit.candidates = best.fit.candidates;
@@ -217,20 +222,20 @@ std::string Verdict(const ModelComparison& c, double threshold) {
   const FamilyFit& best = c.best_fit();
   if (!c.beats_line) {
     if (c.best == ModelFamily::kLinear) return "no model beats the straight line";
-    return absl::StrFormat(
-        "no model beats the straight line: %s is better by only ΔBIC %.1f < %.0f",
-        DescribeModel(best.model), c.delta_bic_linear, threshold);
+    return absl::StrFormat("no model beats the straight line: %s is better by only ΔBIC %s < %.0f",
+                           DescribeModel(best.model), FormatDeltaBic(c.delta_bic_linear),
+                           threshold);
   }
   const FamilyFit& runner = c.families[static_cast<int>(c.runner_up)];
   if (c.delta_bic_runner_up < threshold) {
     return absl::StrFormat(
-        "undecided: %s beats the straight line by ΔBIC %.1f, but %s is within ΔBIC %.1f < %.0f",
-        DescribeModel(best.model), c.delta_bic_linear, DescribeModel(runner.model),
-        c.delta_bic_runner_up, threshold);
+        "undecided: %s beats the straight line by ΔBIC %s, but %s is within ΔBIC %s < %.0f",
+        DescribeModel(best.model), FormatDeltaBic(c.delta_bic_linear), DescribeModel(runner.model),
+        FormatDeltaBic(c.delta_bic_runner_up), threshold);
   }
-  return absl::StrFormat("%s explains the sweep: ΔBIC %.1f over the straight line, %.1f over %s",
-                         DescribeModel(best.model), c.delta_bic_linear, c.delta_bic_runner_up,
-                         DescribeModel(runner.model));
+  return absl::StrFormat("%s explains the sweep: ΔBIC %s over the straight line, %s over %s",
+                         DescribeModel(best.model), FormatDeltaBic(c.delta_bic_linear),
+                         FormatDeltaBic(c.delta_bic_runner_up), DescribeModel(runner.model));
 }
 
 // The weighted inputs of the fits: sizes, means, weights 1 / variance of each mean.
@@ -320,7 +325,7 @@ absl::StatusOr<ModelComparison> FitBufferModels(const Sweep& sweep,
     std::vector<int> order;
     for (size_t f = 0; f < screens.size(); ++f) {
       FamilyResult family = screens[f].family == ModelFamily::kSegmented
-                                ? ChooseSegmentation(in, form, options)
+                                ? ChooseSegmentation(in, form, options, &result.segmentation_bics)
                                 : Choose(screens[f], in, form, options);
       if (family.fit.fitted) {
         Score(&family, in, form);
@@ -357,6 +362,11 @@ absl::StatusOr<ModelComparison> FitBufferModels(const Sweep& sweep,
   result.beats_line = result.delta_bic_linear >= options.strong_evidence_delta_bic;
   result.verdict = Verdict(result, options.strong_evidence_delta_bic);
   return result;
+}
+
+std::string FormatDeltaBic(double delta_bic) {
+  return std::fabs(delta_bic) < 1000 ? absl::StrFormat("%.1f", delta_bic)
+                                     : absl::StrFormat("%.3g", delta_bic);
 }
 
 }  // namespace tickbench::analysis

@@ -9,7 +9,8 @@
 //     MTU and as a largest unfragmented payload (MTU e + 28);
 //   the combined families (BSD + fragments, chunks + fragments): every pair of the above;
 //   kSegmented: the caller's segmentations (options.segmentations, e.g. the step detector's
-//     best cut positions for every number of segments, StepDetection::segmentations).
+//     best cut positions for every number of segments, StepDetection::segmentations);
+//   kExcursion: every interior size, and every two neighbouring interior sizes.
 //
 // Costs. Weighted linear least squares, weights 1/Var(ȳ_i) from analysis/noise_model.h (the
 // run spread where sizes have repeated runs) — the step detector's weights. A candidate is
@@ -29,9 +30,9 @@
 //    correction (Hurvich & Tsai, Biometrika 76(2), 1989): 1.05 for the BSD model at 128
 //    sizes, 2.2 at 11.
 // n is the number of sizes. Linear has k = 2, chunks and fragments 4, BSD 7, BSD + fragments
-// 9, chunks + fragments 6, a segmentation with m cuts 2 + 3m (plus 1 for the scale in the
-// second form). Counting the discrete parameters pays for the search: on straight lines (400
-// seeds, 1 % noise, 4 runs) the best of the 222 BSD candidates gained at most 19.7 in χ²
+// 9, chunks + fragments 6, an excursion 6, a segmentation with m cuts 2 + 3m (plus 1 for
+// the scale in the second form). Counting the discrete parameters pays for the search: on straight
+// lines (400 seeds, 1 % noise, 4 runs) the best of the 222 BSD candidates gained at most 19.7 in χ²
 // (99th percentile 15 at 128 sizes, 18 at 11), against a penalty difference of 25.7 at 128
 // sizes and 16.7 at 11, plus the verdict threshold of 6.
 //
@@ -125,6 +126,11 @@ struct FamilyFit {
 // "C in [1024, 1024]" style text: "C=1024" for one value, "s in [96, 112]" for a span.
 std::string DescribeRanges(const FamilyFit& fit);
 
+// A BIC difference for people: one decimal below 1000, three significant digits above
+// (only its size against the margins of 2 and 6 means anything; "3.56e+06", not
+// "3564223.2").
+std::string FormatDeltaBic(double delta_bic);
+
 struct ModelComparison {
   std::vector<FamilyFit> families;  // one per ModelFamily, in enum order (kAllModelFamilies)
   ModelFamily best = ModelFamily::kLinear;
@@ -136,6 +142,10 @@ struct ModelComparison {
   // residuals did (profile form); see the header comment.
   bool variance_from_runs = false;
   std::string verdict;  // one plain sentence
+  // The BIC of each of options.segmentations under the criterion's final form (NaN where it
+  // could not be fitted), comparable with families[0].bic: whether a given segmentation,
+  // e.g. the step detector's own choice, beats the line by the verdict's margin.
+  std::vector<double> segmentation_bics;
   const FamilyFit& best_fit() const { return families[static_cast<int>(best)]; }
 };
 
@@ -169,8 +179,10 @@ std::vector<ImpliedStep> ImpliedSteps(const Sweep& sweep, const FamilyFit& fit,
 
 // A throughput sweep (bytes per second, 2n bytes moved per round trip of an n-byte message)
 // as the round-trip time it implies, 2n / throughput, in nanoseconds; each run converted
-// separately so that the run spread carries over. InvalidArgument if a throughput is ≤ 0 or
-// a size is 0.
+// separately so that the run spread carries over, and the printed resolution r of a value x
+// (SweepPoint::resolution) carried over as 2n·r/(x·(x − r)) in ns, the larger side of the
+// interval 2n/(x ± r) (≈ RTT·r/x), the largest over the runs. InvalidArgument if a
+// throughput is ≤ 0 or a size is 0.
 absl::StatusOr<Sweep> RttFromThroughput(const Sweep& throughput);
 
 }  // namespace tickbench::analysis

@@ -144,15 +144,23 @@ TEST(FitBufferModelsTest, ExtraSizesWidenTheSearch) {
 TEST(FitBufferModelsTest, StraightLineIsExplainedByTheLine) {
   const std::function<double(double)> line = [](double n) { return 20000 + 5 * n; };
   for (const std::vector<double>& sizes : {EvenSizes(32, 4096, 32), ClassicTableSizes()}) {
-    int line_wins = 0;
+    int line_wins = 0, excursions = 0;
     for (int seed = 0; seed < kSeeds; ++seed) {
       const ModelComparison c = Fit(MakeSweep(sizes, line, Relative(0.01, 4), 30000 + seed));
       line_wins += !c.beats_line;
       if (!c.beats_line) {
         EXPECT_EQ(c.verdict.rfind("no model beats the straight line", 0), 0u) << c.verdict;
+      } else {
+        // A layout never; an excursion (one or two sizes off the line) by chance only: on
+        // the 11 sizes seed 30003's 512 bytes read +1.1..+1.8 % in all 4 runs.
+        EXPECT_EQ(c.best, ModelFamily::kExcursion) << c.verdict;
+        excursions += c.best == ModelFamily::kExcursion;
       }
     }
-    EXPECT_EQ(line_wins, kSeeds) << sizes.size() << " sizes";
+    // At most 2 of 50 (a 5 % false-alarm rate exceeds 2 of 50 with probability 0.46; 1 is
+    // seen): the excursion's error rate is tested at 400 seeds in tests/one_size_dip_test.
+    EXPECT_GE(line_wins, kSeeds - 2) << sizes.size() << " sizes";
+    EXPECT_EQ(line_wins + excursions, kSeeds) << sizes.size() << " sizes";
   }
 }
 
@@ -220,6 +228,31 @@ TEST(RttFromThroughputTest, TwoNBytesPerRoundTrip) {
   throughput.points[1].values[0] = 1e8;
   throughput.points[0].size_bytes = 0;
   EXPECT_EQ(RttFromThroughput(throughput).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST(RttFromThroughputTest, PrintedResolutionBecomesTheLargerSideInTime) {
+  Sweep throughput;
+  throughput.value_name = "throughput_bytes_per_second";
+  throughput.points = {{1000, {1e8, 2e8}}};
+  throughput.points[0].resolution = 1e6;  // ±1 MB/s
+  absl::StatusOr<Sweep> rtt = RttFromThroughput(throughput);
+  ASSERT_TRUE(rtt.ok()) << rtt.status();
+  // The slower run: 2000 B / (99 MB/s) − 2000 B / (100 MB/s) = 0.20202 µs.
+  EXPECT_NEAR(rtt->points[0].resolution, 2000 / 99e6 * 1e9 - 20000, 1e-9);
+}
+
+}  // namespace
+}  // namespace tickbench::analysis
+
+namespace tickbench::analysis {
+namespace {
+
+// A BIC difference shows the digits that can matter against the margins of 2 and 6.
+TEST(FormatDeltaBicTest, OneDecimalBelowAThousandThreeDigitsAbove) {
+  EXPECT_EQ(FormatDeltaBic(65.64), "65.6");
+  EXPECT_EQ(FormatDeltaBic(-5.55), "-5.5");
+  EXPECT_EQ(FormatDeltaBic(3564223.2), "3.56e+06");
+  EXPECT_EQ(FormatDeltaBic(932071410799.9), "9.32e+11");
 }
 
 }  // namespace

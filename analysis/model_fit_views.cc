@@ -76,6 +76,15 @@ absl::StatusOr<Sweep> RttFromThroughput(const Sweep& throughput) {
       }
       // 2n bytes (the message and its echo) per round trip.
       converted.values.push_back(2 * point.size_bytes / bytes_per_second * 1e9);
+      // A throughput x written to ±r is a time 2n/x written to +2n·r/(x·(x − r)) and
+      // −2n·r/(x·(x + r)): the larger side (first order RTT·r/x), at most where x is
+      // within r of 0 (not for a printed positive x, which is at least 2r).
+      const double r = point.resolution;
+      if (r > 0 && std::isfinite(r)) {
+        const double below = std::max(bytes_per_second - r, bytes_per_second / 2);
+        converted.resolution = std::max(
+            converted.resolution, 2 * point.size_bytes * r / (bytes_per_second * below) * 1e9);
+      }
     }
     rtt.points.push_back(std::move(converted));
   }

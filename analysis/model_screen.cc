@@ -226,6 +226,38 @@ LineBasis MakeLineBasis(const Inputs& in) {
   return basis;
 }
 
+namespace {
+
+// kExcursion: the offset of one interior size, or two neighbouring ones, off the weighted
+// line, in O(1) each from the line basis (the column is root_w at those sizes, 0 elsewhere;
+// y_off is already off the line, so zy needs no projection). Either sign.
+void ScreenExcursions(const Inputs& in, const LineBasis& basis, FamilyScreen& screen) {
+  const size_t n = in.sizes.size();
+  for (size_t i = 1; i + 1 < n; ++i) {
+    for (size_t width = 1; width <= 2 && i + width < n; ++width) {
+      double zy = 0, norm2 = 0, along1 = 0, along2 = 0;
+      BufferModel model;
+      model.family = ModelFamily::kExcursion;
+      for (size_t j = i; j < i + width; ++j) {
+        const double r = basis.root_w[j];
+        zy += r * basis.y_off[j];
+        norm2 += r * r;
+        along1 += r * basis.q1[j];
+        along2 += r * basis.q2[j];
+        model.excursion_sizes.push_back(in.sizes[j]);
+      }
+      const double zz = norm2 - along1 * along1 - along2 * along2;
+      if (!(zz > kRank * kRank * norm2)) {
+        screen.Add(model, Rejection::kDegenerate, {});
+        continue;
+      }
+      screen.Add(model, Rejection::kNone, {basis.y_off_ss - zy * zy / zz, 1u});
+    }
+  }
+}
+
+}  // namespace
+
 // Screens every layout family. The BSD and chunk candidates' columns are projected once and
 // reused for each MTU of the combined families.
 std::vector<FamilyScreen> ScreenLayouts(const Inputs& in, const LineBasis& basis,
@@ -236,6 +268,7 @@ std::vector<FamilyScreen> ScreenLayouts(const Inputs& in, const LineBasis& basis
     return screens[static_cast<int>(family)];
   };
   screen_of(ModelFamily::kLinear).Add(BufferModel{}, Rejection::kNone, {basis.y_off_ss, 0});
+  ScreenExcursions(in, basis, screen_of(ModelFamily::kExcursion));
 
   std::vector<BufferModel> mtus = MtuCandidates(options);
   std::vector<OffColumn> packets;

@@ -131,17 +131,24 @@ double ScatterCriterion(const PseudoResiduals& pseudo, const std::vector<double>
   return criterion;
 }
 
-// Each point's variance of its mean under `model`, floored at the quantization q²/6.
+// Each point's variance of its mean under `model`, floored at the quantization q²/6 and at
+// the printed resolution's r²/3.
 void FillMeanVariance(const Sweep& sweep, const std::vector<double>& shapes,
                       const std::vector<int>& runs, NoiseModel& model) {
   const size_t n = sweep.points.size();
   model.mean_variance.resize(n);
+  auto usable = [](double x) { return x > 0 && std::isfinite(x); };
   for (size_t i = 0; i < n; ++i) {
     const double run_variance_model = model.scale_variance * shapes[i];
     const double q = sweep.points[i].quantum;
-    const double quantization = q > 0 && std::isfinite(q) ? q * q / 6 : 0;
-    if (quantization > run_variance_model) ++model.quantization_floored;
-    model.mean_variance[i] = std::max(run_variance_model, quantization) / runs[i];
+    const double r = sweep.points[i].resolution;
+    const double quantization = usable(q) ? q * q / 6 : 0;
+    const double rounding = usable(r) ? r * r / 3 : 0;
+    const double floor = std::max(quantization, rounding);
+    if (floor > run_variance_model) {
+      ++(quantization >= rounding ? model.quantization_floored : model.resolution_floored);
+    }
+    model.mean_variance[i] = std::max(run_variance_model, floor) / runs[i];
   }
 }
 

@@ -46,6 +46,7 @@ struct NoiseModel {
   double degrees_of_freedom = 0;      // how well s² itself is known
   std::vector<double> mean_variance;  // per point: variance of that point's mean value
   int quantization_floored = 0;       // points whose variance is the quantization floor
+  int resolution_floored = 0;         // points whose variance is the printed-digits floor
 };
 
 // Needs either repeated runs at some size or at least 3 sizes. Floors, so that no weight is
@@ -54,9 +55,14 @@ struct NoiseModel {
 //     a run variance of at least q²/6, the variance of a two-valued reading f(1−f)q²
 //     averaged over a uniformly random fraction f (a random tick phase); so identical runs
 //     of a coarse clock (spread 0) still weigh as what the clock can resolve;
+//   * printed resolution: a point whose values were written to a resolution r (half a unit
+//     of the last digit, SweepPoint::resolution) has a run variance of at least r²/3, the
+//     variance of a rounding error uniform on ±r; so a table of whole kB/s, whose rounding
+//     is 1 % of the value at its small sizes and 0.02 % at its large ones, does not read
+//     that rounding as steps;
 //   * otherwise 1e-6 of the RMS value as SD.
-// NoiseModel::quantization_floored counts the points where the quantization floor, not
-// the estimated noise, set the variance.
+// NoiseModel::quantization_floored (resolution_floored) counts the points where the
+// quantization (printed-resolution) floor, not the estimated noise, set the variance.
 absl::StatusOr<NoiseModel> EstimateNoise(const Sweep& sweep);
 
 // Lack-of-fit test against pure error: true when a fit's χ² (with weights 1/mean_variance of

@@ -123,6 +123,27 @@ TEST(EstimateNoiseTest, QuantizationFloorLeavesLargerNoiseAlone) {
   EXPECT_NEAR(SdRatio(sweep, *model, 0, 200), 1, 0.1);
 }
 
+TEST(EstimateNoiseTest, PrintedResolutionFloorsEachPointAtItsOwnRounding) {
+  // One value per size on an exact line: the scatter is ~0, so each point's variance is its
+  // rounding's r²/3, larger at the sizes written with fewer digits, and counted as such.
+  Sweep sweep;
+  for (int i = 0; i < 11; ++i) {
+    SweepPoint point;
+    point.size_bytes = 64.0 * (i + 1);
+    point.values = {Line(point.size_bytes)};
+    point.resolution = i < 3 ? 50 : 0.5;
+    point.quantum = i == 10 ? 1000 : 0;  // q²/6 beats r²/3 here: the quantum's floor
+    sweep.points.push_back(point);
+  }
+  absl::StatusOr<NoiseModel> model = EstimateNoise(sweep);
+  ASSERT_TRUE(model.ok());
+  EXPECT_EQ(model->resolution_floored, 10);
+  EXPECT_EQ(model->quantization_floored, 1);
+  EXPECT_DOUBLE_EQ(model->mean_variance[0], 50.0 * 50 / 3);
+  EXPECT_DOUBLE_EQ(model->mean_variance[5], 0.5 * 0.5 / 3);
+  EXPECT_DOUBLE_EQ(model->mean_variance[10], 1000.0 * 1000 / 6);
+}
+
 TEST(ScatterExceedsRunSpreadTest, OneSidedOnePercentFTest) {
   // F(36, 120) has its 99th percentile near 1.8.
   EXPECT_FALSE(ScatterExceedsRunSpread(36, 36, 120));

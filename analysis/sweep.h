@@ -18,6 +18,11 @@ struct SweepPoint {
   // over N round trips read by a clock of resolution T. The noise model never lets a
   // run's variance fall below what this step alone gives (analysis/noise_model.h).
   double quantum = 0;
+  // The printed resolution of the least precise run's value, in the sweep's unit, 0 when
+  // unknown: half a unit of the last digit written (a CSV cell "42" in kB/s gives 500 B/s).
+  // Rounding to it is an error uniform on ±resolution, of variance resolution²/3; the noise
+  // model never lets a run's variance fall below that either.
+  double resolution = 0;
 };
 
 struct Sweep {

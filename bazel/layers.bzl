@@ -2,7 +2,8 @@
 package's default visibility is the group of packages allowed to depend on it, so an
 arrow the design does not draw (say transport -> analysis) fails the build.
 
-    harness  -> remote, analysis, timing, transport, model, core, platform
+    harness  -> remote, analysis, timing, transport, board, model, core, platform
+                (board: built for the board, //harness is the board program)
     remote   -> transport, model, platform
     analysis -> model, platform
     timing   -> core, model, platform
@@ -23,7 +24,9 @@ LAYER_USERS = {
     "analysis": ["//harness/..."],
     "timing": ["//harness/..."],
     "transport": ["//harness/...", "//remote/..."],
-    "board": [],
+    # Built for the board, //harness is the board program: it links //board:runtime
+    # and //board:harness_main and reads //board:on_board.
+    "board": ["//harness/..."],
     "core": ["//harness/...", "//timing/...", "//board/..."],
     "model": ["//harness/...", "//remote/...", "//analysis/...", "//transport/...", "//timing/..."],
     "platform": [

@@ -4,7 +4,7 @@
 # the same CPU pinning, alternating tickbench and the peer tools size by size and
 # repetition by repetition, so that drift in the machine's load falls on all of them.
 #
-#   bench/compare.sh [--reps=5] [--seconds=2] [--iterations=20000] [--pin=0,1]
+#   bench/compare.sh [--reps=7] [--seconds=2] [--iterations=20000] [--pin=0,1]
 #                    [--placement=split|same] [--sizes=1,64,1024,16384]
 #                    [--harness=bazel-bin/harness/harness] [--bare=bazel-bin/bench/bare_loop]
 #                    [--tickbench_flags='--warmup=1000'] [--raw=FILE] [--busy_poll] [--all]
@@ -18,7 +18,11 @@
 # (milliseconds a round trip), so that case runs --iterations / 100 round trips.
 #
 # Needs sockperf and qperf (tools/setup.sh --compare) and a built harness
-# (bazel build //harness). Prints, for each transport and size, the median over the
+# (bazel build //harness); a peer tool that is missing is left out, saying so, and a run
+# with neither (busy polling: without sockperf) exits 2. --all needs neither: it skips
+# the runs that have no peer tool, saying why, and still runs the bare-loop comparison
+# (bazel build //harness //bench:bare_loop), which exits as that comparison does, or 1
+# if a peer-tool run failed. Prints, for each transport and size, the median over the
 # repetitions of each tool's RTT in µs and the ratio tickbench / peer:
 #  * tickbench: the median per-iteration RTT (CSV column per_iteration_p50_ns), and the
 #    averaged RTT (averaged_rtt_ns), set against the peers' means (qperf has no other);
@@ -39,7 +43,7 @@
 # loaded machine its mean RTT drops by about 1.3x (docs/overhead.md).
 set -euo pipefail
 
-reps=5
+reps=7
 seconds=2
 iterations=20000
 pin=0,1
@@ -65,7 +69,7 @@ for arg in "$@"; do
     --placement=*) placement=${arg#*=} ;;
     --bare=*) bare=${arg#*=} ;;
     --all) all=1 ;;
-    -h|--help) sed -n '2,39p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,43p' "$0"; exit 0 ;;
     *) echo "compare.sh: unknown option '$arg' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -75,42 +79,73 @@ case "$placement" in
 esac
 [[ "$pin" =~ ^[0-9]+,[0-9]+$ ]] || { echo "compare.sh: --pin takes CLIENT,PEER (CPU numbers)" >&2; exit 2; }
 [[ "$iterations" =~ ^[1-9][0-9]*$ ]] || { echo "compare.sh: --iterations must be a positive number" >&2; exit 2; }
+[[ "$reps" =~ ^[1-9][0-9]*$ ]] || { echo "compare.sh: --reps must be a positive number" >&2; exit 2; }
+
+# The peer tools a run can use: sockperf and qperf blocking, sockperf alone busy polling.
+available_peer_tools() {
+  local tool mode=$1
+  for tool in sockperf qperf; do
+    [ "$mode" = busy_poll ] && [ "$tool" = qperf ] && continue
+    command -v "$tool" >/dev/null && echo "$tool"
+  done
+  true
+}
 
 if [ "$all" = 1 ]; then
   # Every placement and mode, then the bare loops over the same cases.
   here=$(dirname "$0")
   common=(--reps="$reps" --seconds="$seconds" --pin="$pin" --sizes="$sizes" --harness="$harness")
   [ -n "$tickbench_flags" ] && common+=(--tickbench_flags="$tickbench_flags")
+  failed=0
   for p in same split; do
     for mode in blocking busy_poll; do
       echo "## placement $p, $mode receives"
+      if [ -z "$(available_peer_tools "$mode")" ]; then
+        echo "# skipped: no peer tool installed for $mode receives (sockperf$([ "$mode" = blocking ] &&
+          echo " or qperf"): tools/setup.sh --compare)"
+        continue
+      fi
       n=$iterations
       [ "$p:$mode" = same:busy_poll ] && n=$(((iterations + 99) / 100))
       flags=("${common[@]}" --placement="$p" --iterations="$n")
       [ "$mode" = busy_poll ] && flags+=(--busy_poll)
       [ -n "$raw" ] && flags+=(--raw="$raw.$p.$mode")
-      "$0" "${flags[@]}"
+      "$0" "${flags[@]}" || { failed=1; echo "# compare.sh: this run failed (exit $?)" >&2; }
     done
   done
   echo "## tickbench against the bare loop"
   bare_flags=(--reps="$reps" --sizes="$sizes" --cpus="$pin" --harness="$harness" --bare="$bare"
               --cases=same:blocking,split:blocking,same:busy_poll,split:busy_poll)
   [ -n "$raw" ] && bare_flags+=(--raw="$raw.bare")
-  exec "$here/bare_compare.sh" "${bare_flags[@]}"
+  status=0
+  "$here/bare_compare.sh" "${bare_flags[@]}" || status=$?
+  [ "$status" -eq 0 ] && [ "$failed" -eq 1 ] && status=1
+  exit "$status"
 fi
 
 sockperf_mode=()
-peer_tools=(sockperf qperf)
+mode=blocking
 if [ "$busy_poll" = 1 ]; then
   tickbench_flags+=" --busy_poll"
   sockperf_mode=(--nonblocked)
-  peer_tools=(sockperf)
+  mode=busy_poll
 fi
+mapfile -t peer_tools < <(available_peer_tools "$mode")
+if [ "${#peer_tools[@]}" -eq 0 ]; then
+  echo "compare.sh: no peer tool to compare with: sockperf$([ "$mode" = blocking ] && echo " and qperf")" \
+    "missing (tools/setup.sh --compare)" >&2
+  exit 2
+fi
+missing_tools=""
+for tool in sockperf qperf; do
+  [ "$mode" = busy_poll ] && [ "$tool" = qperf ] && continue
+  command -v "$tool" >/dev/null || missing_tools+=" $tool"
+done
 client_cpu=${pin%,*}
 peer_cpu=${pin#*,}
 if [ "$placement" = same ]; then peer_cpu=$client_cpu; fi
-for tool in sockperf qperf taskset timeout; do
-  command -v "$tool" >/dev/null || { echo "compare.sh: $tool is missing (tools/setup.sh --compare)" >&2; exit 2; }
+for tool in taskset timeout; do
+  command -v "$tool" >/dev/null || { echo "compare.sh: $tool is missing" >&2; exit 2; }
 done
 [ -x "$harness" ] || { echo "compare.sh: no harness at $harness (bazel build //harness, or --harness=)" >&2; exit 2; }
 
@@ -209,18 +244,30 @@ load() { cut -d' ' -f1-3 /proc/loadavg; }
 
 echo "# machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1); $(nproc) CPUs; Linux $(uname -r);" \
      "clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
-echo "# sockperf $(sockperf --version 2>&1 | strip_colour | grep -m1 -o "version [^ ]*" | cut -d" " -f2 || true);" \
-     "qperf $(qperf --version 2>&1 | awk '{ print $2 }'); placement $placement: client $client_cpu, peers $peer_cpu;" \
+sockperf_version() {
+  command -v sockperf >/dev/null || { echo "(missing)"; return; }
+  sockperf --version 2>&1 | strip_colour | grep -m1 -o "version [^ ]*" | cut -d" " -f2 || true
+}
+qperf_version() {
+  command -v qperf >/dev/null || { echo "(missing)"; return; }
+  qperf --version 2>&1 | awk '{ print $2 }'
+}
+echo "# sockperf $(sockperf_version);" \
+     "qperf $(qperf_version); placement $placement: client $client_cpu, peers $peer_cpu;" \
      "$reps repetitions; peers ${seconds}s a run; tickbench $iterations round trips a run"
 echo "# load average at start: $(load)"
 
+[ -z "$missing_tools" ] ||
+  echo "# not run, not installed (tools/setup.sh --compare):$missing_tools; their columns show -"
 echo "# receives: $([ "$busy_poll" = 1 ] && echo "busy polling (tickbench --busy_poll;" \
   "sockperf --nonblocked; qperf not run)" || echo "blocking")"
 
 if [ "$busy_poll" = 0 ]; then
-  start_server sockperf_udp sockperf server -i 127.0.0.1 -p "$sockperf_port"
-  start_server sockperf_tcp sockperf server -i 127.0.0.1 -p "$sockperf_port" --tcp
-  start_server qperf qperf -lp "$qperf_port"
+  if command -v sockperf >/dev/null; then
+    start_server sockperf_udp sockperf server -i 127.0.0.1 -p "$sockperf_port"
+    start_server sockperf_tcp sockperf server -i 127.0.0.1 -p "$sockperf_port" --tcp
+  fi
+  if command -v qperf >/dev/null; then start_server qperf qperf -lp "$qperf_port"; fi
 fi
 
 results="$work/results"   # tool transport size rep value_us

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -35,7 +36,16 @@ absl::StatusOr<analysis::Sweep> ReadSweep(const std::string& resolved, const std
     return absl::InvalidArgumentError(
         absl::StrCat("--analyze: ", shown, ": ", sweep.status().message()));
   }
-  if (!absl::StrContains(sweep->value_name, "throughput") && sweep->unit != "B/s") return sweep;
+  const bool throughput = absl::StrContains(absl::AsciiStrToLower(sweep->value_name), "throughput");
+  if (throughput && sweep->unit != "B/s") {
+    // A throughput without a unit could be bytes, bits or kB per second: never assumed.
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "--analyze: %s: the column %s is a throughput without a unit; name its unit with a "
+        "suffix (_bytes_per_s, _kb_per_s, _kib_per_s, _mb_per_s) or choose another column with "
+        "--analyze_column",
+        shown, absl::CHexEscape(sweep->value_name)));
+  }
+  if (!throughput && sweep->unit != "B/s") return sweep;
   absl::StatusOr<analysis::Sweep> rtt = analysis::RttFromThroughput(*sweep);
   if (!rtt.ok()) return WithFlag("analyze", rtt.status());
   streams.out(absl::StrFormat(
@@ -87,9 +97,12 @@ int RunAnalyzeCommand(const CommandLine& command_line, const ReportStreams& give
     streams.out(FormatSimulationFit(*fit));
   }
   if (!plot_path.empty()) {
-    if (absl::Status s = PlotSweep(
-            plot_path, *sweep,
-            analyzed.steps.ok() ? analyzed.steps->steps : std::vector<analysis::Step>{}, resolved);
+    if (absl::Status s = PlotSweep(plot_path, *sweep,
+                                   // Only steps the report lists as found are drawn.
+                                   analyzed.steps.ok() && analyzed.steps_established
+                                       ? analyzed.steps->steps
+                                       : std::vector<analysis::Step>{},
+                                   resolved);
         !s.ok()) {
       absl::FPrintF(stderr, "tickbench: %s\n", WithFlag("plot", s).message());
     }

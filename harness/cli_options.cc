@@ -12,6 +12,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "harness/output_file.h"
 #include "harness/plan_checks.h"
 #include "harness/plot.h"
@@ -28,9 +29,13 @@ namespace tickbench::harness {
 bool AbslParseFlag(absl::string_view text, DurationFlag* flag, std::string* error) {
   if (absl::ParseDuration(absl::StripAsciiWhitespace(text), &flag->value)) return true;
   double number = 0;
-  *error = absl::SimpleAtod(text, &number)
-               ? "a duration needs a unit: e.g. 5s, 250ms, 100us (units: ns, us, ms, s, m, h)"
-               : "not a duration: write e.g. 5s, 250ms, 100us (units: ns, us, ms, s, m, h)";
+  if (absl::SimpleAtod(text, &number) && !std::isnan(number)) {
+    *error = "a duration needs a unit: e.g. 5s, 250ms, 100us (units: ns, us, ms, s, m, h)";
+  } else {
+    *error =
+        "not a duration: write a decimal number (no exponent, not nan) and a unit, e.g. 5s, "
+        "250ms, 100us (units: ns, us, ms, s, m, h)";
+  }
   return false;
 }
 
@@ -281,7 +286,7 @@ absl::StatusOr<std::string> CheckPlotTarget(absl::string_view plot) {
   if (absl::Status s = CheckOutputTarget("plot", path); !s.ok())
     return BadFlag("plot", s.message());
   const std::string data = PlotDataPath(path);
-  if (data == path) {
+  if (SameOutputFile(data, path)) {
     return BadFlag("plot",
                    absl::StrCat(Quoted(plot), " would be its own data file; name an .svg file"));
   }
@@ -290,6 +295,106 @@ absl::StatusOr<std::string> CheckPlotTarget(absl::string_view plot) {
                    absl::StrCat("its data file: ", absl::StripPrefix(s.message(), "--plot: ")));
   }
   return path;
+}
+
+namespace {
+
+enum class NumberKind { kInteger, kUnsigned, kDuration };
+// A whole-number or duration flag and its range as MakePlan's check says it: "must be ...".
+struct NumberFlag {
+  const char* name;
+  NumberKind kind;
+  std::string allowed;
+};
+
+const std::vector<NumberFlag>& NumberFlags() {
+  auto whole = [](int64_t min, int64_t max, absl::string_view note = "") {
+    return absl::StrFormat("must be %d..%d%s", min, max, note);
+  };
+  auto duration = [](absl::Duration min, absl::Duration max) {
+    return absl::StrCat("must be a duration in [", absl::FormatDuration(min), ", ",
+                        absl::FormatDuration(max), "]");
+  };
+  using K = NumberKind;
+  const absl::Duration zero = absl::ZeroDuration();
+  const int64_t most = std::numeric_limits<int64_t>::max();  // peer_*: no limit but int64's
+  static const std::vector<NumberFlag>* const flags = new std::vector<NumberFlag>{
+      {"iterations", K::kInteger, whole(1, kMaxIterations)},
+      {"runs", K::kInteger, whole(1, kMaxRuns)},
+      {"warmup", K::kInteger, whole(0, kMaxIterations)},
+      {"batch", K::kInteger, "must be 1..--iterations"},
+      {"retries", K::kInteger, whole(0, kMaxRetries)},
+      {"peer_drop_every", K::kInteger, whole(0, most, " (0 = off)")},
+      {"peer_stop_after", K::kInteger, whole(0, most, " (0 = off)")},
+      {"seed", K::kUnsigned, "must be 0..18446744073709551615"},  // all of uint64
+      {"sim_cluster", K::kInteger, whole(1, transport::kMaxSimBufferBytes, " bytes")},
+      {"sim_small", K::kInteger, whole(1, transport::kMaxSimBufferBytes, " bytes")},
+      {"sim_threshold", K::kInteger, "must be 1..--sim_cluster bytes"},
+      {"sim_mtu", K::kInteger,
+       whole(transport::kMinSimMtuBytes, transport::kMaxSimBufferBytes, " bytes (0: no link)")},
+      {"tick_period", K::kDuration,
+       absl::StrCat("tick period must be a whole number of nanoseconds in [",
+                    absl::FormatDuration(timing::kMinTickPeriod), ", ",
+                    absl::FormatDuration(timing::kMaxTickPeriod),
+                    "] (10ms = 100 Hz, 20ms = 50 Hz)")},
+      {"receive_timeout", K::kDuration, duration(kMinReceiveTimeout, kMaxReceiveTimeout)},
+      {"peer_reply_delay", K::kDuration, duration(zero, kMaxPeerReplyDelay)},
+      {"gap", K::kDuration, duration(zero, kMaxGap)},
+      {"sim_fixed", K::kDuration, duration(zero, transport::kMaxSimFixed)},
+      {"sim_per_cluster", K::kDuration, duration(zero, transport::kMaxSimPerBuffer)},
+      {"sim_per_small", K::kDuration, duration(zero, transport::kMaxSimPerBuffer)},
+      {"sim_per_packet", K::kDuration, duration(zero, transport::kMaxSimPerBuffer)},
+      {"sim_jitter_scale", K::kDuration, duration(zero, transport::kMaxSimJitterScale)},
+  };
+  return *flags;
+}
+
+// Why `text` is no value of a flag of `kind`, or "" when it is one (or is hex, which
+// Abseil's parser reads and this does not).
+std::string NumberProblem(NumberKind kind, absl::string_view text) {
+  const absl::string_view stripped = absl::StripAsciiWhitespace(text);
+  DurationFlag duration;
+  std::string error;
+  int64_t integer = 0;
+  uint64_t whole = 0;
+  if (kind == NumberKind::kDuration) {
+    return AbslParseFlag(text, &duration, &error) ? "" : "not a duration with its unit";
+  }
+  if (absl::StrContains(absl::AsciiStrToLower(stripped), "0x") ||
+      (kind == NumberKind::kInteger ? absl::SimpleAtoi(stripped, &integer)
+                                    : absl::SimpleAtoi(stripped, &whole))) {
+    return "";
+  }
+  const absl::string_view digits = absl::StripPrefix(absl::StripPrefix(stripped, "-"), "+");
+  if (digits.empty() || !std::all_of(digits.begin(), digits.end(), absl::ascii_isdigit)) {
+    return "not a whole number";
+  }
+  return kind == NumberKind::kInteger ? "past what a 64-bit whole number holds"
+                                      : "not a whole number from 0 to 2^64 - 1";
+}
+
+}  // namespace
+
+std::vector<std::string> NumberValueHints(const std::vector<std::string>& args) {
+  std::vector<std::string> hints;
+  for (size_t i = 0; i < args.size(); ++i) {
+    absl::string_view arg = args[i];
+    if (arg == "--") break;
+    if (!absl::ConsumePrefix(&arg, "--") && !absl::ConsumePrefix(&arg, "-")) continue;
+    const size_t equals = arg.find('=');
+    const absl::string_view name = arg.substr(0, equals);
+    for (const NumberFlag& flag : NumberFlags()) {  // the flag named, if a number flag
+      if (name != flag.name) continue;
+      if (equals == absl::string_view::npos && i + 1 >= args.size()) break;
+      const std::string value =
+          equals == absl::string_view::npos ? args[++i] : std::string(arg.substr(equals + 1));
+      if (const std::string problem = NumberProblem(flag.kind, value); !problem.empty()) {
+        hints.push_back(absl::StrCat("tickbench: --", flag.name, ": ", flag.allowed, "; got ",
+                                     Quoted(value), ", ", problem));
+      }
+    }
+  }
+  return hints;
 }
 
 }  // namespace tickbench::harness

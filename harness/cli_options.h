@@ -98,6 +98,7 @@ struct CommandLine {
   std::string raw;                       // every reading as CSV to this file
   bool csv_context = true;               // --format=csv: the context as leading '#' lines
   bool quiet = false;                    // no progress line while a sweep runs
+  bool wide = false;                     // --format=table: every column, past 100 columns
   std::set<std::string> specified;       // names of the flags given on the command line
   // Every tickbench flag with its value, type and whether it was given (flags.cc).
   std::vector<Setting> settings;
@@ -182,6 +183,14 @@ double EstimatePlanBytes(const Plan& plan);
 // the path to draw to. InvalidArgument naming --plot otherwise ("-" included: a plot is a
 // file).
 absl::StatusOr<std::string> CheckPlotTarget(absl::string_view plot);
+
+// The lines for the arguments of a command line (without the program name) whose value
+// a number flag cannot hold, which Abseil's parser refuses without the range: "tickbench:
+// --iterations: must be 1..1000000000; got '99999999999999999999', past what a whole
+// number holds here" for whole numbers past 64 bits or not whole, durations that are NaN,
+// written with an exponent or past what a duration holds. ParseCommandLine prints them
+// beside Abseil's error. The ranges are the plan's (MakePlan), tested to agree.
+std::vector<std::string> NumberValueHints(const std::vector<std::string>& args);
 
 // The clock spec the --clock, --clock_id, --tick_period and --uniqtime flags name.
 absl::StatusOr<timing::ClockSpec> ClockFromFlags(const CommandLine& command_line);

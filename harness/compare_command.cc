@@ -17,6 +17,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
+#include "harness/build_info.h"
 #include "harness/command_status.h"
 #include "harness/json_reader.h"
 #include "harness/output_file.h"
@@ -273,15 +274,24 @@ std::string CompareCsv(const std::vector<CompareRow>& rows) {
 
 std::string CompareJson(absl::string_view a_name, absl::string_view b_name,
                         absl::string_view transport, const std::vector<CompareRow>& rows) {
-  auto ratio_json = [](const Ratio& r, double a_ns, double b_ns) {
+  // A figure that was not computed (no valid run, no ratio) is null, never 0.
+  auto number = [](bool computed, double value, int digits = 6) {
+    return computed && std::isfinite(value) ? absl::StrFormat("%.*g", digits, value)
+                                            : std::string("null");
+  };
+  auto ratio_json = [&](const Ratio& r, double a_ns, double b_ns) {
     return absl::StrFormat(
-        "{\"a_ns\":%.6g,\"b_ns\":%.6g,\"valid\":%s,\"ratio\":%.6g,\"low\":%.6g,\"high\":%.6g,"
-        "\"p_value\":%.4g,\"runs_a\":%d,\"runs_b\":%d,\"verdict\":%s}",
-        a_ns, b_ns, r.valid ? "true" : "false", r.estimate, r.low, r.high, r.p_value, r.runs_a,
-        r.runs_b, JsonString(Verdict(r)));
+        "{\"a_ns\":%s,\"b_ns\":%s,\"valid\":%s,\"ratio\":%s,\"low\":%s,\"high\":%s,"
+        "\"p_value\":%s,\"runs_a\":%d,\"runs_b\":%d,\"verdict\":%s}",
+        number(r.runs_a > 0, a_ns), number(r.runs_b > 0, b_ns), r.valid ? "true" : "false",
+        number(r.valid, r.estimate), number(r.valid, r.low), number(r.valid, r.high),
+        number(r.valid, r.p_value, 4), r.runs_a, r.runs_b, JsonString(Verdict(r)));
   };
   std::string out;
-  absl::StrAppend(&out, "{\"a\":", JsonString(a_name), ",\"b\":", JsonString(b_name),
+  // The provenance every tickbench JSON opens with (as run_context's WriteProvenanceJson).
+  absl::StrAppend(&out, "{\"schema_version\":", kSchemaVersion,
+                  ",\"tickbench_version\":", JsonString(TickbenchVersion()),
+                  ",\"mode\":\"compare\",\"a\":", JsonString(a_name), ",\"b\":", JsonString(b_name),
                   ",\"transport\":", JsonString(transport),
                   ",\"confidence\":0.95,\"method\":", JsonString(kCompareMethod), ",\"sizes\":[");
   for (size_t i = 0; i < rows.size(); ++i) {

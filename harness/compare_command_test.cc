@@ -8,6 +8,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "gtest/gtest.h"
+#include "harness/build_info.h"
 
 namespace tickbench::harness {
 namespace {
@@ -66,6 +67,35 @@ TEST(CompareSweepJson, FasterIsCalledFaster) {
   absl::StatusOr<std::string> json = CompareSweepJson(a, "a", b, "b", OutputFormat::kJson);
   ASSERT_TRUE(json.ok());
   EXPECT_TRUE(absl::StrContains(*json, "B faster by 20.0%")) << *json;
+}
+
+TEST(CompareSweepJson, JsonOpensWithItsProvenance) {
+  const std::string a = SweepJson("sim", {64}, {{1000, 1010, 990}});
+  absl::StatusOr<std::string> json = CompareSweepJson(a, "a", a, "b", OutputFormat::kJson);
+  ASSERT_TRUE(json.ok());
+  EXPECT_TRUE(absl::StartsWith(
+      *json, absl::StrCat("{\"schema_version\":", kSchemaVersion, ",\"tickbench_version\":\"",
+                          TickbenchVersion(), "\",\"mode\":\"compare\",\"a\":\"a\",")))
+      << *json;
+  // A comparison is not a sweep: given back to --compare, it is refused.
+  absl::StatusOr<std::string> again =
+      CompareSweepJson(*json, "c.json", a, "a", OutputFormat::kJson);
+  ASSERT_FALSE(again.ok());
+  EXPECT_TRUE(
+      absl::StrContains(again.status().message(), "c.json: the results of mode \"compare\""))
+      << again.status();
+}
+
+TEST(CompareSweepJson, ARatioThatCannotBeComputedIsNullNotZero) {
+  const std::string a = SweepJson("sim", {64}, {{0, 0}});  // no positive mean: no ratio
+  const std::string b = SweepJson("sim", {64}, {{1000, 1000}});
+  absl::StatusOr<std::string> json = CompareSweepJson(a, "a", b, "b", OutputFormat::kJson);
+  ASSERT_TRUE(json.ok());
+  EXPECT_TRUE(absl::StrContains(*json,
+                                "\"a_ns\":0,\"b_ns\":1000,\"valid\":false,\"ratio\":null,"
+                                "\"low\":null,\"high\":null,\"p_value\":null,"))
+      << *json;
+  EXPECT_TRUE(absl::StrContains(*json, "\"verdict\":\"no figure\"")) << *json;
 }
 
 TEST(CompareSweepJson, RefusesDifferentSizesNamingThem) {

@@ -41,6 +41,23 @@ const tickbench::harness::CommandLine& Defaults() {
   return *defaults;
 }
 
+// "gettimeofday, clock_gettime:monotonic, ...": the study's default clocks on this machine
+// (the cycle counter only where there is one), for the help of --clocks.
+std::string StudyClocksForHelp(bool simulate) {
+  std::string text;
+  for (const tickbench::timing::ClockSpec& spec :
+       tickbench::harness::DefaultStudyClocks(simulate)) {
+    absl::StrAppend(&text, text.empty() ? "" : ", ", tickbench::timing::ClockSpecToString(spec));
+  }
+  return text;
+}
+
+// "udp, udp6, tcp or tcp6": the transports that reach another host, for the help of --role.
+std::string RemoteTransportsForHelp() {
+  return tickbench::transport::TransportNamesWhere(
+      [](const tickbench::transport::TransportInfo& row) { return row.remote_code != 0; }, " or ");
+}
+
 }  // namespace
 
 // Duration flags take a unit (5s, 250ms, 100us); a bare number is refused naming them.
@@ -92,6 +109,9 @@ ABSL_FLAG(bool, csv_context, Defaults().csv_context,
           "--format=csv: begin the CSV with the context (host, build, clocks, settings) as "
           "'#' lines, which tickbench's --analyze skips; false leaves them out (they then go "
           "to standard error).");
+ABSL_FLAG(bool, wide, Defaults().wide,
+          "--format=table: every column (reference SD, retried runs; in the study, the phase "
+          "test and the probe effect); by default a table fits 100 columns with one time unit.");
 ABSL_FLAG(bool, quiet, Defaults().quiet,
           "No progress line on standard error while a sweep runs (by default one at most once a "
           "second after the first: rewritten in place on a terminal, a line each otherwise).");
@@ -136,9 +156,10 @@ ABSL_FLAG(bool, allow_variable_cycle_counter, Defaults().allow_variable_cycle_co
           "Use the cycle counter even where it is not invariant (its rate then follows the "
           "CPU's frequency: results may be wrong).");
 ABSL_FLAG(std::string, clocks, Defaults().clocks,
-          "--experiment=study: the clocks to compare, comma-separated specs. Default: "
-          "gettimeofday, clock_gettime:monotonic, clock_gettime:monotonic_coarse, rdtsc, "
-          "tick:10ms, tick:20ms (in simulation: virtual, tick:10ms, tick:20ms).");
+          absl::StrCat("--experiment=study: the clocks to compare, comma-separated specs. "
+                       "Default: ",
+                       StudyClocksForHelp(false), " (in simulation: ", StudyClocksForHelp(true),
+                       ")."));
 ABSL_FLAG(bool, dither, Defaults().dither,
           "--experiment=study: pause a seeded random time in [0, T) before each per-iteration "
           "round trip, so that its start falls at a random phase of the tick (costs N x T/2 of "
@@ -181,9 +202,10 @@ ABSL_FLAG(double, sim_link_rate, Defaults().sim_link_rate,
 ABSL_FLAG(DurationFlag, sim_per_packet, DurationFlag{Defaults().sim_per_packet},
           "--sim_mtu: cost per IPv4 packet (every fragment), each way; 0..1s.");
 ABSL_FLAG(std::string, role, Defaults().role,
-          "local: the echo peer runs on this host; server: echo for tickbench clients on other "
-          "hosts (see --listen) until SIGINT or SIGTERM, then exit 0; client: measure against "
-          "the server at --peer, over --transport udp, udp6, tcp or tcp6. docs/remote.md.");
+          absl::StrCat("local: the echo peer runs on this host; server: echo for tickbench "
+                       "clients on other hosts (see --listen) until SIGINT or SIGTERM, then exit "
+                       "0; client: measure against the server at --peer, over --transport ",
+                       RemoteTransportsForHelp(), ". docs/remote.md."));
 ABSL_FLAG(std::string, listen, Defaults().listen,
           "--role=server: ADDR:PORT to listen on ([ADDR]:PORT for IPv6), default "
           "127.0.0.1:7478; 0.0.0.0:7478 takes clients from anywhere. Data sockets use "
@@ -293,9 +315,11 @@ std::vector<std::string> ParseFlags(int argc, char** argv) {
   for (int i = 1; i < argc && absl::string_view(args[i]) != "--"; ++i) {
     if (absl::string_view(args[i]) == "-h") args[i] = help;
   }
+  const std::vector<std::string> given(args.begin() + 1, args.end());
   g_unknown_flag_hints = new std::vector<std::string>(
-      UnknownFlagHints(std::vector<std::string>(args.begin() + 1, args.end()),
-                       RegisteredFlagNames(), RegisteredFlagTakesValue));
+      UnknownFlagHints(given, RegisteredFlagNames(), RegisteredFlagTakesValue));
+  // Abseil names a number flag whose value it cannot parse, not the flag's range: add it.
+  for (std::string& hint : NumberValueHints(given)) g_unknown_flag_hints->push_back(hint);
   g_exit_code_during_parse = kExitUsage;
   std::atexit(RewriteParseExit);
   // Abseil 20220623 offers no public parse that leaves the help flags to the caller.
@@ -344,6 +368,7 @@ void ReadMeasurementFlags(CommandLine& c) {
   c.format = absl::GetFlag(FLAGS_format);
   c.csv_context = absl::GetFlag(FLAGS_csv_context);
   c.quiet = absl::GetFlag(FLAGS_quiet);
+  c.wide = absl::GetFlag(FLAGS_wide);
   c.output = absl::GetFlag(FLAGS_output);
   c.percentiles = absl::GetFlag(FLAGS_percentiles);
   c.raw = absl::GetFlag(FLAGS_raw);

@@ -8,6 +8,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "core/board_rows.h"
 #include "harness/cli_options.h"
 #include "harness/plan_checks.h"
 #include "harness/size_list.h"
@@ -37,7 +38,17 @@ absl::Status ResolveTransport(PlanState& st) {
   plan.transport = Given(c, "transport") ? c.transport : st.preset.transport;
   // The allowed names, and which one is simulated, are the registry's.
   absl::StatusOr<const transport::TransportInfo*> row = transport::FindTransport(plan.transport);
-  if (!row.ok()) return BadFlag("transport", row.status().message());
+  if (!row.ok()) {
+    for (const core::BoardRow& board : core::kBoardTransports) {
+      if (plan.transport == board.name) {
+        return BadFlag("transport",
+                       absl::StrCat(board.name, " is ", core::kBoardOnly,
+                                    ": run it on the emulated board, bazel run "
+                                    "--config=cortex_m3 //harness (docs/platforms.md)"));
+      }
+    }
+    return BadFlag("transport", row.status().message());
+  }
   plan.simulate = (*row)->simulated;
   if (plan.simulate) {
     if (st.client)
@@ -250,6 +261,18 @@ absl::Status ResolveCounts(PlanState& st) {
   return absl::OkStatus();
 }
 
+// "applies only to datagram transports (unix_dgram, udp, udp6) and sim": the registry's
+// rows whose peer can drop an echo, real and simulated.
+std::string PeerDropEveryApplies() {
+  using transport::TransportInfo;
+  return absl::StrCat(
+      "applies only to datagram transports (",
+      transport::TransportNamesWhere(
+          [](const TransportInfo& r) { return r.datagram && !r.simulated; }),
+      ") and ",
+      transport::TransportNamesWhere([](const TransportInfo& r) { return r.simulated; }, " and "));
+}
+
 // The echo peer's test hooks, busy polling and --pin.
 absl::Status ResolvePeer(PlanState& st) {
   const CommandLine& c = st.c;
@@ -281,8 +304,7 @@ absl::Status ResolvePeer(PlanState& st) {
     return s;
   }
   if (c.peer_drop_every > 0 && !plan.simulate && !st.datagram) {
-    return BadFlag("peer_drop_every",
-                   "applies only to datagram transports (udp, udp6, unix_dgram) and sim");
+    return BadFlag("peer_drop_every", PeerDropEveryApplies());
   }
   plan.sweep.peer.drop_every_kth = c.peer_drop_every;
   plan.sweep.peer.stop_after = c.peer_stop_after;

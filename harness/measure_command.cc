@@ -29,7 +29,8 @@ int RunMeasureCommand(const CommandLine& command_line, const ReportStreams& stre
     return stopped;
   }
   const std::unique_ptr<Reporter> reporter =
-      MakeReporter(e.plan.format, streams, command_line.csv_context);
+      MakeReporter(e.plan.format, streams, command_line.csv_context,
+                   command_line.wide ? TableWidth::kWide : TableWidth::kNarrow);
   ExperimentHeader header = HeaderOf(e);
   header.percentiles = e.plan.percentiles;
   reporter->ReportContext(e.context, header);

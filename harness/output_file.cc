@@ -27,6 +27,19 @@ std::string DirectoryOf(const std::string& path) {
   return path.substr(0, slash);
 }
 
+// `path` with its directory made real (realpath: no ".", "..", repeated slashes or
+// symbolic links in it); `path` as it is when the directory cannot be resolved.
+std::string NormalOutputPath(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  char* real = realpath(DirectoryOf(path).c_str(), nullptr);
+  if (real == nullptr) return path;
+  std::string normal = real;
+  free(real);
+  if (name.empty() || name == "." || name == "..") return path;  // a directory: refused later
+  return normal == "/" ? "/" + name : normal + "/" + name;
+}
+
 // "a symbolic link", ... for what lstat found; nullptr for a regular file.
 const char* NotARegularFile(mode_t mode) {
   if (S_ISREG(mode)) return nullptr;
@@ -140,6 +153,15 @@ absl::Status CheckOutputTarget(absl::string_view flag, absl::string_view path) {
     return cannot(problem);
   }
   return absl::OkStatus();
+}
+
+bool SameOutputFile(absl::string_view a, absl::string_view b) {
+  if (a.empty() || b.empty() || a == "-" || b == "-") return false;
+  const std::string first(a), second(b);
+  if (first == second || NormalOutputPath(first) == NormalOutputPath(second)) return true;
+  struct stat one, other;
+  return stat(first.c_str(), &one) == 0 && stat(second.c_str(), &other) == 0 &&
+         one.st_dev == other.st_dev && one.st_ino == other.st_ino;
 }
 
 absl::Status CheckWritable(absl::string_view path) {

@@ -40,6 +40,12 @@ absl::Status CheckOutputTarget(absl::string_view flag, absl::string_view path);
 // a regular file"), a race this function does not close. Errors name the escaped path.
 absl::Status WriteFileAtomically(absl::string_view path, absl::string_view contents);
 
+// Whether two output paths (already resolved) name the same file, however spelt:
+// "./a.csv", "a.csv" and "dir/../a.csv" are one file (the directory's real path and the
+// name are compared), and so are two hard links, or a path and a symbolic link to it, when
+// the file exists (the same device and inode). An empty path or "-" names no file.
+bool SameOutputFile(absl::string_view a, absl::string_view b);
+
 // Checks that `path`'s directory exists and is writable. The message, "directory <escaped
 // directory>: <reason>", names no flag. CheckOutputTarget checks more and is preferred.
 absl::Status CheckWritable(absl::string_view path);

@@ -178,6 +178,20 @@ TEST(CheckOutputTargetTest, NamesTheFlagOnceWithOrWithoutDashesAndEscapesThePath
   EXPECT_FALSE(absl::StrContains(missing.message(), "\n")) << missing;
 }
 
+TEST(SameOutputFileTest, ComparesFilesNotSpellings) {
+  const std::string dir = FreshDirectory();
+  ASSERT_EQ(mkdir((dir + "/sub").c_str(), 0755), 0);
+  EXPECT_TRUE(SameOutputFile(dir + "/a.csv", dir + "/./a.csv"));
+  EXPECT_TRUE(SameOutputFile(dir + "/a.csv", dir + "//sub/../a.csv"));
+  EXPECT_FALSE(SameOutputFile(dir + "/a.csv", dir + "/sub/a.csv"));
+  EXPECT_FALSE(SameOutputFile(dir + "/a.csv", dir + "/b.csv"));
+  WriteText(dir + "/x.csv", "x");
+  ASSERT_EQ(link((dir + "/x.csv").c_str(), (dir + "/y.csv").c_str()), 0);
+  EXPECT_TRUE(SameOutputFile(dir + "/x.csv", dir + "/y.csv")) << "hard links: one inode";
+  EXPECT_FALSE(SameOutputFile("-", "-")) << "standard output is no file";
+  EXPECT_FALSE(SameOutputFile("", ""));
+}
+
 TEST(WriteFileAtomicallyTest, LeavesASymbolicLinkAndItsTargetUntouched) {
   const std::string directory = FreshDirectory();
   WriteText(directory + "/real.csv", "real");

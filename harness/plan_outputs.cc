@@ -1,6 +1,7 @@
 // The last steps of MakePlan (make_plan.cc): what a plan would take (memory for its
 // results and, in simulation, virtual time) and where its results go (--format, --output,
 // --plot, --report), the targets checked before anything is measured.
+#include <algorithm>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -11,6 +12,7 @@
 #include "harness/plan_checks.h"
 #include "harness/plot.h"
 #include "harness/run_readings.h"
+#include "transport/transport_registry.h"
 
 namespace tickbench::harness {
 
@@ -54,9 +56,10 @@ absl::Status ResolveReport(const CommandLine& c, Plan& plan) {
   if (absl::Status s = CheckOutputTarget("report", plan.report_path); !s.ok()) {
     return BadFlag("report", s.message());
   }
-  if (plan.report_path == plan.output_path ||
+  if (SameOutputFile(plan.report_path, plan.output_path) ||
       (!plan.plot_path.empty() &&
-       (plan.report_path == plan.plot_path || plan.report_path == PlotDataPath(plan.plot_path)))) {
+       (SameOutputFile(plan.report_path, plan.plot_path) ||
+        SameOutputFile(plan.report_path, PlotDataPath(plan.plot_path))))) {
     return BadFlag("report", "names the same file as --output, --plot or the plot's data file");
   }
   return absl::OkStatus();
@@ -81,12 +84,65 @@ absl::Status ResolveTails(const CommandLine& c, Plan& plan) {
     return BadFlag("raw", s.message());
   }
   for (const std::string& other : {plan.output_path, plan.plot_path, plan.report_path}) {
-    if (!other.empty() && plan.raw_path == other) {
+    if (SameOutputFile(plan.raw_path, other)) {
       return BadFlag("raw", "names the same file as --output, --plot or --report");
     }
   }
-  if (!plan.plot_path.empty() && plan.raw_path == PlotDataPath(plan.plot_path)) {
+  if (!plan.plot_path.empty() && SameOutputFile(plan.raw_path, PlotDataPath(plan.plot_path))) {
     return BadFlag("raw", "names the same file as the plot's data file");
+  }
+  return absl::OkStatus();
+}
+
+// Whether any clock the plan reads (the measured one, the reference, the study's) is of
+// `kind`.
+bool ReadsClockOfKind(const Plan& plan, timing::ClockKind kind) {
+  if (plan.clock.kind == kind || plan.reference.kind == kind) return true;
+  return plan.study && std::any_of(plan.study_clocks.begin(), plan.study_clocks.end(),
+                                   [kind](const timing::ClockSpec& s) { return s.kind == kind; });
+}
+
+// Flags that a measurement accepts but that do nothing in this one (the mode-level check
+// is ChooseMode's): refused, saying where they apply. Needs the whole plan: the format,
+// the transport and the clocks.
+absl::Status CheckFlagsThatDoNothing(const CommandLine& c, const Plan& plan) {
+  if (Given(c, "csv_context") && plan.format != OutputFormat::kCsv) {
+    return BadFlag("csv_context", absl::StrCat("does nothing with --format=", c.format,
+                                               "; it applies to --format=csv"));
+  }
+  if (Given(c, "wide") && plan.format != OutputFormat::kTable) {
+    return BadFlag("wide", absl::StrCat("does nothing with --format=", c.format,
+                                        "; it applies to --format=table"));
+  }
+  if (Given(c, "percentiles") && plan.format == OutputFormat::kTable) {
+    return BadFlag("percentiles",
+                   "does nothing with --format=table (its columns are fixed: p50, p99); it "
+                   "applies to --format=csv or json");
+  }
+  if (Given(c, "stop_on_loss") && !plan.simulate) {
+    absl::StatusOr<const transport::TransportInfo*> row = transport::FindTransport(plan.transport);
+    if (row.ok() && !(*row)->datagram) {
+      const std::string datagrams = transport::TransportNamesWhere(
+          [](const transport::TransportInfo& r) { return r.datagram; }, " or ");
+      return BadFlag("stop_on_loss",
+                     absl::StrCat("does nothing with --transport=", plan.transport,
+                                  ", a byte stream, where a missing echo always ends the run; "
+                                  "it applies to a datagram transport: ",
+                                  datagrams));
+    }
+  }
+  if (Given(c, "allow_variable_cycle_counter") &&
+      !ReadsClockOfKind(plan, timing::ClockKind::kCycleCounter)) {
+    return BadFlag("allow_variable_cycle_counter",
+                   "does nothing: no clock of this measurement is the cycle counter; it applies "
+                   "when --clock, --reference_clock or --clocks names it, or to --clock_info");
+  }
+  // --seed draws tick phases, the simulation's jitter and the study's gaps.
+  if (Given(c, "seed") && !plan.simulate && !plan.study &&
+      !ReadsClockOfKind(plan, timing::ClockKind::kTick)) {
+    return BadFlag("seed",
+                   "does nothing here: it seeds tick clocks' phases, --transport=sim and "
+                   "--experiment=study, and this sweep has none of them");
   }
   return absl::OkStatus();
 }
@@ -118,13 +174,16 @@ absl::Status ResolveOutputs(const CommandLine& c, Plan& plan) {
     absl::StatusOr<std::string> plot = CheckPlotTarget(c.plot);
     if (!plot.ok()) return plot.status();
     plan.plot_path = *plot;
-    if (!plan.output_path.empty() &&
-        (plan.output_path == plan.plot_path || plan.output_path == PlotDataPath(plan.plot_path))) {
+    // Compared as files, not strings: --output=./same.dat --plot=same.svg is one file.
+    if (SameOutputFile(plan.output_path, plan.plot_path) ||
+        SameOutputFile(plan.output_path, PlotDataPath(plan.plot_path))) {
       return BadFlag("output", "names the same file as --plot or its data file");
     }
   }
   if (absl::Status s = ResolveReport(c, plan); !s.ok()) return s;
-  return ResolveTails(c, plan);
+  if (absl::Status s = ResolveTails(c, plan); !s.ok()) return s;
+  // The last step of MakePlan: the flags that do nothing in this plan can now be told.
+  return CheckFlagsThatDoNothing(c, plan);
 }
 
 }  // namespace tickbench::harness

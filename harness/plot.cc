@@ -27,6 +27,7 @@
 #include "analysis/buffer_models.h"
 #include "harness/output_file.h"
 #include "platform/errno_status.h"
+#include "platform/no_spawn.h"
 #include "platform/stop_signal.h"
 #include "timing/confidence.h"
 #include "timing/statistics.h"
@@ -132,6 +133,28 @@ void KillAndReap(pid_t pid) {
   }
 }
 
+// What gnuplot's wait status says: 0 is success; 125-127 are the child's own failures
+// before gnuplot ran.
+absl::Status GnuplotExitStatus(int status) {
+  if (WIFSIGNALED(status)) {
+    return absl::InternalError(
+        absl::StrFormat("gnuplot was killed by signal %d", WTERMSIG(status)));
+  }
+  switch (WEXITSTATUS(status)) {
+    case 0:
+      return absl::OkStatus();
+    case 127:
+      return absl::FailedPreconditionError("gnuplot could not be started (not found in PATH)");
+    case 126:
+      return absl::InternalError("gnuplot could not be started (its working directory)");
+    case 125:
+      return absl::InternalError("gnuplot was not started: its process filter failed");
+    default:
+      return absl::InternalError(absl::StrFormat(
+          "gnuplot failed (exit status %d; its messages are above)", WEXITSTATUS(status)));
+  }
+}
+
 // Runs gnuplot in `directory` with the file `script_name` there as its standard input;
 // its standard output and error go to our standard error.
 absl::Status RunGnuplot(const std::string& directory, absl::Duration timeout) {
@@ -143,6 +166,10 @@ absl::Status RunGnuplot(const std::string& directory, absl::Duration timeout) {
   // A stop already pending (the measurement was interrupted) still gets its plot; one
   // requested while gnuplot runs ends it.
   const bool stop_pending_at_start = platform::StopRequested();
+  // gnuplot's `!cmd` and system() would start a shell: where the kernel allows it, the
+  // child runs under a filter that refuses new processes (platform/no_spawn.h); where it
+  // does not (qemu-user), the whitelist of what reaches the script is the only guard.
+  const bool forbid_processes = platform::NewProcessBlockAvailable();
   const pid_t pid = fork();
   if (pid < 0) return platform::ErrnoToStatus(errno, "start gnuplot (fork)");
   if (pid == 0) {
@@ -151,6 +178,7 @@ absl::Status RunGnuplot(const std::string& directory, absl::Duration timeout) {
     const int in = open(script_name, O_RDONLY);
     if (in < 0 || dup2(in, STDIN_FILENO) < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) _exit(126);
     if (in != STDIN_FILENO) close(in);
+    if (forbid_processes && platform::ForbidNewProcesses() != 0) _exit(125);
     execvp(program, argv);
     _exit(127);
   }
@@ -159,21 +187,7 @@ absl::Status RunGnuplot(const std::string& directory, absl::Duration timeout) {
   for (;;) {
     int status = 0;
     const pid_t done = waitpid(pid, &status, WNOHANG);
-    if (done == pid) {
-      if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return absl::OkStatus();
-      if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
-        return absl::FailedPreconditionError("gnuplot could not be started (not found in PATH)");
-      }
-      if (WIFEXITED(status) && WEXITSTATUS(status) == 126) {
-        return absl::InternalError("gnuplot could not be started (its working directory)");
-      }
-      if (WIFSIGNALED(status)) {
-        return absl::InternalError(
-            absl::StrFormat("gnuplot was killed by signal %d", WTERMSIG(status)));
-      }
-      return absl::InternalError(absl::StrFormat(
-          "gnuplot failed (exit status %d; its messages are above)", WEXITSTATUS(status)));
-    }
+    if (done == pid) return GnuplotExitStatus(status);
     if (done < 0 && errno != EINTR) {
       const int error_number = errno;
       KillAndReap(pid);

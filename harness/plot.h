@@ -96,25 +96,63 @@ struct GnuplotJob {
 
 // The sweep plot, values in us: each run's averaged RTT as points, the mean of runs with
 // its 95% interval as error bars, the per-iteration median as a line and its band, the
-// reference's averaged RTT, the fit, the steps as dashed lines with labels at staggered
-// heights, the legend below the plot. The y range runs from 0 to 1.5 x the 95th
+// reference's averaged RTT, the fit, the steps as dashed lines with labels placed by
+// PlaceStepLabels, the legend below the plot. The y range runs from 0 to 1.5 x the 95th
 // percentile of every plotted value (a mean included); values beyond it are
 // drawn at the top edge as open triangles ("beyond the y range"). Labels: "round-trip
 // time (us)" for a sweep in ns, else the value's name and unit; "message size (bytes)".
 GnuplotJob SweepPlotJob(const analysis::Sweep& sweep, const std::vector<analysis::Step>& steps,
                         const std::string& title, const SweepPlotExtras& extras = {});
-// The study: one panel per clock and size (multiplot), x in us: the share of readings at
-// each multiple of T (boxes), the theory's predicted shares where it applies (points;
-// timing/tick_theory.h: a reading is n or n+1 ticks), the truth (the reference's mean
-// over the same intervals) and the averaged estimate as vertical lines; each panel's
-// title states the clock, the size and T.
+// Where a sweep plot writes its steps' labels ("jump 480-512"), at each step's line
+// (halfway between its sizes). In rows from the top (graph 0.96, then kStepLabelRowHeight
+// lower each), each label in the first row where it overlaps no other, its width taken
+// as kStepLabelCharWidth of the sizes' span per character (a 9-point character on the
+// 960-pixel plot, a little over, since gnuplot's range covers at least the span); a label
+// that would run past the last size ends at its line instead. When kStepLabelRows rows
+// are not enough, every label is turned upright, hanging from graph 0.98; a label whose
+// line is within two characters of the previous label's joins that label's text ("+").
+// In size order; a label joined to another has empty text (its line is still drawn).
+struct StepLabel {
+  double x = 0;
+  std::string text;
+  double height = 0;  // graph coordinate of the label's anchor
+  bool right_aligned = false;
+  bool rotated = false;
+};
+inline constexpr int kStepLabelRows = 5;
+inline constexpr double kStepLabelRowHeight = 0.05;
+inline constexpr double kStepLabelCharWidth = 0.0068;
+std::vector<StepLabel> PlaceStepLabels(const std::vector<analysis::Step>& steps, double first,
+                                       double last);
+
+// The study: one panel per clock and size (multiplot), x in us, the truth (the reference's
+// mean over the same intervals) and the averaged estimate as vertical lines. A coarse
+// clock's panel shows the share of readings at each multiple of T (boxes) and the
+// theory's predicted shares where it applies (points; timing/tick_theory.h: a reading is n
+// or n+1 ticks); a fine clock's (StudyCellBinnedInTime) bins the readings in time instead,
+// between the pooled percentiles min, p1, p50, p90, p99 and max (1, 49, 40, 9 and 1% of
+// the readings; equal percentiles make one bar at their value, drawn 1% of the x range
+// wide), x from p1 to p99 with the truth and the estimate. Each panel's title states the
+// clock, the size, T and how the readings are binned ("in ticks of T" or "binned in time").
 GnuplotJob StudyHistogramJob(const std::vector<StudyCell>& cells);
+
+// Where a tick histogram says nothing (every reading in its last, open bucket): the truth
+// is over kTimeBinnedTicks ticks of T.
+inline constexpr double kTimeBinnedTicks = 10;
+bool StudyCellBinnedInTime(const StudyCell& cell);
 
 // `text` with every byte outside a whitelist replaced by '?': kept are ASCII letters,
 // digits, space, . , : ; - _ / ( ) + = % # [ ] and the micro sign µ (UTF-8); any other
 // UTF-8 character becomes one '?'. So the result holds no quote, backslash, !, @, $, `,
 // {, }, ^, &, ~, newline or other control byte. Safe inside gnuplot single quotes.
 std::string GnuplotSafeText(absl::string_view text);
+
+// Single-quotes text that is the program's own (a label's "(bytes)", a title) or has
+// passed GnuplotSafeText; gnuplot doubles a quote inside single quotes. Never call it on a
+// user string directly: doubling quotes does not stop a newline. GnuplotQuoteUser passes
+// the text through GnuplotSafeText first.
+std::string GnuplotQuote(absl::string_view text);
+std::string GnuplotQuoteUser(absl::string_view text);
 
 // Writes job.data to PlotDataPath(svg_path), runs gnuplot on job.script in a private
 // temporary directory (in $TMPDIR, else /tmp), and moves the SVG it drew to `svg_path`.

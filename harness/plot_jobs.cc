@@ -12,25 +12,14 @@
 #include "timing/confidence.h"
 #include "timing/statistics.h"
 
-// SweepPlotJob and StudyHistogramJob (declared in harness/plot.h): the gnuplot script and
-// data of a sweep's plot and of a study's histograms.
+// SweepPlotJob and PlaceStepLabels (declared in harness/plot.h): the gnuplot script and
+// data of a sweep's plot (the study's are in plot_study_job.cc).
 
 namespace tickbench::harness {
 namespace {
 
-// Single-quotes text that is the program's own (the ylabel's "(bytes)", the study's
-// title) or has passed GnuplotSafeText; gnuplot doubles a quote inside single quotes.
-// Never call it on a user string directly: doubling quotes does not stop a newline.
-std::string Quote(absl::string_view text) {
-  std::string quoted = "'";
-  for (char c : text) {
-    if (c == '\'') quoted += '\'';
-    quoted += c;
-  }
-  return quoted + "'";
-}
-
-std::string QuoteUser(absl::string_view text) { return Quote(GnuplotSafeText(text)); }
+std::string Quote(absl::string_view text) { return GnuplotQuote(text); }
+std::string QuoteUser(absl::string_view text) { return GnuplotQuoteUser(text); }
 
 std::string Header(absl::string_view title_quoted) {
   return absl::StrCat("set terminal svg size 960,600 dynamic background rgb 'white'\n",
@@ -172,31 +161,52 @@ std::vector<std::string> SweepSeries(const SweepPlotExtras& extras, bool any_bey
   return series;
 }
 
-// Writes a study cell's histogram rows (reading in us, share, predicted share) to `data`;
-// sets `first` and `last` to the first and last bucket with either share above 0.
-void AppendHistogramData(const StudyCell& cell, double t_us, std::string& data, int& first,
-                         int& last) {
-  int64_t total = 0;
-  for (int64_t count : cell.histogram) total += count;
-  const size_t buckets = std::max(cell.histogram.size(), cell.prediction.histogram.size());
-  double predicted_total = 0;
-  for (double p : cell.prediction.histogram) predicted_total += p;
-  for (size_t i = 0; i < buckets; ++i) {
-    const double share =
-        i < cell.histogram.size() && total > 0 ? static_cast<double>(cell.histogram[i]) / total : 0;
-    const double predicted =
-        cell.prediction_applies && i < cell.prediction.histogram.size() && predicted_total > 0
-            ? cell.prediction.histogram[i] / predicted_total
-            : std::numeric_limits<double>::quiet_NaN();
-    if (share > 0 || predicted > 0) {
-      if (first < 0) first = static_cast<int>(i);
-      last = static_cast<int>(i);
-    }
-    absl::StrAppendFormat(&data, "%.6g %.6g %s\n", i * t_us, share, Number(predicted));
-  }
-}
-
 }  // namespace
+
+std::vector<StepLabel> PlaceStepLabels(const std::vector<analysis::Step>& steps, double first,
+                                       double last) {
+  std::vector<StepLabel> labels;
+  for (const analysis::Step& step : steps) {
+    labels.push_back({0.5 * (step.size_before + step.size_after),
+                      absl::StrFormat(" %s %.0f-%.0f ", analysis::StepKindName(step.kind),
+                                      step.size_before, step.size_after)});
+  }
+  std::sort(labels.begin(), labels.end(),
+            [](const StepLabel& a, const StepLabel& b) { return a.x < b.x; });
+  const double span = last > first ? last - first : 1;
+  // Each row's right end, in sizes: a label goes to the first row it does not overlap.
+  std::vector<double> row_end(kStepLabelRows, -std::numeric_limits<double>::infinity());
+  bool all_placed = true;
+  for (StepLabel& label : labels) {
+    const double width = label.text.size() * kStepLabelCharWidth * span;
+    label.right_aligned = label.x + width > last;
+    const double left = label.right_aligned ? label.x - width : label.x;
+    int row = 0;
+    while (row < kStepLabelRows && row_end[row] >= left) ++row;
+    if (row == kStepLabelRows) {
+      all_placed = false;
+      break;
+    }
+    row_end[row] = left + width;
+    label.height = 0.96 - kStepLabelRowHeight * row;
+  }
+  if (all_placed) return labels;
+  // Too crowded for rows: upright labels hanging from the top, beside their lines; a line
+  // closer than a character's height to the previous label's gives its text to that label.
+  StepLabel* previous = nullptr;
+  for (StepLabel& label : labels) {
+    label.rotated = true;
+    label.right_aligned = false;
+    label.height = 0.98;
+    if (previous != nullptr && label.x - previous->x < 2 * kStepLabelCharWidth * span) {
+      absl::StrAppend(&previous->text, "+", label.text);
+      label.text.clear();
+    } else {
+      previous = &label;
+    }
+  }
+  return labels;
+}
 
 GnuplotJob SweepPlotJob(const analysis::Sweep& sweep, const std::vector<analysis::Step>& steps,
                         const std::string& title, const SweepPlotExtras& extras) {
@@ -209,88 +219,45 @@ GnuplotJob SweepPlotJob(const analysis::Sweep& sweep, const std::vector<analysis
   job.script = Header(QuoteUser(title));
   // Plain text throughout: layout names hold underscores, which enhanced text subscripts.
   absl::StrAppend(&job.script, "set termoption noenhanced\nset key outside below horizontal box\n");
-  absl::StrAppend(&job.script, "set xlabel 'message size (bytes)'\nset ylabel ",
+  // The x label ends in an empty line (character 10, as no quote or backslash may reach
+  // the script), which keeps it clear of the legend's box below it.
+  absl::StrAppend(&job.script,
+                  "set xlabel sprintf('message size (bytes)%c', 10)\n"
+                  "set ylabel ",
                   in_ns ? Quote("round-trip time (us)")
                         : QuoteUser(absl::StrCat(sweep.value_name, " (", unit, ")")),
                   " noenhanced\n");
   absl::StrAppendFormat(&job.script, "set yrange [0:%s]\n", Number(y_max));
-  static constexpr double kLabelHeights[] = {0.96, 0.89, 0.82, 0.75};
-  for (size_t i = 0; i < steps.size(); ++i) {
-    const analysis::Step& step = steps[i];
-    const double x = 0.5 * (step.size_before + step.size_after);
+  double first = 0, last = 0;
+  if (!sweep.points.empty()) {
+    first = sweep.points.front().size_bytes;
+    last = sweep.points.back().size_bytes;
+  }
+  for (const StepLabel& label : PlaceStepLabels(steps, first, last)) {
+    absl::StrAppendFormat(&job.script,
+                          "set arrow from %.1f, graph 0 to %.1f, graph 1 nohead dt 2 lc rgb "
+                          "'red'\n",
+                          label.x, label.x);
+    if (label.text.empty()) continue;
     absl::StrAppendFormat(
-        &job.script,
-        "set arrow from %.1f, graph 0 to %.1f, graph 1 nohead dt 2 lc rgb 'red'\n"
-        "set label %s at %.1f, graph %.2f tc rgb 'red' font ',9' noenhanced\n",
-        x, x,
-        QuoteUser(absl::StrFormat(" %s %.0f-%.0f", analysis::StepKindName(step.kind),
-                                  step.size_before, step.size_after)),
-        x, kLabelHeights[i % 4]);
+        &job.script, "set label %s at %.1f, graph %.2f %s tc rgb 'red' font ',9' noenhanced\n",
+        QuoteUser(label.text), label.x, label.height,
+        label.rotated ? "rotate by 90 right offset 1,0" : (label.right_aligned ? "right" : "left"));
   }
   const std::vector<std::string> series = SweepSeries(extras, !beyond.empty());
   absl::StrAppend(&job.script, "plot ", absl::StrJoin(series, ", "), "\n");
   return job;
 }
 
-GnuplotJob StudyHistogramJob(const std::vector<StudyCell>& cells) {
-  // One panel per clock and size: the share of readings at each multiple of T, in us.
-  GnuplotJob job;
-  const int panels = std::max<int>(1, static_cast<int>(cells.size()));
-  const int columns = std::min(3, panels);
-  const int rows = (panels + columns - 1) / columns;
-  absl::StrAppendFormat(
-      &job.script,
-      "set terminal svg size %d,%d dynamic background rgb 'white'\n"
-      "set termoption noenhanced\nset output %s\nset grid\nset multiplot layout %d,%d title %s\n"
-      "set style fill solid 0.5\n"
-      "set key top right font ',8'\nset xlabel 'reading (us)'\n"
-      "set ylabel 'share of readings'\nset yrange [0:1.05]\n",
-      400 * columns, 320 * rows, Quote(kGnuplotSvgName), rows, columns,
-      Quote("each clock's per-iteration readings at each size, in time units"));
-  for (size_t c = 0; c < cells.size(); ++c) {
-    const StudyCell& cell = cells[c];
-    // T in us; a cell without one (nothing measured) is drawn on a 1 us grid.
-    const double t_us = cell.resolution_ns > 0 ? cell.resolution_ns * 1e-3 : 1.0;
-    absl::StrAppendFormat(&job.data, "# %s, %d bytes, T %.6g us: reading_us share predicted\n",
-                          GnuplotSafeText(cell.clock), cell.size_bytes, t_us);
-    int first = -1, last = -1;
-    AppendHistogramData(cell, t_us, job.data, first, last);
-    absl::StrAppend(&job.data, "\n\n");
-    if (first < 0) first = last = 0;
-    const double truth_us = cell.per_iteration_truth_ns * 1e-3;
-    const double estimate_us = cell.averaged_ns * 1e-3;
-    double x_low = (first - 1) * t_us, x_high = (last + 1) * t_us;
-    x_low = std::min({x_low, truth_us - t_us / 2, estimate_us - t_us / 2});
-    x_high = std::max({x_high, truth_us + t_us / 2, estimate_us + t_us / 2});
-    x_low = std::max(x_low, -t_us / 2);
-    const bool open_last = static_cast<size_t>(last) + 1 == cell.histogram.size() && last > 0;
-    absl::StrAppendFormat(&job.script, "set xrange [%s:%s]\nset boxwidth %s\n", Number(x_low),
-                          Number(x_high), Number(0.8 * t_us));
-    absl::StrAppendFormat(
-        &job.script,
-        "set arrow 1 from %s, graph 0 to %s, graph 1 nohead lw 2 lc rgb '#009988'\n"
-        "set arrow 2 from %s, graph 0 to %s, graph 1 nohead dt 2 lw 2 lc rgb '#222222'\n",
-        Number(truth_us), Number(truth_us), Number(estimate_us), Number(estimate_us));
-    absl::StrAppend(
-        &job.script, "set title ",
-        QuoteUser(absl::StrFormat("%s, %d bytes, T = %.6g us%s", cell.clock, cell.size_bytes, t_us,
-                                  open_last ? " (last bar: that or more)" : "")),
-        " noenhanced\n");
-    const std::string data = Quote(kGnuplotDataName);
-    absl::StrAppend(&job.script, "plot ", data, " index ", c,
-                    " using 1:2 with boxes lc rgb '#4477aa' title 'readings', ");
-    if (cell.prediction_applies) {
-      absl::StrAppend(&job.script, data, " index ", c,
-                      " using 1:3 with points pt 9 ps 1.2 lc rgb '#cc3311' title "
-                      "'theory: n or n+1 ticks', ");
-    }
-    absl::StrAppend(&job.script,
-                    "NaN with lines lw 2 lc rgb '#009988' title 'truth (reference mean)', "
-                    "NaN with lines dt 2 lw 2 lc rgb '#222222' title 'averaged estimate'\n");
+std::string GnuplotQuote(absl::string_view text) {
+  std::string quoted = "'";
+  for (char c : text) {
+    if (c == '\'') quoted += '\'';
+    quoted += c;
   }
-  if (cells.empty()) absl::StrAppend(&job.script, "plot NaN notitle\n");
-  absl::StrAppend(&job.script, "unset multiplot\n");
-  return job;
+  return quoted + "'";
 }
+
+std::string GnuplotQuoteUser(absl::string_view text) { return GnuplotQuote(GnuplotSafeText(text)); }
 
 }  // namespace tickbench::harness

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -21,6 +22,7 @@
 #include "absl/time/time.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "platform/no_spawn.h"
 
 namespace tickbench::harness {
 namespace {
@@ -221,13 +223,35 @@ TEST(GnuplotScriptTest, ClockNamesReachTheStudyScriptOnlyFiltered) {
 
 // The marker check below is meaningful: a script that does reach gnuplot's shell escape
 // leaves the marker.
-TEST(GnuplotRunTest, ControlAShellEscapeInTheScriptLeavesTheMarker) {
+TEST(GnuplotRunTest, AShellEscapeInTheScriptRunsNothing) {
   if (!GnuplotOnPath()) GTEST_SKIP() << "gnuplot is not installed";
+  if (!platform::NewProcessBlockAvailable()) {
+    GTEST_SKIP() << "no seccomp filters here (an emulator): the whitelist alone guards";
+  }
+  // A script that got past the whitelist: gnuplot's ! and system() would run a shell.
   const std::string directory = FreshDirectory();
   const std::string marker = directory + "/marker";
   GnuplotJob job = SweepPlotJob(SmallSweep("v", "ns"), {}, "t");
   job.script = absl::StrCat("!touch '", marker, "'\n", job.script);
-  EXPECT_TRUE(RunGnuplotJob(directory + "/p.svg", job).ok());
+  EXPECT_TRUE(RunGnuplotJob(directory + "/p.svg", job).ok());  // the plot is still drawn
+  EXPECT_THAT(Slurp(directory + "/p.svg"), HasSubstr("</svg>"));
+  job.script = absl::StrCat("x = system('touch ", marker, "')\n", job.script);
+  EXPECT_FALSE(RunGnuplotJob(directory + "/p2.svg", job).ok());  // gnuplot stops there
+  EXPECT_FALSE(Exists(marker));
+}
+
+TEST(GnuplotRunTest, ControlWithoutTheFilterAShellEscapeRuns) {
+  // The control for the test above: gnuplot does run `!cmd` when nothing stops it, so that
+  // test can fail.
+  if (!GnuplotOnPath()) GTEST_SKIP() << "gnuplot is not installed";
+  const std::string directory = FreshDirectory();
+  const std::string marker = directory + "/marker";
+  const std::string script = absl::StrCat(directory, "/s.gp");
+  {
+    std::ofstream out(script);
+    out << "!touch '" << marker << "'\n";
+  }
+  ASSERT_EQ(std::system(absl::StrCat("gnuplot '", script, "' 2>/dev/null").c_str()), 0);
   EXPECT_TRUE(Exists(marker));
 }
 
@@ -295,7 +319,11 @@ class FakeGnuplotTest : public ::testing::Test {
 
 TEST_F(FakeGnuplotTest, GetsTheScriptOnStandardInputInAPrivateDirectory) {
   const std::string out = FreshDirectory();
-  Install(absl::StrCat("cat > '", out, "/seen_script'\npwd -P > '", out, "/seen_pwd'\nls > '", out,
+  // Shell builtins only: gnuplot runs under a filter that refuses new processes, so the
+  // stand-in may start no cat or ls of its own.
+  Install(absl::StrCat("while IFS= read -r line; do printf '%s\\n' \"$line\"; done > '", out,
+                       "/seen_script'\npwd -P > '", out,
+                       "/seen_pwd'\nfor f in *; do echo \"$f\"; done > '", out,
                        "/seen_files'\necho drawn > plot.svg\n"));
   const GnuplotJob job = SweepPlotJob(SmallSweep("v", "ns"), {}, "t");
   ASSERT_TRUE(RunGnuplotJob(out + "/p.svg", job).ok());
@@ -392,11 +420,11 @@ TEST(SweepPlotJobTest, DrawsEverySeriesWithItsLegendAndARobustRange) {
   }
   EXPECT_THAT(job.script, HasSubstr("yerrorlines"));
   EXPECT_THAT(job.script, HasSubstr("set ylabel 'round-trip time (us)'"));
-  EXPECT_THAT(job.script, HasSubstr("set xlabel 'message size (bytes)'"));
   EXPECT_THAT(job.script, HasSubstr("set key outside below"));
-  // Two neighbouring steps' labels at different heights.
-  EXPECT_THAT(job.script, HasSubstr("at 288.0, graph 0.96"));
-  EXPECT_THAT(job.script, HasSubstr("at 352.0, graph 0.89"));
+  // The two steps' labels fit side by side in the top row.
+  EXPECT_THAT(job.script, HasSubstr("at 288.0, graph 0.96 left"));
+  EXPECT_THAT(job.script, HasSubstr("at 352.0, graph 0.96 left"));
+  EXPECT_THAT(job.script, HasSubstr("set xlabel sprintf('message size (bytes)%c', 10)\n"));
   // The range ends well below the 219 us outlier (1.5 x the 95th percentile of what is
   // drawn, about 30 us), which is drawn at the edge with its value kept in the data.
   const size_t at = job.script.find("set yrange [0:");
@@ -405,6 +433,71 @@ TEST(SweepPlotJobTest, DrawsEverySeriesWithItsLegendAndARobustRange) {
   EXPECT_GT(y_max, 30.0);  // above the band of the largest size (29.6 us)
   EXPECT_LT(y_max, 60.0);
   EXPECT_THAT(job.data, HasSubstr(absl::StrCat("448 ", absl::StrFormat("%.6g", y_max), " 219\n")));
+}
+
+int CountOf(const std::string& text, const std::string& needle) {
+  int count = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) {
+    ++count;
+  }
+  return count;
+}
+
+// The sizes a label covers, as PlaceStepLabels reckons them.
+std::pair<double, double> Extent(const StepLabel& label, double span) {
+  const double width = label.text.size() * kStepLabelCharWidth * span;
+  return label.right_aligned ? std::make_pair(label.x - width, label.x)
+                             : std::make_pair(label.x, label.x + width);
+}
+
+TEST(StepLabelTest, LabelsInOneRowNeverOverlapAndCloseOnesGoLower) {
+  // Steps 32 bytes apart on a 4096-byte sweep: a label (about 18 characters, 500 bytes
+  // wide) covers many of them.
+  std::vector<analysis::Step> steps;
+  for (double at : {480.0, 512.0, 544.0, 2000.0, 4064.0}) steps.push_back(StepAt(at, at + 32));
+  const std::vector<StepLabel> labels = PlaceStepLabels(steps, 32, 4096);
+  ASSERT_EQ(labels.size(), 5u);
+  for (const StepLabel& l : labels) EXPECT_FALSE(l.rotated);
+  EXPECT_DOUBLE_EQ(labels[0].height, 0.96);
+  EXPECT_DOUBLE_EQ(labels[1].height, 0.91);
+  EXPECT_DOUBLE_EQ(labels[2].height, 0.86);
+  EXPECT_DOUBLE_EQ(labels[3].height, 0.96);  // far enough right to go back to the top
+  EXPECT_TRUE(labels[4].right_aligned);      // would run past the last size
+  EXPECT_FALSE(labels[3].right_aligned);
+  EXPECT_EQ(labels[0].text, " jump 480-512 ");
+  for (size_t i = 0; i < labels.size(); ++i) {
+    for (size_t j = i + 1; j < labels.size(); ++j) {
+      if (labels[i].height != labels[j].height) continue;
+      const auto a = Extent(labels[i], 4064), b = Extent(labels[j], 4064);
+      EXPECT_TRUE(a.second < b.first || b.second < a.first) << i << " and " << j;
+    }
+  }
+}
+
+TEST(StepLabelTest, TooManyForTheRowsStandUprightAndNeighboursShareALabel) {
+  // Ten steps 64 bytes apart: five rows cannot hold them, so they stand upright; the
+  // lines 64 bytes apart are over two characters' width (55 bytes) apart, 32 are not.
+  std::vector<analysis::Step> steps;
+  for (int i = 0; i < 9; ++i) steps.push_back(StepAt(1000 + 64 * i, 1032 + 64 * i));
+  steps.push_back(StepAt(1000 + 64 * 8 + 32, 1032 + 64 * 8 + 32));
+  const std::vector<StepLabel> labels = PlaceStepLabels(steps, 32, 4096);
+  ASSERT_EQ(labels.size(), 10u);
+  for (const StepLabel& l : labels) {
+    EXPECT_TRUE(l.rotated);
+    EXPECT_DOUBLE_EQ(l.height, 0.98);
+  }
+  for (int i = 0; i < 9; ++i) EXPECT_FALSE(labels[i].text.empty()) << i;
+  EXPECT_EQ(labels[8].text, " jump 1512-1544 + jump 1544-1576 ");
+  EXPECT_TRUE(labels[9].text.empty());
+  analysis::Sweep sweep;
+  sweep.value_name = "averaged_rtt_ns";
+  sweep.unit = "ns";
+  for (double size = 32; size <= 4096; size += 32) sweep.points.push_back({size, {1000 + size}});
+  const GnuplotJob job = SweepPlotJob(sweep, steps, "crowded");
+  EXPECT_THAT(job.script, HasSubstr("at 1528.0, graph 0.98 rotate by 90 right"));
+  // Ten lines, nine labels.
+  EXPECT_EQ(CountOf(job.script, "nohead dt 2 lc rgb 'red'"), 10);
+  EXPECT_EQ(CountOf(job.script, "set label "), 9);
 }
 
 TEST(SweepPlotJobTest, ExtrasFromRecordsAverageTheRunsAndSkipInvalidOnes) {
@@ -460,17 +553,103 @@ TEST(StudyHistogramJobTest, OnePanelPerClockAndSizeInTimeWithTheTheoryAndTheTrut
   const GnuplotJob job = StudyHistogramJob({TickCell(), other});
   ExpectHarmlessScript(job.script);
   EXPECT_THAT(job.script, HasSubstr("set multiplot layout 1,2"));
-  EXPECT_THAT(job.script, HasSubstr("set title 'tick:10ms, 64 bytes, T = 10000 us'"));
-  EXPECT_THAT(job.script, HasSubstr("set title 'tick:10ms, 1024 bytes, T = 10000 us'"));
+  EXPECT_THAT(job.script,
+              HasSubstr("set title 'tick:10ms, 64 bytes, T = 10000 us, in ticks of T'"));
+  EXPECT_THAT(job.script,
+              HasSubstr("set title 'tick:10ms, 1024 bytes, T = 10000 us, in ticks of T'"));
   EXPECT_THAT(job.script, HasSubstr("title 'theory: n or n+1 ticks'"));
   EXPECT_THAT(job.script, HasSubstr("title 'truth (reference mean)'"));
   EXPECT_THAT(job.script, HasSubstr("title 'averaged estimate'"));
   EXPECT_THAT(job.script, HasSubstr("set arrow 1 from 26800, graph 0"));
   EXPECT_THAT(job.script, HasSubstr("set arrow 2 from 26700, graph 0"));
   EXPECT_THAT(job.script, HasSubstr("set xlabel 'reading (us)'"));
+  // Readings of 2 and 3 ticks of 10 ms, drawn from 1 to 4 ticks: tics every 10 ms.
+  EXPECT_THAT(job.script, HasSubstr("set xrange [10000:40000]\nset xtics 10000\n"));
   // Shares, in us: 3 ticks = 30000 us, 70% of readings, 68% predicted.
   EXPECT_THAT(job.data, HasSubstr("\n30000 0.7 0.68\n"));
   EXPECT_THAT(job.data, HasSubstr("\n20000 0.3 0.32\n"));
+}
+
+// A clock of 1 ns against a 25 us round trip: every reading is past the tick histogram's
+// last bucket, so the panel bins the readings in time, around the truth.
+StudyCell FineCell() {
+  StudyCell cell;
+  cell.clock = "virtual";
+  cell.size_bytes = 64;
+  cell.resolution_ns = 1;
+  cell.histogram.assign(16, 0);
+  cell.histogram.back() = 1000;
+  cell.per_iteration.count = 1000;
+  cell.per_iteration.min = 24000;
+  cell.per_iteration.p1 = 24500;
+  cell.per_iteration.p50 = 25000;
+  cell.per_iteration.p90 = 25400;
+  cell.per_iteration.p99 = 26000;
+  cell.per_iteration.max = 90000;
+  cell.per_iteration_truth_ns = 25100;
+  cell.averaged_ns = 25100;
+  return cell;
+}
+
+// Parses a time panel's rows "centre share width" from the data's block `index`.
+std::vector<std::vector<double>> DataBlock(const std::string& data, int index) {
+  std::vector<std::string> blocks = absl::StrSplit(data, "\n\n\n");
+  std::vector<std::vector<double>> rows;
+  if (index >= static_cast<int>(blocks.size())) return rows;
+  for (absl::string_view line : absl::StrSplit(blocks[index], '\n', absl::SkipEmpty())) {
+    if (absl::StartsWith(line, "#")) continue;
+    std::vector<double> row;
+    for (absl::string_view field : absl::StrSplit(line, ' ', absl::SkipEmpty())) {
+      row.push_back(std::stod(std::string(field)));
+    }
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+TEST(StudyHistogramJobTest, AFineClocksReadingsAreBinnedInTimeAroundTheTruth) {
+  EXPECT_TRUE(StudyCellBinnedInTime(FineCell()));
+  EXPECT_FALSE(StudyCellBinnedInTime(TickCell()));
+  const GnuplotJob job = StudyHistogramJob({TickCell(), FineCell()});
+  ExpectHarmlessScript(job.script);
+  EXPECT_THAT(job.script, HasSubstr("set title 'virtual, 64 bytes, T = 0.001 us, binned in time'"));
+  EXPECT_THAT(job.script, HasSubstr("index 1 using 1:2:3 with boxes"));
+  EXPECT_THAT(job.script, HasSubstr("title 'readings, bins at percentiles'"));
+  // Tics for 2.15 us of range: every 0.5 us (at most 5 intervals).
+  EXPECT_THAT(job.script, HasSubstr("set xtics 0.5\n"));
+  EXPECT_THAT(job.script, HasSubstr("set arrow 1 from 25.1, graph 0"));
+  // Bars between the percentiles, in us: 49% in [24.5, 25], 40% in [25, 25.4], ...
+  const std::vector<std::vector<double>> rows = DataBlock(job.data, 1);
+  ASSERT_EQ(rows.size(), 5u) << job.data;
+  const double expected[][3] = {
+      {24.25, 0.01, 0.5}, {24.75, 0.49, 0.5}, {25.2, 0.40, 0.4}, {25.7, 0.09, 0.6}, {58, 0.01, 64}};
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_EQ(rows[i].size(), 3u);
+    for (int k = 0; k < 3; ++k) EXPECT_NEAR(rows[i][k], expected[i][k], 1e-9) << i << " " << k;
+  }
+  // The x range holds p1..p99 and the truth with a margin, not 0 and not the far maximum.
+  const size_t at = job.script.rfind("set xrange [");
+  ASSERT_NE(at, std::string::npos);
+  const double x_low = std::stod(job.script.substr(at + 12));
+  const double x_high = std::stod(job.script.substr(job.script.find(':', at) + 1));
+  EXPECT_NEAR(x_low, 24.5 - 0.225, 1e-9);
+  EXPECT_NEAR(x_high, 26 + 0.225, 1e-9);
+}
+
+TEST(StudyHistogramJobTest, EqualReadingsMakeOneVisibleBarAtTheirValue) {
+  StudyCell cell = FineCell();
+  timing::Summary& s = cell.per_iteration;
+  s.min = s.p1 = s.p50 = s.p90 = s.p99 = s.max = 20003;
+  cell.per_iteration_truth_ns = cell.averaged_ns = 20003;
+  const GnuplotJob job = StudyHistogramJob({cell});
+  const std::vector<std::vector<double>> rows = DataBlock(job.data, 0);
+  ASSERT_EQ(rows.size(), 1u) << job.data;
+  EXPECT_NEAR(rows[0][0], 20.003, 1e-9);
+  EXPECT_NEAR(rows[0][1], 1.0, 1e-9);
+  EXPECT_GT(rows[0][2], 0);  // drawn with a width, not as an invisible line
+  const size_t at = job.script.rfind("set xrange [");
+  EXPECT_LT(std::stod(job.script.substr(at + 12)), 20.003);
+  EXPECT_GT(std::stod(job.script.substr(job.script.find(':', at) + 1)), 20.003);
 }
 
 // Where gnuplot is installed, the SVG itself holds the legend titles, labels and markers.
@@ -493,8 +672,8 @@ TEST(PlotRenderTest, TheSvgsHoldTheirSeriesLabelsAndMarkers) {
   ASSERT_TRUE(PlotStudyHistograms(study_svg, {TickCell()}).ok());
   const std::string study = Slurp(study_svg);
   for (const char* expected :
-       {"tick:10ms, 64 bytes, T = 10000 us", "theory: n or n+1 ticks", "truth (reference mean)",
-        "averaged estimate", "reading (us)", "share of readings"}) {
+       {"tick:10ms, 64 bytes, T = 10000 us, in ticks of T", "theory: n or n+1 ticks",
+        "truth (reference mean)", "averaged estimate", "reading (us)", "share of readings"}) {
     EXPECT_THAT(study, HasSubstr(expected));
   }
 }

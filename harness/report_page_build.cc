@@ -143,7 +143,7 @@ ReportPage SweepReportPage(const RunContext& context, const ExperimentHeader& he
   page.title = PageTitle(header);
   page.context = context;
   page.header = header;
-  page.tables = FormatTable(records, style);
+  page.tables = FormatTable(records, style, TableWidth::kWide);
   page.verdicts = SweepVerdicts(records);
   page.analysis = std::string(analysis);
   page.plots.push_back(std::move(plot));
@@ -156,7 +156,7 @@ ReportPage StudyReportPage(const RunContext& context, const ExperimentHeader& he
   page.title = PageTitle(header);
   page.context = context;
   page.header = header;
-  page.tables = FormatStudyTable(cells);
+  page.tables = FormatStudyTable(cells, TableWidth::kWide);
   // The words follow below as verdicts, one per cell.
   if (const size_t words = page.tables.find("\nIn plain words:\n"); words != std::string::npos) {
     page.tables.resize(words + 1);

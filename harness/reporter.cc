@@ -43,17 +43,17 @@ std::string Reporter::Finalize() {
   return results_;
 }
 
-std::unique_ptr<Reporter> MakeReporter(OutputFormat format, ReportStreams streams,
-                                       bool csv_context) {
+std::unique_ptr<Reporter> MakeReporter(OutputFormat format, ReportStreams streams, bool csv_context,
+                                       TableWidth width) {
   switch (format) {
     case OutputFormat::kTable:
-      return std::make_unique<TableReporter>(std::move(streams));
+      return std::make_unique<TableReporter>(std::move(streams), width);
     case OutputFormat::kCsv:
       return std::make_unique<CsvReporter>(std::move(streams), csv_context);
     case OutputFormat::kJson:
       return std::make_unique<JsonReporter>(std::move(streams));
   }
-  return std::make_unique<TableReporter>(std::move(streams));
+  return std::make_unique<TableReporter>(std::move(streams), width);
 }
 
 }  // namespace tickbench::harness

@@ -94,9 +94,11 @@ class Reporter {
   size_t written_ = 0;  // the leading bytes of results_ already written to `out`
 };
 
-// `csv_context` (--csv_context): a CSV opens with the context as '#' lines.
+// `csv_context` (--csv_context): a CSV opens with the context as '#' lines. `width`
+// (--wide): how wide a table is.
 std::unique_ptr<Reporter> MakeReporter(OutputFormat format, ReportStreams streams,
-                                       bool csv_context = true);
+                                       bool csv_context = true,
+                                       TableWidth width = TableWidth::kNarrow);
 
 }  // namespace tickbench::harness
 

@@ -180,6 +180,31 @@ TEST(ReporterTest, ATablePrintsEachRowAsItsSizeIsDoneAndTheRestAtTheEnd) {
   EXPECT_EQ(captured.out, context + results);
 }
 
+// A streamed table's time unit is its first size's: the header is out before the rest is
+// measured. --wide keeps today's columns, whatever the unit.
+TEST(ReporterTest, AStreamedTableKeepsItsFirstSizesUnit) {
+  std::vector<RunRecord> records = Records();
+  records[1].averaged_rtt_ns = records[1].reference_averaged_rtt_ns = 25e6;  // 25 ms
+  records[1].per_iteration_ns.mean = 25e6;
+  for (bool first_is_millis : {false, true}) {
+    const size_t first = first_is_millis ? 1024 : 32;
+    Captured captured;
+    std::unique_ptr<Reporter> reporter = MakeReporter(OutputFormat::kTable, captured.streams());
+    reporter->ReportSizeDone(records, first, TableStyle::kRttMicros);
+    reporter->ReportRuns(records, TableStyle::kRttMicros);
+    const std::string table = reporter->Finalize();
+    EXPECT_THAT(table, HasSubstr(first_is_millis ? "averaged, ms" : "averaged, us")) << table;
+    EXPECT_THAT(table, Not(HasSubstr(first_is_millis ? "averaged, us" : "averaged, ms")));
+    EXPECT_THAT(table, HasSubstr(first_is_millis ? " 0.0200 " : " 25000.00 ")) << table;
+  }
+  Captured captured;
+  std::unique_ptr<Reporter> wide =
+      MakeReporter(OutputFormat::kTable, captured.streams(), true, TableWidth::kWide);
+  wide->ReportSizeDone(records, 1024, TableStyle::kRttMicros);
+  wide->ReportRuns(records, TableStyle::kRttMicros);
+  EXPECT_THAT(wide->Finalize(), HasSubstr("reference avg, us: RTT  sd | lost%  retried  faults"));
+}
+
 TEST(ReporterTest, CsvAndJsonWaitForTheWholeSweep) {
   for (OutputFormat format : {OutputFormat::kCsv, OutputFormat::kJson}) {
     Captured captured;

@@ -221,6 +221,7 @@ absl::Status RoundTripEngine::WarmUp(const LoopBuffers& buffers, RunRecord& reco
     status = endpoint_.SetReceiveTimeout(timeout);
   }
   record.receive_timeout_ns = absl::ToInt64Nanoseconds(timeout);
+  timed_receive_timeout_ = timeout;
   return status;
 }
 
@@ -275,12 +276,13 @@ RunRecord RoundTripEngine::MeasureRun(size_t size_bytes, int run) {
   chunk_means_.clear();
   record.resolution_histogram.assign(std::max(1, options_.histogram_buckets), 0);
   int64_t reference_elapsed_ticks = 0;
+  consecutive_lost_ = 0;
   LoopOutcome chunk;
   do {
     const int64_t trips = std::min(trips_per_chunk, options_.iterations - record.completed);
     std::fill(faulty_.begin(), faulty_.end(), 0);
-    chunk = loop_(endpoint_, clock_, reference_, buffers, trips, record.batch,
-                  next_sequence_ + record.completed, continue_on_loss, record.integrity);
+    chunk = TimeChunk(buffers, trips, record.batch, next_sequence_ + record.completed,
+                      continue_on_loss, record.integrity);
     FoldChunk(chunk, record, reference_elapsed_ticks);
   } while (chunk.status.ok() && record.completed < options_.iterations);
   next_sequence_ += options_.iterations;

@@ -10,7 +10,9 @@
 //   * A lost, late, reordered or corrupted round trip is never timed: its interval is cut
 //     out of every figure (RunRecord::timed_trips); a run with nothing left has no figure.
 //   * On a byte stream a missing echo ends the run with an error; on a datagram transport
-//     it is counted as lost and the run goes on (unless continue_on_loss is false).
+//     it is counted as lost and the run goes on (unless continue_on_loss is false), until
+//     kMaxConsecutiveLosses round trips in a row are lost: the peer has stopped answering,
+//     and the run ends with an error, keeping what was measured before.
 //   * SIGINT or SIGTERM ends a run within one round trip or one receive timeout's EINTR.
 // Not promised:
 //   * The warm-up's round trips are not reported; its losses only count in warmup_lost.
@@ -34,6 +36,14 @@
 
 namespace tickbench::harness {
 
+// On a datagram transport, this many lost round trips in a row end the run with an error:
+// the peer has stopped answering (stopped, hung, gone without a reset). Each loss costs a
+// receive timeout (at least 250 ms), so a silent peer is given up on after 8 x 250 ms = 2 s
+// at the auto timeout's floor (80 s at its 10 s ceiling), not after iterations x timeout.
+// Independent losses at a rate p end a healthy run with probability about N p^8: 2e-10
+// for N = 2'000'000 round trips at a 1% loss rate.
+inline constexpr int64_t kMaxConsecutiveLosses = 8;
+
 struct EngineOptions {
   int64_t iterations = 1000;  // timed round trips per run
   int64_t warmup = 100;       // untimed round trips before them
@@ -42,6 +52,8 @@ struct EngineOptions {
   // figures, and the run goes on; false ends the run at the first loss. On a byte stream
   // a missing echo always ends the run: the stream is out of step after it.
   bool continue_on_loss = true;
+  // Lost round trips in a row that end a datagram run with an error (at least 1).
+  int64_t max_consecutive_losses = kMaxConsecutiveLosses;
   // The receive timeout of the warm-up, and of the timed trips unless derived.
   absl::Duration receive_timeout = absl::Seconds(1);
   // Derive each run's receive timeout from its warm-up: 1000 times the median of the
@@ -96,6 +108,20 @@ class RoundTripEngine {
   // Adds one chunk's clean trips, elapsed ticks and resolution histogram to the record,
   // and, when chunked, its per-trip readings to the streaming summaries.
   void FoldChunk(const LoopOutcome& chunk, RunRecord& record, int64_t& reference_elapsed_ticks);
+  // One chunk's timed trips: the loop over `buffers`. On a datagram transport with
+  // continue_on_loss the loop stops at each loss; the loss is counted, its interval
+  // flagged and finished, and the loop started again, whose first reading closes that
+  // interval, so the marks are what one loop's would be. kMaxConsecutiveLosses losses in
+  // a row end it with Unavailable.
+  LoopOutcome TimeChunk(const LoopBuffers& buffers, int64_t trips, int64_t batch,
+                        uint64_t first_sequence, bool continue_on_loss, IntegrityCounts& integrity);
+  // Counts a lost round trip; an error when it is one loss in a row too many or a stop
+  // was requested.
+  absl::Status CountLoss(IntegrityCounts& integrity);
+  // The `trips` untimed round trips that finish an interval a loss made faulty (its
+  // figure is cut out anyway), from `sequence` on; adds those finished to `done`.
+  absl::Status FinishFaultyInterval(const LoopBuffers& buffers, int64_t trips, uint64_t sequence,
+                                    IntegrityCounts& integrity, int64_t& done);
   // The run's figures; `last_chunk` holds the marks when the run was one chunk.
   void Summarize(const LoopOutcome& last_chunk, int64_t reference_elapsed_ticks, RunRecord& record);
 
@@ -116,6 +142,8 @@ class RoundTripEngine {
   timing::StreamingSummary reference_summary_;
   std::vector<double> chunk_means_;  // a chunked run's per-chunk mean per-iteration reading
   uint64_t next_sequence_ = 1;
+  absl::Duration timed_receive_timeout_;  // the timeout of this run's timed trips
+  int64_t consecutive_lost_ = 0;          // lost round trips in a row, in this run
 };
 
 // The loop instantiation for this endpoint and these two clocks (exposed for tests and

@@ -264,6 +264,93 @@ TEST(RoundTripEngineTest, APeerGoneEndsTheRunKeepingWhatWasMeasured) {
   EXPECT_EQ(r.per_iteration_ns.count, 500);
 }
 
+// A datagram endpoint whose echo stops coming after `answered` trips, as a peer stopped
+// by SIGSTOP: every later receive times out. Counts the receives.
+class SilentDatagramEndpoint final : public transport::Endpoint {
+ public:
+  explicit SilentDatagramEndpoint(int64_t answered) : answered_(answered) {}
+  absl::Status Send(absl::Span<const char> message) override {
+    last_.assign(message.begin(), message.end());
+    return absl::OkStatus();
+  }
+  absl::Status Receive(absl::Span<char> buffer) override {
+    if (receives_++ >= answered_) return absl::DeadlineExceededError("receive timeout expired");
+    std::copy(last_.begin(), last_.end(), buffer.begin());
+    return absl::OkStatus();
+  }
+  absl::Status SetReceiveTimeout(absl::Duration) override { return absl::OkStatus(); }
+  bool is_datagram() const override { return true; }
+  size_t max_message_size() const override { return 1 << 20; }
+  int64_t receives() const { return receives_; }
+
+ private:
+  int64_t answered_;
+  int64_t receives_ = 0;
+  std::vector<char> last_;
+};
+
+TEST(RoundTripEngineTest, ADatagramPeerSilentAfterTheWarmUpEndsTheRunAfterEightLosses) {
+  // The warm-up and 50 timed trips answered, then silence: without a bound the run would
+  // wait out 99'950 receive timeouts (7 hours at 250 ms).
+  SilentDatagramEndpoint endpoint(/*answered=*/10 + 50);
+  timing::VirtualClock time;
+  EngineOptions options;
+  options.iterations = 100'000;
+  options.warmup = 10;
+  RoundTripEngine engine(endpoint, time, nullptr, 64, options);
+  const RunRecord r = engine.MeasureRun(64, 1);
+  EXPECT_NE(r.error.find("at timed round trip 58 of 100000"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("8 round trips in a row"), std::string::npos) << r.error;
+  EXPECT_EQ(kMaxConsecutiveLosses, 8);
+  EXPECT_EQ(endpoint.receives(), 10 + 50 + kMaxConsecutiveLosses);
+  EXPECT_EQ(r.integrity.lost, kMaxConsecutiveLosses);
+  EXPECT_EQ(r.completed, 57);  // the 50 answered and 7 lost; the 8th ended the run
+  EXPECT_EQ(r.timed_trips, 50);
+  EXPECT_TRUE(r.valid()) << "what was measured before the silence is kept";
+}
+
+TEST(RoundTripEngineTest, SilenceInsideABatchIsGivenUpOnToo) {
+  // Batches of 1000: the losses fall inside one interval, finished outside the loop.
+  SilentDatagramEndpoint endpoint(/*answered=*/2500);
+  timing::VirtualClock time;
+  EngineOptions options;
+  options.iterations = 100'000;
+  options.warmup = 0;
+  options.batch = 1000;
+  options.max_consecutive_losses = 3;
+  RoundTripEngine engine(endpoint, time, nullptr, 64, options);
+  const RunRecord r = engine.MeasureRun(64, 1);
+  EXPECT_NE(r.error.find("at timed round trip 2503 of 100000"), std::string::npos) << r.error;
+  EXPECT_EQ(endpoint.receives(), 2503);
+  EXPECT_EQ(r.integrity.lost, 3);
+  EXPECT_EQ(r.timed_trips, 2000);
+  EXPECT_EQ(r.clock_marks.size(), 3u);
+}
+
+TEST(RoundTripEngineTest, LossesInsideBatchesCutOutWholeBatchesOnly) {
+  // Every 95th echo lost, each inside a batch of 10 (95, 190, ...): 10 batches cut out,
+  // the readings stay on the batch boundaries, the last batch of 5 included.
+  transport::SimFaults faults;
+  faults.drop_every_kth = 95;
+  Simulation sim(FixedRtt(absl::Microseconds(5)), faults);
+  EngineOptions options;
+  options.iterations = 1005;
+  options.warmup = 0;
+  options.batch = 10;
+  RoundTripEngine engine(*sim.pair.client, sim.time, &sim.time, 64, options);
+  const RunRecord r = engine.MeasureRun(32, 1);
+  EXPECT_TRUE(r.error.empty()) << r.error;
+  EXPECT_EQ(r.integrity.lost, 10);
+  EXPECT_EQ(r.completed, 1005);
+  EXPECT_EQ(r.clock_marks.size(), 102u);
+  EXPECT_EQ(r.excluded_trips, 100);
+  EXPECT_EQ(r.timed_trips, 905);
+  EXPECT_EQ(r.per_iteration_ns.count, 91);
+  EXPECT_DOUBLE_EQ(r.per_iteration_ns.max, 5000);
+  EXPECT_DOUBLE_EQ(r.averaged_rtt_ns, 5000);
+  EXPECT_DOUBLE_EQ(r.reference_averaged_rtt_ns, 5000);
+}
+
 // Chunked runs (more intervals than max_kept_intervals) against the same run kept whole.
 
 // One run of `size_bytes` in a fresh simulation, timed by virtual time, or by a 10 ms

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "absl/strings/escaping.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/time.h"
@@ -41,25 +42,51 @@ const analysis::FamilyFit* BestReplayableFit(const analysis::ModelComparison& fi
   return best;
 }
 
-// The flags that replay `m`.
-std::string SimFlags(const transport::SimRttModel& m) {
-  auto flag_nanos = [](absl::Duration d) {
-    return absl::StrFormat("%.2fns", absl::ToDoubleNanoseconds(d));
-  };
-  std::string flags = absl::StrFormat("--transport=sim --sim_fixed=%s --sim_per_byte_ns=%.6g",
-                                      flag_nanos(m.fixed), m.per_byte_ns);
+// The shortest %g text of `x` that reads back as exactly `x` (at most 17 digits).
+std::string RoundTrip(double x) {
+  for (int digits = 6; digits < 17; ++digits) {
+    const std::string text = absl::StrFormat("%.*g", digits, x);
+    double back = 0;
+    if (absl::SimpleAtod(text, &back) && back == x) return text;
+  }
+  return absl::StrFormat("%.17g", x);
+}
+
+// `d` as a flag's text ("1500000.25ns"), and `d` set to what that text parses back to, so
+// that the replayed model is the printed one.
+std::string FlagNanos(absl::Duration& d) {
+  // %.2f: the durations are whole quarter nanoseconds, exact in two decimals.
+  const std::string text = absl::StrFormat("%.2fns", absl::ToDoubleNanoseconds(d));
+  absl::Duration back;
+  if (absl::ParseDuration(text, &back)) d = back;
+  return text;
+}
+
+// The flags that replay `m`, with every value of `m` set to what its printed text parses
+// back to (SetReplayResiduals then measures the printed model, not an unrounded one).
+std::string SimFlags(transport::SimRttModel& m, const std::string& per_byte) {
+  if (double back = 0; absl::SimpleAtod(per_byte, &back)) m.per_byte_ns = back;
+  std::string flags = absl::StrFormat("--transport=sim --sim_fixed=%s --sim_per_byte_ns=%s",
+                                      FlagNanos(m.fixed), per_byte);
   if (m.bsd_buffers) {
     absl::StrAppendFormat(&flags,
                           " --sim_bsd --sim_cluster=%d --sim_threshold=%d --sim_small=%d "
                           "--sim_per_cluster=%s --sim_per_small=%s",
                           m.cluster_bytes, m.threshold_bytes, m.small_bytes,
-                          flag_nanos(m.per_cluster), flag_nanos(m.per_small));
+                          FlagNanos(m.per_cluster), FlagNanos(m.per_small));
   }
   if (m.mtu_bytes > 0) {
     absl::StrAppendFormat(&flags, " --sim_mtu=%d --sim_per_packet=%s", m.mtu_bytes,
-                          flag_nanos(m.per_packet));
+                          FlagNanos(m.per_packet));
   }
   return flags;
+}
+
+// `x` ≥ 0 rounded up to 4 significant digits: a bound that stays a bound when printed.
+double RoundUp4(double x) {
+  if (!(x > 0) || !std::isfinite(x)) return x;
+  const double scale = std::pow(10.0, std::floor(std::log10(x)) - 3);
+  return std::ceil(x / scale - 1e-9) * scale;
 }
 
 // How far `out.model` replayed is from the sweep's means: the largest and the RMS residual.
@@ -73,6 +100,35 @@ void SetReplayResiduals(const analysis::Sweep& rtt_sweep, SimulationFit& out) {
     out.max_residual = std::max(out.max_residual, std::fabs(residual));
   }
   out.rms_residual = std::sqrt(sum / static_cast<double>(rtt_sweep.points.size()));
+}
+
+// The per-byte cost's text: the fewest significant digits (6 at least) whose parsed-back
+// value replays the sweep with residuals no larger than the exact value's (the replay is in
+// whole ns, so 250.00000000000074 and 250 replay alike), else the exact round trip.
+std::string PerByteText(const analysis::Sweep& rtt_sweep, const SimulationFit& exact) {
+  for (int digits = 6; digits < 17; ++digits) {
+    const std::string text = absl::StrFormat("%.*g", digits, exact.model.per_byte_ns);
+    SimulationFit trial;
+    trial.model = exact.model;
+    if (!absl::SimpleAtod(text, &trial.model.per_byte_ns)) continue;
+    SetReplayResiduals(rtt_sweep, trial);
+    if (trial.max_residual <= exact.max_residual && trial.rms_residual <= exact.rms_residual) {
+      return text;
+    }
+  }
+  return RoundTrip(exact.model.per_byte_ns);
+}
+
+// A note when the ranking's winner is not the replayed layout (a segmentation, an
+// excursion, fixed chunks): what is replayed instead, and why.
+void AddWinnerNote(const analysis::ModelComparison& fits, const analysis::FamilyFit& replayed,
+                   SimulationFit& out) {
+  if (!fits.beats_line || &fits.best_fit() == &replayed) return;
+  out.notes.push_back(absl::StrFormat(
+      "the ranking's winner, %s, is not a layout the simulation replays (it replays the "
+      "line, BSD socket buffers, IPv4 fragments and both): the best of those, %s, is "
+      "replayed instead, and misses what the winner explains by the residual above",
+      analysis::DescribeModel(fits.best_fit().model), out.layout));
 }
 
 }  // namespace
@@ -89,6 +145,7 @@ absl::StatusOr<SimulationFit> FitSimulation(const analysis::Sweep& rtt_sweep,
   if (best == nullptr) return absl::InvalidArgumentError("no layout the simulation replays fits");
   SimulationFit out;
   out.layout = analysis::DescribeModel(best->model);
+  AddWinnerNote(fits, *best, out);
   transport::SimRttModel& m = out.model;
   m.per_packet = absl::ZeroDuration();
   auto cost = [&](const char* name) {
@@ -126,8 +183,10 @@ absl::StatusOr<SimulationFit> FitSimulation(const analysis::Sweep& rtt_sweep,
     return absl::InvalidArgumentError(
         absl::StrCat("the fitted simulation is out of its ranges: ", valid.message()));
   }
-  out.flags = SimFlags(m);
-  SetReplayResiduals(rtt_sweep, out);
+  SimulationFit exact = out;
+  SetReplayResiduals(rtt_sweep, exact);
+  out.flags = SimFlags(m, PerByteText(rtt_sweep, exact));
+  SetReplayResiduals(rtt_sweep, out);  // of the model the flags parse back to
   return out;
 }
 
@@ -135,7 +194,7 @@ std::string FormatSimulationFit(const SimulationFit& fit) {
   std::string text = absl::StrFormat(
       "\nSimulation fitted to the curve (%s): replayed without jitter it differs from the "
       "means by %.4g ns RMS, %.4g ns at most\n",
-      fit.layout, fit.rms_residual, fit.max_residual);
+      fit.layout, fit.rms_residual, RoundUp4(fit.max_residual));
   for (const std::string& note : fit.notes) absl::StrAppend(&text, "  note: ", note, "\n");
   absl::StrAppend(&text, "sim flags: ", fit.flags, "\n");
   return text;

@@ -2,8 +2,11 @@
 // sweep, from the buffer layouts the analysis fitted (analysis/model_fit.h), and the flags
 // that replay them.
 //
-// Promised: only layouts the simulation can replay are used; a fitted negative cost is
-// replayed as 0 with a note; the model is within the simulation's ranges, or an error.
+// Promised: only layouts the simulation can replay are used, with a note naming the
+// ranking's winner when it is another (a segmentation, an excursion, fixed chunks); a fitted
+// negative cost is replayed as 0 with a note; the model is within the simulation's ranges,
+// or an error. The flags print every value so that it parses back exactly, and the stated
+// residuals are those of the model the flags give (the largest rounded up to 4 digits).
 // Not promised: that the replay reproduces the sweep's noise (jitter is not fitted).
 #ifndef HARNESS_SIMULATION_FIT_H_
 #define HARNESS_SIMULATION_FIT_H_
@@ -25,8 +28,8 @@ struct SimulationFit {
   transport::SimRttModel model;  // the fitted costs, each as the simulation charges it
   std::string flags;             // "--transport=sim --sim_fixed=... ..."
   std::string layout;            // DescribeModel of the layout used
-  // The replay (ModelRttNanos of `model`, jitter off) against the sweep's means: RMS and
-  // largest absolute difference, value units (ns).
+  // The replay (ModelRttNanos of `model`, jitter off; `model` is what `flags` parse back
+  // to) against the sweep's means: RMS and largest absolute difference, value units (ns).
   double rms_residual = 0;
   double max_residual = 0;
   std::vector<std::string> notes;  // e.g. a negative fitted cost clamped at 0

@@ -1,3 +1,4 @@
+// Over 400 lines because the figures and the words that must agree with them are kept together.
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -21,10 +22,33 @@ double Percent(double part, double whole) { return whole != 0 ? 100 * part / who
 
 double Mid(double before, double after) { return (before + after) / 2; }
 
-// Readings whose clock and reference differ by more than T + 1 us: something (a
-// preemption, an interrupt) fell between the two clocks' reads.
-bool Disturbed(double reading, double truth, double resolution_ns) {
-  return std::abs(reading - truth) > resolution_ns + 1000;
+// The sum of the half widths of a run's two averaged-pass brackets (StudyCell::pair_skew_ns).
+double PairSkew(const StudyRun& run) {
+  return (run.start_after_ns - run.start_before_ns) / 2 +
+         (run.stop_after_ns - run.stop_before_ns) / 2;
+}
+
+// The most an undisturbed pair of readings of one interval of a run can differ, apart from
+// a rate difference (StudyCell::disturbed_intervals): T and the timestamp offset, the
+// reference's resolution, and twice the run's pair skew (the sum of its two bracket widths,
+// at least the widest: a clock read and the next reference read fall no further apart
+// than a bracket when nothing comes between them).
+double DisturbedThreshold(const StudyRun& run, double reference_resolution_ns,
+                          const StudyCell& cell) {
+  return cell.resolution_ns + cell.timestamp_offset_ns + reference_resolution_ns +
+         2 * PairSkew(run);
+}
+
+// The largest rate difference of the clock against the reference over the run that its
+// end reads allow (measured rate plus its bound; 0 without a span): a d-long interval may
+// then differ by that times d as well.
+double RunRateAllowance(const StudyRun& run, double reference_resolution_ns, double period) {
+  const double span =
+      Mid(run.end_before_ns, run.end_after_ns) - Mid(run.start_before_ns, run.start_after_ns);
+  if (!(span > 0)) return 0;
+  const double slack = period + (run.start_after_ns - run.start_before_ns) / 2 +
+                       (run.end_after_ns - run.end_before_ns) / 2 + reference_resolution_ns;
+  return std::abs((run.end_clock_ns - run.start_clock_ns) / span - 1) + slack / span;
 }
 
 // The mean of m readings on a grid of T moves in steps of T/m: widened by half a step
@@ -44,6 +68,7 @@ struct RunTotals {
   timing::RunningStats loop_period;
   std::vector<double> truths, estimates, errors, run_bounds;
   std::vector<double> readings, true_ns, differences, probe_differences;
+  std::vector<double> clean_readings, clean_true;  // undisturbed intervals
   double rate_clock_ns = 0, rate_reference_ns = 0, rate_slack_ns = 0;
   double chi_square = 0;
   int degrees = 0;
@@ -60,7 +85,7 @@ void AddRunAveraged(const StudyRun& run, double reference_resolution_ns, StudyCe
       n;
   const double estimate = (run.stop_clock_ns - run.start_clock_ns) / n;
   const double start_half = (run.start_after_ns - run.start_before_ns) / 2;
-  const double skew = start_half + (run.stop_after_ns - run.stop_before_ns) / 2;
+  const double skew = PairSkew(run);
   t.truths.push_back(truth);
   t.estimates.push_back(estimate);
   t.errors.push_back(estimate - truth);
@@ -81,16 +106,27 @@ void AddRunAveraged(const StudyRun& run, double reference_resolution_ns, StudyCe
 
 // Adds one run's per-iteration and probe readings and its phase test to `t`; counts the run
 // as biased when its own test at `run_confidence` shows a bias.
-void AddRunReadings(const StudyRun& run, double run_confidence, StudyCell& cell, RunTotals& t) {
+void AddRunReadings(const StudyRun& run, double reference_resolution_ns, double run_confidence,
+                    StudyCell& cell, RunTotals& t) {
   const double period = cell.resolution_ns;
+  const double threshold = DisturbedThreshold(run, reference_resolution_ns, cell);
+  const double rate = RunRateAllowance(run, reference_resolution_ns, period);
+  cell.disturbed_threshold_ns = std::max(cell.disturbed_threshold_ns, threshold);
   std::vector<double> run_differences;
   double reading_sum = 0, truth_sum = 0;
   for (size_t i = 0; i < run.readings_ns.size(); ++i) {
     reading_sum += run.readings_ns[i];
     truth_sum += run.true_ns[i];
-    if (!Disturbed(run.readings_ns[i], run.true_ns[i], period)) {
-      run_differences.push_back(run.readings_ns[i] - run.true_ns[i]);
+    // The mean test takes every interval: leaving out those beyond the threshold would hide
+    // a real bias larger than it. The theory's check (same instants assumed) takes the rest.
+    const double difference = run.readings_ns[i] - run.true_ns[i];
+    run_differences.push_back(difference);
+    if (std::abs(difference) > threshold + rate * std::abs(run.true_ns[i])) {
+      ++cell.disturbed_intervals;
+      continue;
     }
+    t.clean_readings.push_back(run.readings_ns[i]);
+    t.clean_true.push_back(run.true_ns[i]);
   }
   if (!run.readings_ns.empty()) {
     cell.worst_run_bias_ns = std::max(cell.worst_run_bias_ns,
@@ -101,6 +137,7 @@ void AddRunReadings(const StudyRun& run, double run_confidence, StudyCell& cell,
                          run_differences, timing::QuantizedSdFloor(period, run_differences.size()),
                          timing::kDefaultBatches, run_confidence),
                      period, run_differences.size());
+  cell.run_bias_cis.push_back(run_bias);
   if (run_bias.Excludes(0)) ++cell.runs_biased;
   t.differences.insert(t.differences.end(), run_differences.begin(), run_differences.end());
   for (size_t b = 0; b < std::min(run.plain_block_ns.size(), run.probed_block_ns.size()); ++b) {
@@ -188,10 +225,12 @@ void SetPerIterationFigures(const RunTotals& t, double reference_resolution_ns, 
   const double difference_floor = timing::QuantizedSdFloor(period, t.differences.size());
   cell.bias_ci = WithContinuity(timing::BatchMeansInterval(t.differences, difference_floor), period,
                                 t.differences.size());
-  const timing::ConfidenceInterval pooled_test = WithContinuity(
-      timing::BatchMeansInterval(t.differences, difference_floor, timing::kDefaultBatches, 0.975),
-      period, t.differences.size());
-  cell.biased = pooled_test.Excludes(0) || cell.runs_biased > 0;
+  cell.bias_test_confidence = 1 - kBiasTestLevel / 2;
+  cell.bias_test_ci =
+      WithContinuity(timing::BatchMeansInterval(t.differences, difference_floor,
+                                                timing::kDefaultBatches, cell.bias_test_confidence),
+                     period, t.differences.size());
+  cell.biased = cell.bias_test_ci.Excludes(0) || cell.runs_biased > 0;
 }
 
 // The tick histogram, the tick-reading theory's check, the phase test and the probe effect.
@@ -202,16 +241,7 @@ void SetTickFigures(const RunTotals& t, double reference_resolution_ns, StudyCel
     const int64_t ticks = std::llround(std::max(0.0, r / period));
     ++cell.histogram[std::min<int64_t>(ticks, cell.histogram.size() - 1)];
   }
-  std::vector<double> clean_readings, clean_true;
-  for (size_t i = 0; i < t.readings.size(); ++i) {
-    if (Disturbed(t.readings[i], t.true_ns[i], period)) {
-      ++cell.disturbed_intervals;
-      continue;
-    }
-    clean_readings.push_back(t.readings[i]);
-    clean_true.push_back(t.true_ns[i]);
-  }
-  SetTheoryFigures(clean_readings, clean_true, reference_resolution_ns, cell);
+  SetTheoryFigures(t.clean_readings, t.clean_true, reference_resolution_ns, cell);
   cell.prediction_applies = period >= 1000;
   cell.phase_test.chi_square = t.chi_square;
   cell.phase_test.degrees_of_freedom = t.degrees;
@@ -242,10 +272,117 @@ std::string Range(const timing::ConfidenceInterval& ci) {
 // Two significant digits, without an exponent, for a figure beside its bound.
 std::string Two(double value) { return timing::FormatRounded(value, std::abs(value)); }
 
-// A percentage at two significant digits, signed.
-std::string SignedPercent(double percent) {
-  const std::string digits = Two(percent);
-  return percent > 0 ? absl::StrCat("+", digits) : digits;
+// A confidence level as a percentage, to the digits that name it: "97.5", "99.375".
+std::string Level(double confidence) { return absl::StrFormat("%.6g", 100 * confidence); }
+
+// "pooled 97.5% CI [0.03, 4.1] excludes 0": the interval at two significant digits of its
+// half-width, with more digits where rounding would put an end on or across 0, so that the
+// printed ends always lie on the side of 0 that the interval does.
+std::string TestInterval(const timing::ConfidenceInterval& ci, double confidence,
+                         const std::string& name) {
+  double h = ci.half_width();
+  const bool excludes = ci.Excludes(0);
+  for (int more = 0; more < 15 && h > 0; ++more, h /= 10) {
+    const double low = timing::RoundToInterval(ci.low, h);
+    const double high = timing::RoundToInterval(ci.high, h);
+    if (!excludes || low > 0 || high < 0) break;
+  }
+  return absl::StrFormat("%s%s%% CI [%s, %s] %s 0", name, Level(confidence),
+                         timing::FormatRounded(ci.low, h), timing::FormatRounded(ci.high, h),
+                         excludes ? "excludes" : "covers");
+}
+
+// "-5000000 ns, -100%": the estimate and its share of the truth, each rounded to the
+// interval, the share to two significant digits at most.
+std::string BiasFigure(const timing::ConfidenceInterval& ci, double truth_ns) {
+  const double h = ci.half_width();
+  const double raw_percent = Percent(ci.estimate, truth_ns);
+  const double percent_half = std::max(Percent(h, truth_ns), std::abs(raw_percent));
+  const double percent = timing::RoundToInterval(raw_percent, percent_half);
+  return absl::StrFormat("%s ns, %s%s%%", timing::FormatRounded(ci.estimate, h),
+                         percent > 0 ? "+" : "", timing::FormatRounded(percent, percent_half));
+}
+
+// The biased run to name: the one whose interval lies furthest from 0 in half-widths.
+int StrongestBiasedRun(const StudyCell& c) {
+  int best = -1;
+  double best_distance = -1;
+  for (size_t r = 0; r < c.run_bias_cis.size(); ++r) {
+    const timing::ConfidenceInterval& ci = c.run_bias_cis[r];
+    if (!ci.Excludes(0)) continue;
+    const double h = ci.half_width() > 0 ? ci.half_width() : 1;
+    const double distance = std::min(std::abs(ci.low), std::abs(ci.high)) / h;
+    if (distance > best_distance) best = static_cast<int>(r), best_distance = distance;
+  }
+  return best;
+}
+
+// The disturbed intervals left out of the theory's check, and the rule.
+void AppendDisturbedWords(const StudyCell& c, std::string& text) {
+  if (c.disturbed_intervals == 0 || !c.prediction_applies) return;
+  absl::StrAppendFormat(
+      &text,
+      ", %d disturbed intervals left out of the theory's check (clock and reference readings "
+      "apart "
+      "by over T%s + reference resolution + twice the run's pair skew, at "
+      "most %s ns, + the rate bound x d)",
+      c.disturbed_intervals, c.timestamp_offset_ns > 0 ? " + uniqtime's T - 1 us" : "",
+      absl::StrFormat("%.0f", std::ceil(c.disturbed_threshold_ns)));
+}
+
+// The mean test's words (StudyCell::biased): the interval that decided, at its level, and
+// the intervals that did not, each with its relation to 0; the test's false-"biased" rate.
+// Returns the interval that decided "biased", or nullptr.
+const timing::ConfidenceInterval* AppendBiasWords(const StudyCell& c, std::string& text) {
+  const timing::ConfidenceInterval& pooled = c.bias_test_ci;
+  const double truth = c.per_iteration_truth_ns;
+  const std::string pooled_words = TestInterval(pooled, c.bias_test_confidence, "pooled ");
+  const int run = StrongestBiasedRun(c);
+  const timing::ConfidenceInterval* decided = nullptr;
+  if (pooled.Excludes(0)) {
+    decided = &pooled;
+    absl::StrAppendFormat(&text, ", mean biased by %s (%s", BiasFigure(pooled, truth),
+                          pooled_words);
+    if (c.runs_biased > 0) {
+      absl::StrAppendFormat(&text, "; %d of %d runs' own %s%% CIs exclude 0 too", c.runs_biased,
+                            c.runs, Level(c.run_bias_confidence));
+    }
+  } else if (run >= 0) {
+    decided = &c.run_bias_cis[run];
+    absl::StrAppendFormat(&text, ", mean biased in %d of %d runs on their own (run %d by %s; %s",
+                          c.runs_biased, c.runs, run + 1, BiasFigure(*decided, truth),
+                          TestInterval(*decided, c.run_bias_confidence, "its own "));
+    absl::StrAppendFormat(&text, "; but not pooled: mean %s ns, %s",
+                          timing::FormatRounded(pooled.estimate, pooled.half_width()),
+                          pooled_words);
+  } else {
+    absl::StrAppendFormat(&text, ", no bias shown (mean - reference %s ns; %s",
+                          timing::FormatRounded(pooled.estimate, pooled.half_width()),
+                          pooled_words);
+    if (c.runs > 1) {
+      absl::StrAppendFormat(&text, ", as does each run's own %s%% CI",
+                            Level(c.run_bias_confidence));
+    }
+  }
+  absl::StrAppendFormat(&text, "; at most %s%% of unbiased cells are called biased)",
+                        Level(kBiasTestLevel));
+  return decided;
+}
+
+// The mean test's words, the disturbed intervals, and the read-order caveat.
+void AppendMeanTestWords(const StudyCell& c, std::string& text) {
+  if (!c.bias_test_ci.valid) return;
+  const timing::ConfidenceInterval* decided = AppendBiasWords(c, text);
+  AppendDisturbedWords(c, text);
+  // Each pair is read clock first, reference second: a difference no larger than one read of
+  // the clock can come from that order, not from the clock.
+  if (decided != nullptr && c.read_cost_ns > 0 &&
+      std::max(std::abs(decided->low), std::abs(decided->high)) <= c.read_cost_ns) {
+    absl::StrAppendFormat(&text,
+                          ", within one read of the clock (%s ns): the order of the paired reads "
+                          "can make it",
+                          Two(c.read_cost_ns));
+  }
 }
 
 // The per-iteration words of SummarizeCell: spread, zero readings, mean and bias.
@@ -260,16 +397,16 @@ void AppendPerIterationWords(const StudyCell& c, std::string& text) {
                           "RTT)",
                           Two(c.resolution_ns), Percent(c.resolution_ns, truth_d));
     if (p.mean > 0 && p.sd > p.mean) {
-      absl::StrAppendFormat(&text, ", SD %.1fx the mean", p.sd / p.mean);
+      absl::StrAppendFormat(&text, ", SD %sx the mean", Two(p.sd / p.mean));
     }
   } else if (p.mean > 0 && p.sd > p.mean) {
     absl::StrAppendFormat(&text,
-                          "per-iteration: SD is %.1fx the mean, as the reference's %.1fx: "
+                          "per-iteration: SD is %sx the mean, as the reference's %sx: "
                           "the spread is the system's (preemption, interrupts), not the clock's",
-                          p.sd / p.mean,
-                          c.reference_per_iteration.mean > 0
-                              ? c.reference_per_iteration.sd / c.reference_per_iteration.mean
-                              : 0);
+                          Two(p.sd / p.mean),
+                          Two(c.reference_per_iteration.mean > 0
+                                  ? c.reference_per_iteration.sd / c.reference_per_iteration.mean
+                                  : 0));
   } else {
     absl::StrAppendFormat(&text, "per-iteration: SD is %.0f%% of the mean", Percent(p.sd, p.mean));
   }
@@ -279,31 +416,7 @@ void AppendPerIterationWords(const StudyCell& c, std::string& text) {
   if (c.per_iteration_mean_ci.valid) {
     absl::StrAppendFormat(&text, ", mean %s ns", WithInterval(c.per_iteration_mean_ci));
   }
-  // The mean test: bias only where the interval of the paired difference excludes 0.
-  if (c.bias_ci.valid) {
-    const double h = c.bias_ci.half_width();
-    if (c.biased) {
-      absl::StrAppendFormat(&text, ", mean biased by %s ns (%s%%; 95%% CI %s",
-                            timing::FormatRounded(c.bias_ci.estimate, h),
-                            SignedPercent(Percent(c.bias_ci.estimate, truth_d)), Range(c.bias_ci));
-      if (c.runs_biased > 0) {
-        absl::StrAppendFormat(&text, "; %d of %d runs biased on their own", c.runs_biased, c.runs);
-      }
-      absl::StrAppend(&text, ")");
-      // Each pair is read clock first, reference second: a difference no larger than one
-      // read of the clock can come from that order, not from the clock.
-      if (c.read_cost_ns > 0 &&
-          std::max(std::abs(c.bias_ci.low), std::abs(c.bias_ci.high)) <= c.read_cost_ns) {
-        absl::StrAppendFormat(&text,
-                              ", within one read of the clock (%s ns): the order of the "
-                              "paired reads can make it",
-                              Two(c.read_cost_ns));
-      }
-    } else {
-      absl::StrAppendFormat(&text, ", no bias shown (mean - reference %s ns, 95%% CI covers 0)",
-                            WithInterval(c.bias_ci));
-    }
-  }
+  AppendMeanTestWords(c, text);
 }
 
 // The rest of SummarizeCell's words: the median, the averaged figure and its bound, the theory's
@@ -344,8 +457,14 @@ void AppendAveragedWords(const StudyCell& c, std::string& text) {
                                     : " but no bias shown in the mean");
   }
   if (c.rate_bound_ppm > 0 || c.rate_ppm != 0) {
-    absl::StrAppendFormat(&text, "; rate vs reference %s ppm (bound ± %s ppm)",
-                          SignedPercent(c.rate_ppm), Two(c.rate_bound_ppm));
+    // The rate to the digits of its bound: a hard bound, not an interval, but what the end
+    // reads allow; "0.0 ± 1.5 ppm", not "-0.0098 ppm".
+    const double rate = timing::RoundToInterval(c.rate_ppm, c.rate_bound_ppm);
+    absl::StrAppendFormat(&text,
+                          "; rate vs reference %s%s ± %s ppm (± the most the end reads' "
+                          "quantization and pairing allow)",
+                          rate > 0 ? "+" : "", timing::FormatRounded(rate, c.rate_bound_ppm),
+                          timing::FormatRounded(c.rate_bound_ppm, c.rate_bound_ppm));
   }
 }
 
@@ -355,11 +474,18 @@ void AggregateStudyRuns(const std::vector<StudyRun>& runs, double reference_reso
                         StudyCell& cell) {
   RunTotals totals;
   cell.reference_resolution_ns = reference_resolution_ns;
-  // Each run at a Bonferroni share of 2.5%; the pooled test takes the other 2.5%.
-  const double run_confidence = 1 - 0.025 / std::max<size_t>(1, runs.size());
+  // What the runs accumulate starts afresh (a cell may be aggregated again).
+  cell.pair_skew_ns = cell.worst_run_error_ns = cell.worst_run_bias_ns = 0;
+  cell.worst_run_bound_ratio = cell.disturbed_threshold_ns = 0;
+  cell.runs_biased = 0;
+  cell.disturbed_intervals = 0;
+  cell.run_bias_cis.clear();
+  // Each run at a Bonferroni share of half the test's level; the pooled test takes the
+  // other half.
+  cell.run_bias_confidence = 1 - kBiasTestLevel / 2 / std::max<size_t>(1, runs.size());
   for (const StudyRun& run : runs) {
     AddRunAveraged(run, reference_resolution_ns, cell, totals);
-    AddRunReadings(run, run_confidence, cell, totals);
+    AddRunReadings(run, reference_resolution_ns, cell.run_bias_confidence, cell, totals);
   }
   cell.runs = static_cast<int>(runs.size());
   SetAveragedFigures(totals, reference_resolution_ns, !runs.empty(), cell);

@@ -1,6 +1,9 @@
 #include "harness/study_command.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -8,7 +11,9 @@
 #include "harness/command_status.h"
 #include "harness/echo_session.h"
 #include "harness/plot.h"
+#include "harness/progress_meter.h"
 #include "harness/report_page.h"
+#include "harness/reporter.h"
 #include "harness/study_runner.h"
 #include "platform/cpu_affinity.h"
 #include "timing/os_clocks.h"
@@ -56,7 +61,23 @@ int RunStudyCommand(Experiment& e, Reporter& reporter) {
     absl::FPrintF(stderr, "tickbench: cannot start: %s\n", session.status().message());
     return kExitFault;
   }
+  std::optional<ProgressMeter> meter;
+  if (!e.quiet) {
+    // The study's runs: every clock at every size, --runs each (the line names the size).
+    std::vector<size_t> cells;
+    for (size_t i = 0; i < e.clocks.size(); ++i) {
+      cells.insert(cells.end(), e.plan.study_options.sizes.begin(),
+                   e.plan.study_options.sizes.end());
+    }
+    ProgressMeter::Options options;
+    options.terminal = isatty(STDERR_FILENO);
+    meter.emplace(StandardStreams().err, options, cells, e.plan.study_options.runs,
+                  StudyRoundTripsPerRun(e.plan.study_options));
+    e.plan.study_options.run_done = [&meter] { meter->RunDone(); };
+  }
   StudyOutcome outcome = Study(e, *session);
+  e.plan.study_options.run_done = nullptr;
+  meter.reset();  // the line cleared before the results
   absl::Status closed = session->Close();
   if (outcome.status.ok()) outcome.status = closed;
   reporter.ReportCells(outcome.cells);

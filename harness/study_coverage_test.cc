@@ -17,12 +17,16 @@
 //     readings (timing::QuantizedSdFloor) must make the all-equal case safe. There the
 //     test asserts coverage >= 95% - 3 SE and a width at most kMaxWidthRatio times the
 //     ideal one (2 x 1.96 x the estimator's true SD).
+//   * In every cell, the bias words agree with the verdict and each printed interval's ends
+//     with the word beside it ("excludes 0" / "covers 0").
 //   * "biased" in at most 5% + 3 SE of random-phase cells; in every locked cell whose
 //     bias is detectable. At N = 20 and f = 0.05 (or 0.95) a locked run reads the same
 //     quantum 20 times, which an unbiased random phase does too in 0.95^20 = 36% of runs:
 //     no test can call that biased at 5%, and the test says so instead of asserting it.
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <random>
 #include <string>
@@ -118,6 +122,32 @@ struct Tally {
   double mean_width() const { return width_sum / trials; }
 };
 
+// The words of a cell against its numbers: "mean biased" exactly when the cell is biased,
+// then with some printed interval that excludes 0, and never otherwise; each printed
+// "CI [a, b] excludes 0" with a and b on one side of 0, each "covers 0" with a <= 0 <= b.
+bool BiasWordsAgree(const StudyCell& c, std::string& text) {
+  text = SummarizeCell(c);
+  int excluding = 0;
+  constexpr char kOpen[] = "% CI [";
+  for (size_t at = text.find(kOpen); at != std::string::npos; at = text.find(kOpen, at + 1)) {
+    char* rest = nullptr;
+    const double low = std::strtod(text.c_str() + at + sizeof(kOpen) - 1, &rest);
+    if (rest[0] != ',') return false;
+    const double high = std::strtod(rest + 1, &rest);
+    const std::string after(rest, std::min<size_t>(std::strlen(rest), 12));
+    if (after == "] excludes 0") {
+      ++excluding;
+      if (!(low > 0 || high < 0)) return false;
+    } else if (after.rfind("] covers 0", 0) == 0) {
+      if (!(low <= 0 && high >= 0)) return false;
+    } else if (after.rfind("] ns ", 0) != 0) {  // the median's interval, in ns, says neither
+      return false;
+    }
+  }
+  const bool says_biased = text.find("mean biased") != std::string::npos;
+  return says_biased == c.biased && (excluding > 0) == c.biased;
+}
+
 double ThreeSe(double p, int trials) { return 3 * std::sqrt(p * (1 - p) / trials); }
 
 enum class Target { kAveraged, kPerIteration };
@@ -127,6 +157,8 @@ Tally Measure(const Scenario& s, Target target, uint64_t seed) {
   Tally tally;
   for (int trial = 0; trial < kTrials; ++trial) {
     const StudyCell cell = simulator.Run(s);
+    std::string words;
+    EXPECT_TRUE(BiasWordsAgree(cell, words)) << words;
     const timing::ConfidenceInterval& ci =
         target == Target::kAveraged ? cell.averaged_ci : cell.per_iteration_mean_ci;
     ++tally.trials;
@@ -291,7 +323,12 @@ TEST_P(CoverageTest, LockedPhaseWithARealBiasIsCalledBiased) {
   Simulator simulator(600 + n);
   int biased = 0;
   const int trials = 200;
-  for (int trial = 0; trial < trials; ++trial) biased += simulator.Run(s).biased;
+  for (int trial = 0; trial < trials; ++trial) {
+    const StudyCell cell = simulator.Run(s);
+    std::string words;
+    EXPECT_TRUE(BiasWordsAgree(cell, words)) << words;
+    biased += cell.biased;
+  }
   std::printf("locked f=%.2f N=%4d biased %d of %d\n", f, static_cast<int>(n), biased, trials);
   const bool detectable = n >= 1000 || f == 0.5;
   if (detectable) {

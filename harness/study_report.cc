@@ -12,17 +12,6 @@
 namespace tickbench::harness {
 namespace {
 
-std::string Micros(double ns) { return absl::StrFormat("%.2f", ns / 1e3); }
-
-std::string Histogram(const std::vector<int64_t>& counts) {
-  std::vector<std::string> parts;
-  for (size_t i = 0; i < counts.size(); ++i) {
-    if (counts[i] == 0) continue;
-    parts.push_back(absl::StrFormat("%s%d:%d", i + 1 == counts.size() ? ">=" : "", i, counts[i]));
-  }
-  return absl::StrJoin(parts, " ");
-}
-
 // "<name>_ci95": [low, high], or null-free: an empty array when there is no interval.
 void WriteInterval(JsonWriter& json, absl::string_view name, const timing::ConfidenceInterval& ci) {
   json.Key(absl::StrCat(name, "_ci95"));
@@ -40,95 +29,7 @@ std::string CsvInterval(const timing::ConfidenceInterval& ci) {
   return absl::StrFormat("%.6g,%.6g", ci.low, ci.high);
 }
 
-// An interval's figure in us, rounded to its half-width, with "± half-width".
-std::string MicrosWithInterval(const timing::ConfidenceInterval& ci) {
-  if (!ci.valid) return Micros(ci.estimate);
-  return timing::FormatWithHalfWidth(ci.estimate / 1e3, ci.half_width() / 1e3);
-}
-
-// A per-iteration statistic in us, rounded to its interval where it has one.
-std::string MicrosRounded(double ns, const timing::ConfidenceInterval& ci) {
-  if (!ci.valid || !(ci.half_width() > 0)) return Micros(ns);
-  return timing::FormatRounded(ns / 1e3, ci.half_width() / 1e3);
-}
-
-// "pred/obs" shares of readings above n ticks, each rounded to its 95% interval (three
-// decimals at most).
-std::string TheoryShares(const StudyCell& c) {
-  constexpr double kLeastHalf = 0.01;
-  return absl::StrCat(
-      timing::FormatRounded(c.prediction.f, std::max(c.predicted.f.half_width(), kLeastHalf)), "/",
-      timing::FormatRounded(c.observed.share_above_n,
-                            std::max(c.observed_intervals.share.half_width(), kLeastHalf)));
-}
-
-std::string Verdict(const StudyCell& c) {
-  if (!c.prediction_applies) return "n/a";
-  return c.verdict.agrees() ? "agrees" : "DISAGREES";
-}
-
 }  // namespace
-
-std::string FormatStudyTable(const std::vector<StudyCell>& cells) {
-  std::string text;
-  std::string current;
-  for (const StudyCell& c : cells) {
-    if (c.clock != current) {
-      current = c.clock;
-      absl::StrAppendFormat(
-          &text, "\n%s: %s, resolution T = %s, %d round trips x %d runs\n", c.clock, c.clock_name,
-          absl::FormatDuration(absl::Nanoseconds(c.resolution_ns)), c.iterations, c.runs);
-      absl::StrAppendFormat(&text, "%7s | %18s | %-22s %7s %7s | %-39s | %-22s | %8s | %s\n",
-                            "size B", "truth us (sd runs)", "averaged us (95% CI)", "err%",
-                            "bound%", "per-iteration us: mean    sd   p50   min zero%",
-                            "theory: f pred/obs", "phase p", "probe ns/read (read)");
-    }
-    absl::StrAppendFormat(
-        &text,
-        "%7d | %9s (%6s) | %-22s %7s %7s | %18s %5s %5s %5s %4.0f%% | %11s %-10s | %8s | "
-        "%6.1f (%.1f)\n",
-        c.size_bytes, Micros(c.truth_ns), Micros(c.truth_spread_ns),
-        absl::StrCat(MicrosWithInterval(c.averaged_ci), c.averaged_unresolved ? " ?" : ""),
-        c.truth_ns > 0 ? absl::StrFormat("%.2g", 100 * c.averaged_error_ns / c.truth_ns) : "0",
-        c.truth_ns > 0 ? absl::StrFormat("%.2g", 100 * c.total_bound_ns() / c.truth_ns) : "0",
-        c.per_iteration_mean_ci.valid
-            ? timing::FormatRounded(c.per_iteration.mean / 1e3,
-                                    c.per_iteration_mean_ci.half_width() / 1e3)
-            : Micros(c.per_iteration.mean),
-        MicrosRounded(c.per_iteration.sd, c.sd_ci), MicrosRounded(c.per_iteration.p50, c.median_ci),
-        Micros(c.per_iteration.min), 100 * c.per_iteration.zero_fraction, TheoryShares(c),
-        Verdict(c), c.phase_tested ? absl::StrFormat("%.2g", c.phase_test.p_value) : "-",
-        c.probe_effect_ns_per_read, c.read_cost_ns);
-  }
-  absl::StrAppend(&text, "\nReadings in ticks of T (count per number of ticks):\n");
-  for (const StudyCell& c : cells) {
-    absl::StrAppendFormat(&text, "  %-28s %6d B: %s\n", c.clock, c.size_bytes,
-                          Histogram(c.histogram));
-  }
-  absl::StrAppend(&text, "\nIn plain words:\n");
-  for (const StudyCell& c : cells) {
-    absl::StrAppend(&text, "  ",
-                    c.summary.empty() ? absl::StrCat(c.clock, ": ", c.error) : c.summary, "\n");
-  }
-  absl::StrAppend(
-      &text,
-      "\ntruth: the reference clock over the averaged pass. averaged: the clock over "
-      "the same pass, with its 95% interval across runs (Student t, the SD floored at "
-      "what identical quantized runs allow), '?' where T/N is over 10% of the RTT "
-      "(unresolved); its error must stay within the bound (bound%: T/N + pairing skew + "
-      "reference resolution + a rate difference shown, all per round trip). "
-      "per-iteration: each "
-      "round trip read alone; mean, sd and p50 rounded to their 95% intervals (sd: "
-      "chi-square on the batch means' degrees of freedom, its upper end at least what "
-      "identical quantized readings allow). theory: share of readings above n = floor(d/T) "
-      "ticks, predicted f from the reference's durations, each rounded to its 95% "
-      "interval; 'agrees' where the observed and predicted intervals of the share, the "
-      "mean and the SD all overlap, each at 99.2%, so that at most 5% of cells where the "
-      "theory holds read DISAGREES. phase p: chi-square test that round trips start at "
-      "uniform phases within T (small p: locked). probe: extra time per round trip "
-      "when the clock is read once per round trip.\n");
-  return text;
-}
 
 namespace {
 

@@ -8,10 +8,12 @@
 
 #include "harness/run_context.h"
 #include "harness/study_runner.h"
+#include "harness/sweep_report.h"
 
 namespace tickbench::harness {
 
-std::string FormatStudyTable(const std::vector<StudyCell>& cells);
+std::string FormatStudyTable(const std::vector<StudyCell>& cells,
+                             TableWidth width = TableWidth::kNarrow);
 std::string FormatStudyCsv(const std::vector<StudyCell>& cells);
 std::string FormatStudyJson(const RunContext& context, const std::vector<StudyCell>& cells);
 

@@ -1,8 +1,10 @@
 #include "harness/study_report.h"
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "harness/text_wrap.h"
 
 namespace tickbench::harness {
 namespace {
@@ -35,10 +37,15 @@ StudyCell Cell(const std::string& clock, size_t size) {
 }
 
 TEST(StudyReportTest, TableHasARowPerSizeTheHistogramsAndTheWords) {
-  const std::string table = FormatStudyTable({Cell("tick:10ms", 32), Cell("tick:10ms", 1024)});
-  EXPECT_THAT(table, testing::ContainsRegex("\n +32 \\| +1300\\.00"));
-  EXPECT_THAT(table, testing::ContainsRegex("\n +1024 \\| +1300\\.00"));
-  EXPECT_THAT(table, HasSubstr("0.130/0.130 agrees"));
+  const std::vector<StudyCell> cells = {Cell("tick:10ms", 32), Cell("tick:10ms", 1024)};
+  const std::string wide = FormatStudyTable(cells, TableWidth::kWide);
+  EXPECT_THAT(wide, testing::ContainsRegex("\n +32 \\| +1300\\.00"));
+  EXPECT_THAT(wide, testing::ContainsRegex("\n +1024 \\| +1300\\.00"));
+  EXPECT_THAT(wide, HasSubstr("0.130/0.130 agrees"));
+  const std::string table = FormatStudyTable(cells);
+  EXPECT_THAT(table, testing::ContainsRegex("\n +32 +1300\\.00 \\|"));
+  EXPECT_THAT(table, testing::ContainsRegex("\n +1024 +1300\\.00 \\|"));
+  EXPECT_THAT(table, testing::ContainsRegex("\\| agrees\n"));
   EXPECT_THAT(table, HasSubstr("0:3480 1:520"));
   EXPECT_THAT(table, HasSubstr("tick:10ms summary"));
 }
@@ -98,10 +105,21 @@ TEST(StudyReportTest, SdAndTheoryIntervalsInEveryFormat) {
   c.observed_intervals.share.low = 0.11;
   c.observed_intervals.share.high = 0.15;
   c.observed.share_above_n = 0.1312;
-  const std::string table = FormatStudyTable({c});
-  EXPECT_THAT(table, HasSubstr(" 3360 "));
-  EXPECT_THAT(table, Not(HasSubstr("3361.2")));
-  EXPECT_THAT(table, HasSubstr("0.130/0.131 agrees"));  // three decimals at most
+  for (TableWidth width : {TableWidth::kNarrow, TableWidth::kWide}) {
+    const std::string table = FormatStudyTable({c}, width);
+    EXPECT_THAT(table, HasSubstr(" 3360 "));
+    EXPECT_THAT(table, Not(HasSubstr("3361.2")));
+  }
+  EXPECT_THAT(FormatStudyTable({c}, TableWidth::kWide),
+              HasSubstr("0.1300/0.131 agrees"));  // each to its own interval
+  // An exact prediction (no width) takes the observed share's digits, not three decimals.
+  StudyCell rare = c;
+  rare.prediction.f = 0.0005;
+  rare.predicted.f.low = rare.predicted.f.high = 0.0005;
+  rare.observed.share_above_n = 0.001;
+  rare.observed_intervals.share.low = 0.00003;
+  rare.observed_intervals.share.high = 0.0056;
+  EXPECT_THAT(FormatStudyTable({rare}, TableWidth::kWide), HasSubstr("0.0005/0.0010 agrees"));
   std::vector<std::string> lines = absl::StrSplit(FormatStudyCsv({c}), '\n', absl::SkipEmpty());
   ASSERT_EQ(lines.size(), 2u);
   const std::vector<std::string> header = absl::StrSplit(lines[0], ',');
@@ -121,6 +139,86 @@ TEST(StudyReportTest, SdAndTheoryIntervalsInEveryFormat) {
   EXPECT_THAT(json, HasSubstr(R"("predicted_f":0.13,"predicted_f_ci95":[0.125,0.135])"));
   EXPECT_THAT(json, HasSubstr(R"("observed_f":0.1312,"observed_f_ci95":[0.11,0.15])"));
   EXPECT_THAT(json, HasSubstr(R"("agrees_by_check":{"share":true,"mean":true,"sd":true})"));
+}
+
+// Where a line's '|' are, in characters (UTF-8 code points).
+std::vector<size_t> Separators(absl::string_view line) {
+  std::vector<size_t> at;
+  size_t column = 0;
+  for (char c : line) {
+    if (c == '|') at.push_back(column);
+    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++column;
+  }
+  return at;
+}
+
+// Cells of two clocks, one with an interval, one DISAGREES and one n/a; a long summary;
+// round trips of `truth_ns`.
+std::vector<StudyCell> MixedCells(double truth_ns) {
+  std::vector<StudyCell> cells = {Cell("tick:10ms", 32), Cell("tick:10ms", 65000),
+                                  Cell("virtual", 32)};
+  for (StudyCell& c : cells) {
+    c.truth_ns = c.averaged_ns = c.per_iteration.mean = truth_ns;
+    c.averaged_ci.valid = true;
+    c.averaged_ci.estimate = truth_ns;
+    c.averaged_ci.low = truth_ns * 0.99;
+    c.averaged_ci.high = truth_ns * 1.01;
+    c.averaged_unresolved = true;
+  }
+  cells[1].verdict.share_agrees = false;
+  cells[2].prediction_applies = false;
+  std::string words;
+  for (int i = 0; i < 40; ++i) words += "word" + std::to_string(i) + " ";
+  cells[0].summary = words;
+  return cells;
+}
+
+// Narrow: every line within 100 characters, the headers' separators where the rows' are,
+// one time unit (ms from 10 ms a round trip), the legend of these columns only; the words
+// wrapped with their continuation indented.
+TEST(StudyReportTest, NarrowTableFitsOneHundredColumnsAlignedInOneUnit) {
+  for (double truth_ns : {1.3e6, 1.3e7}) {
+    SCOPED_TRACE(truth_ns);
+    const std::string table = FormatStudyTable(MixedCells(truth_ns));
+    const std::vector<std::string> lines = absl::StrSplit(table, '\n');
+    std::vector<std::string> rows;  // the headers' and rows' lines
+    for (const std::string& line : lines) {
+      EXPECT_LE(DisplayWidth(line), kTableColumns) << line;
+      if (absl::StrContains(line, " | ")) rows.push_back(line);
+    }
+    ASSERT_EQ(rows.size(), 7u) << table;  // two clocks' two header lines, three rows
+    for (const std::string& row : rows) EXPECT_EQ(Separators(row), Separators(rows[0])) << row;
+    const bool millis = truth_ns >= 1e7;
+    const std::string header = rows[0] + rows[1];
+    EXPECT_EQ(absl::StrContains(header, "ms"), millis) << header;
+    EXPECT_EQ(absl::StrContains(header, "us"), !millis) << header;
+    EXPECT_THAT(table, HasSubstr(millis ? " 13.00 ± 0.13 ?" : " 1300 ± 13 ?"));
+    for (const char* verdict : {"| agrees\n", "| DISAGREES\n", "| n/a\n"}) {
+      EXPECT_THAT(table, HasSubstr(verdict));
+    }
+    for (const char* wide_only : {"phase p", "probe", "(sd runs)", "pred/obs", "min"}) {
+      EXPECT_THAT(header, Not(HasSubstr(wide_only)));
+    }
+    EXPECT_THAT(table, Not(HasSubstr("phase p:")));  // the legend: no such column
+    EXPECT_THAT(table, Not(HasSubstr("probe:")));
+    EXPECT_THAT(table, HasSubstr("zero%: the share of readings that were 0"));
+    EXPECT_THAT(table, testing::ContainsRegex("\n  word0 word1 [^\n]*\n    word[0-9]+ "));
+  }
+}
+
+// --wide: today's columns, and the prose wrapped as in the narrow table.
+TEST(StudyReportTest, WideTableKeepsEveryColumnAndWrapsItsProse) {
+  const std::string table = FormatStudyTable(MixedCells(1.3e6), TableWidth::kWide);
+  EXPECT_THAT(table, HasSubstr(" size B | truth us (sd runs) | averaged us (95% CI)      err%  "
+                               "bound% | per-iteration us: mean    sd   p50   min zero% | theory: "
+                               "f pred/obs     |  phase p | probe ns/read (read)\n"));
+  EXPECT_THAT(table, HasSubstr("phase p: chi-square test"));
+  const size_t prose = table.find("\nReadings in ticks");
+  ASSERT_NE(prose, std::string::npos);
+  for (absl::string_view line : absl::StrSplit(table.substr(prose), '\n')) {
+    EXPECT_LE(DisplayWidth(line), kTableColumns) << line;
+  }
+  EXPECT_THAT(table, testing::ContainsRegex("\n  word0 word1 [^\n]*\n    word[0-9]+ "));
 }
 
 }  // namespace

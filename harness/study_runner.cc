@@ -4,6 +4,7 @@
 #include <cmath>
 #include <random>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "harness/round_trip_engine.h"
@@ -189,6 +190,11 @@ class StudyPasses {
 
 }  // namespace
 
+int64_t StudyRoundTripsPerRun(const StudyOptions& options) {
+  const int64_t n = options.iterations;
+  return options.warmup + n + 2 * kProbeBlocks * std::max<int64_t>(1, n / kProbeBlocks) + n;
+}
+
 StudyOutcome RunStudy(transport::Endpoint& endpoint, const std::vector<StudyClock>& clocks,
                       timing::Clock& reference, const StudyOptions& options,
                       const PauseFunction& pause) {
@@ -210,6 +216,12 @@ StudyOutcome RunStudy(transport::Endpoint& endpoint, const std::vector<StudyCloc
       cell.iterations = options.iterations;
       cell.resolution_ns = resolution_ns;
       cell.read_cost_ns = study_clock.probe.read_cost_ns;
+      // A uniqtime tick's reading sits up to T - 1 us above its edge (timing/tick_clock.h;
+      // its spec drops ":uniqtime", its name says it).
+      if (tick != nullptr && (absl::EndsWith(cell.clock, ":uniqtime") ||
+                              absl::StrContains(cell.clock_name, "uniqtime"))) {
+        cell.timestamp_offset_ns = static_cast<double>(tick->period_ns() - 1000);
+      }
       std::vector<StudyRun> runs(options.runs);
       int done = 0;
       for (int r = 0; r < options.runs; ++r) {
@@ -228,6 +240,7 @@ StudyOutcome RunStudy(transport::Endpoint& endpoint, const std::vector<StudyCloc
           break;
         }
         ++done;
+        if (options.run_done) options.run_done();
       }
       runs.resize(done);
       if (!runs.empty()) {

@@ -62,17 +62,14 @@ std::string TheoryWords(const StudyCell& c) {
   return absl::StrFormat(
       "; theory %s (each check's observed and predicted intervals overlap at %.1f%%; "
       "95%% CIs: share of >%d-tick readings %s vs predicted %s, zero share %s vs %s, "
-      "SD %s vs %s ns%s)",
+      "SD %s vs %s ns)",
       c.verdict.agrees() ? "agrees" : "DISAGREES", 100 * timing::kTheoryCheckConfidence,
       c.prediction.n, WithRange(c.observed_intervals.share, c.observed.share_above_n, kShare),
       WithRange(c.predicted.f, c.prediction.f, kShare),
       WithRange(c.observed_zero_share_ci, c.observed_zero_share_ci.estimate, kShare),
       WithRange(c.predicted.zero_share, c.prediction.zero_share, kShare),
       WithRange(c.observed_intervals.sd_ns, c.observed.sd_ns, ns),
-      WithRange(c.predicted.sd_ns, c.prediction.sd_ns, ns),
-      c.disturbed_intervals > 0
-          ? absl::StrFormat("; %d disturbed intervals left out", c.disturbed_intervals)
-          : "");
+      WithRange(c.predicted.sd_ns, c.prediction.sd_ns, ns));
 }
 
 timing::ConfidenceInterval ReadingSdInterval(const std::vector<double>& readings, double quantum,

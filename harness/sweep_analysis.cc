@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
 #include "analysis/model_fit.h"
 #include "platform/network_facts.h"
 #include "platform/system_info.h"
@@ -84,6 +85,8 @@ namespace {
 void AddImpliedSteps(const analysis::Sweep& sweep, const analysis::SizeFacts& facts,
                      SweepAnalysis* result) {
   if (!result->fits.ok() || !result->fits->beats_line) return;
+  // An excursion's two edges are one dip, reported as such (AppendExcursion).
+  if (result->fits->best == analysis::ModelFamily::kExcursion) return;
   std::vector<int> detected;
   if (result->steps.ok()) {
     for (const analysis::Step& step : result->steps->steps) detected.push_back(step.index_after);
@@ -99,6 +102,26 @@ void AddImpliedSteps(const analysis::Sweep& sweep, const analysis::SizeFacts& fa
     result->implied_steps.push_back(implied);
     result->implied_causes.push_back(analysis::CandidateCauses(as_step, facts, 0.05));
   }
+}
+
+// Whether the detector's chosen segmentation beats the line by the verdict's margin under
+// the ranking's criterion (one BIC and noise estimate for steps and layouts alike).
+void JudgeDetectedSteps(const analysis::Sweep& sweep, const analysis::ModelFitOptions& options,
+                        SweepAnalysis* result) {
+  if (!result->steps.ok() || result->steps->steps.empty() || !result->fits.ok()) return;
+  std::vector<double> cuts;  // the first size of every segment but the first
+  const std::vector<analysis::Segment>& segments = result->steps->segments;
+  for (size_t i = 1; i < segments.size(); ++i) {
+    cuts.push_back(sweep.points[segments[i].first].size_bytes);
+  }
+  const std::vector<double>& bics = result->fits->segmentation_bics;
+  double bic = std::numeric_limits<double>::quiet_NaN();
+  for (size_t k = 0; k < options.segmentations.size() && k < bics.size(); ++k) {
+    if (options.segmentations[k] == cuts) bic = bics[k];
+  }
+  result->steps_delta_bic = result->fits->families[0].bic - bic;
+  // NaN (the segmentation was not ranked) is not established either.
+  result->steps_established = result->steps_delta_bic >= options.strong_evidence_delta_bic;
 }
 
 }  // namespace
@@ -143,8 +166,9 @@ std::string FormatRanking(const analysis::ModelComparison& fit) {
                           absl::StrJoin(costs, ", "),
                           ranges.empty() ? "" : absl::StrCat("; ", ranges));
   }
-  absl::StrAppendFormat(&text, "  => %s (BIC %.1f below the runner-up, %.1f below the line)\n",
-                        fit.verdict, fit.delta_bic_runner_up, fit.delta_bic_linear);
+  absl::StrAppendFormat(&text, "  => %s (BIC %s below the runner-up, %s below the line)\n",
+                        fit.verdict, analysis::FormatDeltaBic(fit.delta_bic_runner_up),
+                        analysis::FormatDeltaBic(fit.delta_bic_linear));
   return text;
 }
 
@@ -166,6 +190,7 @@ SweepAnalysis AnalyzeSweep(const analysis::Sweep& sweep, const analysis::SizeFac
   }
   for (const analysis::SizeFact& fact : facts) options.extra_sizes.push_back(fact.size_bytes);
   result.fits = analysis::FitBufferModels(sweep, options);
+  JudgeDetectedSteps(sweep, options, &result);
   AddImpliedSteps(sweep, facts, &result);
   if (!explain) return result;
   result.explained = true;
@@ -223,7 +248,58 @@ void AppendImpliedSteps(const analysis::Sweep& sweep, const SweepAnalysis& resul
   }
 }
 
-// The smallest lone jump the segmented fit can tell from noise.
+// The winning excursion: its offset off the line, as a share of the line there, and for a
+// sweep read from throughput the dip or bump of the throughput; each ± its 95% half-width
+// (Student t on the costs' degrees of freedom, the share's by the delta method).
+void AppendExcursion(const analysis::Sweep& sweep, const analysis::ModelComparison& fits,
+                     std::string& text) {
+  const analysis::FamilyFit& fit = fits.best_fit();
+  const std::vector<double>& at = fit.model.excursion_sizes;
+  if (fit.costs.size() != 3 || fit.cost_covariance.size() != 9 || at.empty()) return;
+  double x = 0;
+  for (double size : at) x += size / at.size();
+  const double a = fit.costs[0], b = fit.costs[1], g = fit.costs[2];
+  const double trend = a + b * x;
+  const double t =
+      fit.cost_degrees_of_freedom > 0
+          ? timing::StudentTQuantile((1 + timing::kConfidence95) / 2, fit.cost_degrees_of_freedom)
+          : INFINITY;
+  auto half_width = [&](const double gradient[3]) {
+    double variance = 0;
+    for (int i = 0; i < 3; ++i) {
+      for (int j = 0; j < 3; ++j)
+        variance += gradient[i] * fit.cost_covariance[3 * i + j] * gradient[j];
+    }
+    return t * std::sqrt(std::max(variance, 0.0));
+  };
+  const double offset_gradient[3] = {0, 0, 1};
+  std::string sizes = absl::StrFormat("%.0f", at[0]);
+  if (at.size() > 1) absl::StrAppendFormat(&sizes, " and %.0f", at.back());
+  absl::StrAppendFormat(&text, "  excursion %s at %s bytes: %s%s off the line",
+                        g >= 0 ? "up" : "down", sizes,
+                        timing::FormatWithHalfWidth(g, half_width(offset_gradient)),
+                        sweep.unit.empty() ? "" : absl::StrCat(" ", sweep.unit));
+  if (trend > 0 && g > -trend) {
+    const double share = g / trend;
+    const double share_gradient[3] = {-g / (trend * trend), -g * x / (trend * trend), 1 / trend};
+    const double share_hw = half_width(share_gradient);
+    absl::StrAppendFormat(&text, ", %s%% of it",
+                          timing::FormatWithHalfWidth(100 * share, 100 * share_hw));
+    if (sweep.value_name == "implied_rtt_ns") {  // RttFromThroughput's: RTT up, throughput down
+      const double change = share / (1 + share);
+      absl::StrAppendFormat(
+          &text, " (a throughput %s of %s%%)", g >= 0 ? "dip" : "rise",
+          timing::FormatWithHalfWidth(100 * std::fabs(change),
+                                      100 * share_hw / ((1 + share) * (1 + share))));
+    }
+  }
+  absl::StrAppendFormat(&text, "; %s beats the line by ΔBIC %s\n",
+                        analysis::DescribeModel(fit.model),
+                        analysis::FormatDeltaBic(fits.delta_bic_linear));
+}
+
+// The smallest lone jump the segmented fit can tell from noise, and where nothing can be
+// found: steps among the first or last min_segment_points sizes, excursions at the ends.
 void AppendPower(const analysis::Sweep& sweep, const SweepAnalysis& result, std::string& text) {
   const std::vector<double> means = analysis::Means(sweep);
   std::vector<double> sorted = means;
@@ -239,6 +315,32 @@ void AppendPower(const analysis::Sweep& sweep, const SweepAnalysis& result, std:
       sweep.points.size() >= 7
           ? "; the layouts' implied steps need their layout to beat the line by ΔBIC 6"
           : "");
+  const size_t edge = static_cast<size_t>(analysis::StepDetectorOptions{}.min_segment_points);
+  const size_t n = sweep.points.size();
+  if (n < 2 * edge) return;
+  absl::StrAppendFormat(
+      &text,
+      "  blind spots: no step among the first %d sizes (%.0f to %.0f bytes) or the last %d "
+      "(%.0f to %.0f bytes)%s can be found\n",
+      edge, sweep.points[0].size_bytes, sweep.points[edge - 1].size_bytes, edge,
+      sweep.points[n - edge].size_bytes, sweep.points[n - 1].size_bytes,
+      n >= 7 ? ", nor an excursion at the first or last size," : "");
+}
+
+// "none" when no step is found: within the noise, or, where the averaged figures are
+// unresolved (their quantum T/N over 10% of the RTT), within the clock's quantization,
+// which says nothing of steps smaller than it.
+std::string NoStepsLine(const analysis::Sweep& sweep) {
+  size_t unresolved = 0;
+  for (const analysis::SweepPoint& p : sweep.points) {
+    if (p.quantum > 0 && p.quantum > 0.1 * std::fabs(analysis::PointMean(p))) ++unresolved;
+  }
+  if (unresolved == 0) return "  none: the curve follows its trend within the noise\n";
+  return absl::StrFormat(
+      "  none found, and none could be: the averaged RTT is unresolved at %d of %d sizes (T/N "
+      "over 10%% of the RTT), so its noise is the clock's quantization; more round trips per run "
+      "would resolve it\n",
+      unresolved, sweep.points.size());
 }
 
 }  // namespace
@@ -248,14 +350,29 @@ std::string FormatSweepAnalysis(const analysis::Sweep& sweep, const analysis::Si
   std::string text =
       "\nSteps in the averaged RTT (segmented regression, breakpoints chosen by BIC):\n";
   const bool implied = !result.implied_steps.empty();
+  const bool excursion = result.fits.ok() && result.fits->beats_line &&
+                         result.fits->best == analysis::ModelFamily::kExcursion;
   if (!result.steps.ok()) {
     absl::StrAppend(&text, "  not analysed: ", result.steps.status().message(), "\n");
-  } else if (result.steps->steps.empty() && !implied) {
-    absl::StrAppend(&text, "  none: the curve follows its trend within the noise\n");
+  } else if (result.steps->steps.empty() && !implied && !excursion) {
+    absl::StrAppend(&text, NoStepsLine(sweep));
+  } else if (!result.steps->steps.empty() && !result.steps_established) {
+    absl::StrAppendFormat(
+        &text,
+        "  not established: the segmented fit's %d step%s beat%s the straight line by only "
+        "ΔBIC %.1f < %.0f in the ranking's criterion (the explanation's margin), so none is "
+        "found; below that margin it would be:\n",
+        result.steps->steps.size(), result.steps->steps.size() == 1 ? "" : "s",
+        result.steps->steps.size() == 1 ? "s" : "", result.steps_delta_bic,
+        analysis::ModelFitOptions{}.strong_evidence_delta_bic);
+    std::string below;
+    AppendDetectedSteps(sweep, result, below);
+    absl::StrAppend(&text, absl::StrReplaceAll(below, {{"\n  ", "\n    "}}).insert(0, "  "));
   } else {
     AppendDetectedSteps(sweep, result, text);
   }
   if (implied) AppendImpliedSteps(sweep, result, text);
+  if (excursion) AppendExcursion(sweep, *result.fits, text);
   if (result.steps.ok() && result.steps->smallest_detectable_jump > 0) {
     AppendPower(sweep, result, text);
   }

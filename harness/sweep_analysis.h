@@ -2,12 +2,15 @@
 // each step, and, with --explain, which buffer layout explains the whole curve.
 //
 // Steps and layouts agree: the layouts (analysis/model_fit.h) are fitted on every sweep of
-// at least 7 sizes, ranked with the step detector's segmentations under one criterion, and
-// when the winner beats the straight line by the verdict's margin (ΔBIC 6) the steps it
+// at least 7 sizes, ranked with the step detector's segmentations and the excursions (one
+// or two sizes off the line) under one criterion. The detector's steps are listed as found
+// only when its segmentation beats the straight line by the verdict's margin (ΔBIC 6) in
+// that criterion, else as not established; when the winner beats the line, the steps it
 // implies (ImpliedSteps: its fitted curve jumps by at least 3 standard errors between two
-// neighbouring sizes) are listed with the detector's own. A short table's dip, which the
-// detector's stricter penalty misses, is found that way. The detector's power on these
-// sizes is stated: the smallest lone jump it can tell from the noise.
+// neighbouring sizes) are listed with them, and a winning excursion as one (a one-size dip
+// the detector's segments of 3 sizes cannot isolate). The detector's power on these sizes
+// is stated: the smallest lone jump it can tell from the noise, and where nothing can be
+// found (steps among the first or last 3 sizes, excursions at the ends).
 #ifndef HARNESS_SWEEP_ANALYSIS_H_
 #define HARNESS_SWEEP_ANALYSIS_H_
 
@@ -59,6 +62,12 @@ analysis::SizeFacts CollectSizeFacts(
 struct SweepAnalysis {
   absl::StatusOr<analysis::StepDetection> steps;
   std::vector<std::vector<std::string>> causes;  // per step: candidate facts
+  // Whether the detector's steps are found under the explanation's criterion too: its
+  // segmentation beats the straight line by the verdict's margin (ΔBIC 6) in the ranking
+  // below. True when there is no ranking (< 7 sizes: the detector's test alone) or no step.
+  // Steps not established are listed as below the margin, never as found.
+  bool steps_established = true;
+  double steps_delta_bic = 0;  // BIC(line) − BIC(the detector's segmentation), when ranked
   // The ranking of layouts and segmentations (NotFound-free: an error for < 7 sizes).
   absl::StatusOr<analysis::ModelComparison> fits = absl::UnknownError("not fitted");
   // The winner's steps (when it beats the line) at sizes the detector did not report, with

@@ -75,6 +75,21 @@ TEST(SweepAnalysisTest, CleanLineHasNoStepAndTheLineExplainsIt) {
               HasSubstr("none: the curve follows its trend"));
 }
 
+// A curve read by a coarse tick (T/N over 10% of each RTT) is not "within the noise": its
+// noise is the quantization, which says nothing of steps smaller than it.
+TEST(SweepAnalysisTest, AnUnresolvedCurveSaysSoNotWithinTheNoise) {
+  std::vector<RunRecord> records = Records(1e9, 0, 11);
+  for (RunRecord& r : records) r.quantum_ns = 20'000;  // a 20 ms tick over 1000 round trips
+  const analysis::Sweep sweep = RttSweepFromRecords(records);
+  const SweepAnalysis result = AnalyzeSweep(sweep, {}, /*explain=*/false);
+  ASSERT_TRUE(result.steps.ok());
+  ASSERT_TRUE(result.steps->steps.empty());
+  const std::string text = FormatSweepAnalysis(sweep, {}, result);
+  EXPECT_THAT(text, HasSubstr("none found, and none could be: the averaged RTT is unresolved at "
+                              "40 of 40 sizes"));
+  EXPECT_THAT(text, Not(HasSubstr("within the noise")));
+}
+
 // --explain's fitted costs carry 95% intervals: t on the fit's degrees of freedom times the
 // standard error, rounded to two digits of the half-width; the old "+/-" SE form is gone.
 TEST(SweepAnalysisTest, FittedCostsArePrintedWithTheirIntervals) {

@@ -1,35 +1,22 @@
-// Over 400 lines because it holds all three sweep reports (table, CSV, JSON), which share their
-// helpers.
+// The sweep's CSV and JSON; the table is in sweep_table.cc.
 #include "harness/sweep_report.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <map>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "absl/time/time.h"
 #include "harness/json_writer.h"
+#include "harness/size_summary.h"
 #include "timing/confidence.h"
 #include "timing/statistics.h"
 
 namespace tickbench::harness {
 namespace {
 
-// Runs of one size, in the order the records came.
-std::map<size_t, std::vector<const RunRecord*>> BySize(const std::vector<RunRecord>& records) {
-  std::map<size_t, std::vector<const RunRecord*>> groups;
-  for (const RunRecord& record : records) groups[record.size_bytes].push_back(&record);
-  return groups;
-}
-
-std::string Number(double value, int precision) {
-  if (std::isnan(value)) return "-";
-  if (std::isinf(value)) return "inf";
-  return absl::StrFormat("%.*f", precision, value);
-}
+std::string Number(double value, int precision) { return TableNumber(value, precision); }
 
 std::string CsvField(absl::string_view text) {
   if (text.find_first_of(",\"\n") == absl::string_view::npos) return std::string(text);
@@ -67,22 +54,6 @@ void WriteSummary(JsonWriter& json, const timing::Summary& s) {
   json.NumberField("max_ns", s.max);
   json.NumberField("zero_fraction", s.zero_fraction);
   json.IntegerField("intervals", s.count);
-}
-
-// The receive timeouts in force over `records`, in one line (empty without records).
-std::string ReceiveTimeoutLine(const std::vector<RunRecord>& records) {
-  int64_t low = 0, high = 0;
-  for (const RunRecord& r : records) {
-    if (r.receive_timeout_ns <= 0) continue;
-    low = low == 0 ? r.receive_timeout_ns : std::min(low, r.receive_timeout_ns);
-    high = std::max(high, r.receive_timeout_ns);
-  }
-  if (high == 0) return "";
-  const std::string range = low == high
-                                ? absl::FormatDuration(absl::Nanoseconds(low))
-                                : absl::StrCat(absl::FormatDuration(absl::Nanoseconds(low)), " to ",
-                                               absl::FormatDuration(absl::Nanoseconds(high)));
-  return absl::StrCat("Receive timeout in force for the timed round trips: ", range, ".\n");
 }
 
 double LossRate(const RunRecord& r) {
@@ -138,151 +109,72 @@ const char* const kCsvColumns[] = {"transport",
                                    "throughput_note",
                                    "per_iteration_p90_ns",
                                    "per_iteration_sd_ns_ci95_low",
-                                   "per_iteration_sd_ns_ci95_high"};
+                                   "per_iteration_sd_ns_ci95_high",
+                                   "size_averaged_rtt_ns",
+                                   "size_averaged_rtt_ns_ci95_low",
+                                   "size_averaged_rtt_ns_ci95_high",
+                                   "size_throughput_bytes_per_s",
+                                   "size_throughput_bytes_per_s_ci95_low",
+                                   "size_throughput_bytes_per_s_ci95_high",
+                                   "size_loss_rate",
+                                   "size_retried_runs"};
 
 namespace {
 
-// One size's runs summed up for the table, figures in the lead column's unit.
-struct TableRow {
-  timing::RunningStats lead_stats, mean, sd, p50, p99, zero, ref_rtt, ref_sd;
-  std::vector<double> lead_values;
-  double quantum = 0;  // the largest T/N of a run, in the lead figure's unit (RTT styles)
-  int64_t round_trips_to_resolve = 0;
-  bool unresolved = false;
-  std::string throughput_note;
-  int64_t faults = 0, lost = 0, trips = 0, retried = 0, valid = 0;
-};
-
-TableRow SummarizeSize(const std::vector<const RunRecord*>& runs, TableStyle style) {
-  TableRow row;
-  for (const RunRecord* r : runs) {
-    row.faults += r->integrity.total() + r->warmup_lost + (r->error.empty() ? 0 : 1);
-    row.lost += r->integrity.lost;
-    row.trips += r->completed;
-    if (r->attempt > 1) ++row.retried;
-    if (!r->valid()) continue;  // no figure: a faulty trip is never timed
-    ++row.valid;
-    const double figure = style == TableStyle::kThroughput  ? r->throughput_bytes_per_s / 1e3
-                          : style == TableStyle::kRttMillis ? r->averaged_rtt_ns / 1e6
-                                                            : r->averaged_rtt_ns / 1e3;
-    row.lead_stats.Add(figure);
-    row.lead_values.push_back(figure);
-    if (style != TableStyle::kThroughput) {
-      row.quantum =
-          std::max(row.quantum, r->quantum_ns / (style == TableStyle::kRttMillis ? 1e6 : 1e3));
-    } else if (r->averaged_rtt_ns > 0 && std::isfinite(figure)) {
-      row.quantum =
-          std::max(row.quantum, figure * r->quantum_ns / r->averaged_rtt_ns);  // first order
-    }
-    row.unresolved = row.unresolved || r->averaged_unresolved;
-    row.round_trips_to_resolve = std::max(row.round_trips_to_resolve, r->round_trips_to_resolve);
-    if (row.throughput_note.empty()) row.throughput_note = r->throughput_note;
-    row.mean.Add(r->per_iteration_ns.mean / 1e3);
-    row.sd.Add(r->per_iteration_ns.sd / 1e3);
-    row.p50.Add(r->per_iteration_ns.p50 / 1e3);
-    row.p99.Add(r->per_iteration_ns.p99 / 1e3);
-    row.zero.Add(r->per_iteration_ns.zero_fraction * 100);
-    if (r->has_reference) {
-      row.ref_rtt.Add(r->reference_averaged_rtt_ns / 1e3);
-      row.ref_sd.Add(r->reference_per_iteration_ns.sd / 1e3);
-    }
-  }
-  return row;
+const SizeSummary& SummaryOf(const std::vector<SizeSummary>& sizes, size_t size_bytes) {
+  for (const SizeSummary& s : sizes)
+    if (s.size_bytes == size_bytes) return s;
+  static const SizeSummary kNone;
+  return kNone;
 }
 
-// The table's line for one size into `text`, its notes (unresolved, throughput) into `notes`.
-void AppendTableRow(size_t size, const TableRow& row, TableStyle style, std::string& text,
-                    std::string& notes) {
-  const int precision = style == TableStyle::kRttMillis    ? 4
-                        : style == TableStyle::kThroughput ? 0
-                                                           : 2;
-  const std::string loss_rate = row.trips > 0 ? Number(100.0 * row.lost / row.trips, 2) : "-";
-  if (row.valid == 0) {
-    // Never a number for a size with nothing timed: what was lost, in its place.
-    absl::StrAppendFormat(&text, "%8d %4d %16s %10s | %-41s | %-23s | %5s %8d %7d\n", size, 0,
-                          absl::StrCat("lost ", row.lost), "-", "no valid run", "-", loss_rate,
-                          row.retried, row.faults);
-    return;
+// ",<value>" at `decimals`, or "," alone for NaN (no figure).
+std::string CsvCell(double value, int decimals) {
+  return std::isfinite(value) ? absl::StrFormat(",%.*f", decimals, value) : ",";
+}
+
+// The size_* cells of one size (every run of a size repeats them), each with a leading ",".
+std::string SizeCsvCells(const SizeSummary& s) {
+  std::string cells = CsvCell(s.averaged_rtt_ns.estimate, 3);
+  const auto interval = [&](const timing::ConfidenceInterval& ci) {
+    cells += ci.valid ? absl::StrFormat(",%.3f,%.3f", ci.low, ci.high) : ",,";
+  };
+  interval(s.averaged_rtt_ns);
+  cells += CsvCell(s.throughput_bytes_per_s.estimate, 3);
+  interval(s.throughput_bytes_per_s);
+  return cells + CsvCell(s.loss_rate, 6) + absl::StrFormat(",%d", s.retried_runs);
+}
+
+// "sizes": one object per size, its figures across runs with their 95% intervals.
+void WriteSizesJson(JsonWriter& json, const std::vector<SizeSummary>& sizes) {
+  json.Key("sizes");
+  json.BeginArray();
+  for (const SizeSummary& s : sizes) {
+    json.BeginObject();
+    json.IntegerField("size_bytes", s.size_bytes);
+    json.IntegerField("runs", s.runs);
+    json.IntegerField("valid_runs", s.valid_runs);
+    json.IntegerField("retried_runs", s.retried_runs);
+    json.IntegerField("timed_trips", s.timed_trips);
+    json.IntegerField("lost", s.lost);
+    json.NumberField("loss_rate", s.loss_rate);
+    json.NumberField("averaged_rtt_ns", s.averaged_rtt_ns.estimate);
+    WriteInterval(json, "averaged_rtt_ns", s.averaged_rtt_ns);
+    json.NumberField("throughput_bytes_per_s", s.throughput_bytes_per_s.estimate);
+    WriteInterval(json, "throughput_bytes_per_s", s.throughput_bytes_per_s);
+    json.BoolField("unresolved", s.unresolved);
+    json.IntegerField("round_trips_to_resolve", s.round_trips_to_resolve);
+    json.EndObject();
   }
-  // 95% across runs (Student t), the SD floored at what identical quantized runs allow;
-  // one run has no interval. Digits follow the half-width; "?" marks T/N above 10% of
-  // the RTT.
-  const timing::ConfidenceInterval ci = timing::AcrossRunsInterval(
-      row.lead_values,
-      timing::QuantizedSdFloor(row.quantum, static_cast<int64_t>(row.lead_values.size())));
-  const bool interval = row.valid > 1 && ci.valid && std::isfinite(ci.half_width());
-  std::string lead_text = interval ? timing::FormatRounded(row.lead_stats.mean(), ci.half_width())
-                                   : Number(row.lead_stats.mean(), precision);
-  if (row.unresolved) lead_text += " ?";
-  absl::StrAppendFormat(
-      &text, "%8d %4d %16s %10s | %18s %6s %6s %5s %5s | %18s %4s | %5s %8d %7d\n", size, row.valid,
-      lead_text,
-      interval ? absl::StrCat("± ", timing::FormatRounded(ci.half_width(), ci.half_width())) : "-",
-      Number(row.mean.mean(), 2), Number(row.sd.mean(), 2), Number(row.p50.mean(), 1),
-      Number(row.p99.mean(), 1), Number(row.zero.mean(), 0),
-      row.ref_rtt.count() ? Number(row.ref_rtt.mean(), 2) : "-",
-      row.ref_sd.count() ? Number(row.ref_sd.mean(), 2) : "-", loss_rate, row.retried, row.faults);
-  if (row.unresolved) {
-    notes += absl::StrFormat(
-        "  %d B: ? unresolved: T/N is over 10%% of the RTT; N >= 100 T/d = %s round trips would "
-        "resolve it to 1%%\n",
-        size,
-        row.round_trips_to_resolve > 0 ? absl::StrCat(row.round_trips_to_resolve) : "(unknown)");
-  }
-  if (style == TableStyle::kThroughput && !row.throughput_note.empty()) {
-    notes += absl::StrFormat("  %d B: throughput %s\n", size, row.throughput_note);
-  }
+  json.EndArray();
 }
 
 }  // namespace
 
-std::string FormatTableHeader(TableStyle style) {
-  const char* lead = style == TableStyle::kThroughput  ? "throughput KB/s"
-                     : style == TableStyle::kRttMillis ? "avg RTT ms"
-                                                       : "avg RTT us";
-  return absl::StrFormat("%8s %4s %16s %10s | %-41s | %-23s | %s\n", "size B", "runs", lead,
-                         "(± 95% CI)", "per-iteration, us: mean     sd    p50   p99  zero%",
-                         "reference avg, us: RTT  sd", "lost%  retried  faults");
-}
-
-std::string FormatTableRow(const std::vector<RunRecord>& records, size_t size_bytes,
-                           TableStyle style, std::string& notes) {
-  std::vector<const RunRecord*> runs;
-  for (const RunRecord& r : records)
-    if (r.size_bytes == size_bytes) runs.push_back(&r);
-  std::string text;
-  AppendTableRow(size_bytes, SummarizeSize(runs, style), style, text, notes);
-  return text;
-}
-
-std::string FormatTableFooter(const std::vector<RunRecord>& records, const std::string& notes) {
-  std::string text = notes;
-  absl::StrAppend(&text,
-                  "Averaged figures time the whole loop: (last reading - first) / round trips, "
-                  "with the half-width of their 95% interval across runs (Student t; the SD "
-                  "floored at what runs that all read the same quantum T/N allow); "
-                  "throughput counts 2n bytes per round trip (1 KB = 1000 bytes). Per-iteration "
-                  "figures are the mean over runs of each run's statistic; zero% is the share of "
-                  "readings that were 0. A lost, late, reordered or corrupted round trip is never "
-                  "timed: its interval is cut out of every figure; lost% is the share of timed "
-                  "round trips whose datagram got no echo, retried the runs measured again "
-                  "because faults left them nothing to time, faults every fault counted.\n");
-  absl::StrAppend(&text, ReceiveTimeoutLine(records));
-  return text;
-}
-
-std::string FormatTable(const std::vector<RunRecord>& records, TableStyle style) {
-  std::string notes;
-  std::string text = FormatTableHeader(style);
-  for (const auto& [size, runs] : BySize(records)) {
-    AppendTableRow(size, SummarizeSize(runs, style), style, text, notes);
-  }
-  return text + FormatTableFooter(records, notes);
-}
-
 std::string FormatCsv(const std::vector<RunRecord>& records,
                       const std::vector<double>& percentiles) {
   const std::vector<PooledPercentiles> pooled = PoolPercentiles(records, percentiles);
+  const std::vector<SizeSummary> sizes = SummarizeSizes(records);
   std::string text = absl::StrJoin(std::begin(kCsvColumns), std::end(kCsvColumns), ",") +
                      PooledCsvHeader(percentiles) + "\n";
   for (const RunRecord& r : records) {
@@ -322,6 +214,7 @@ std::string FormatCsv(const std::vector<RunRecord>& records,
     // The SD's interval, last so that the columns before keep their places.
     const std::string sd_interval = CsvInterval(r.per_iteration_sd_ci95);
     absl::StrAppend(&text, sd_interval.substr(0, sd_interval.size() - 1),
+                    SizeCsvCells(SummaryOf(sizes, r.size_bytes)),
                     PooledCsvCells(pooled, r.size_bytes, percentiles.size()), "\n");
   }
   return text;
@@ -416,9 +309,16 @@ std::string FormatJson(const RunContext& context, const std::vector<RunRecord>& 
     json.EndObject();
   }
   json.EndArray();
+  WriteSizesJson(json, SummarizeSizes(records));
   WritePooledJson(json, percentiles, PoolPercentiles(records, percentiles));
   json.EndObject();
   return json.text() + "\n";
+}
+
+std::string TableNumber(double value, int precision) {
+  if (std::isnan(value)) return "-";
+  if (std::isinf(value)) return "inf";
+  return absl::StrFormat("%.*f", precision, value);
 }
 
 }  // namespace tickbench::harness

@@ -20,14 +20,40 @@ enum class TableStyle {
   kRttMicros,   // round-trip time in us
 };
 
-std::string FormatTable(const std::vector<RunRecord>& records, TableStyle style);
-// FormatTable in parts, for a table printed as each size finishes: the header line; the
+// How wide a table for people is.
+enum class TableWidth {
+  kNarrow,  // at most 100 columns (for sizes, figures and intervals of usual widths), one
+            // time unit per table: the figures that tell the story, with their intervals
+  kWide,    // --wide: every column (SDs, retried runs, the study's probe effect...), the
+            // lead figure in its style's unit and the rest in us
+};
+
+// The one time unit of a narrow table (a wide one's are fixed by its style).
+enum class TimeUnit { kMicros, kMillis };
+
+// us, or ms where a valid run among `records` took 10 ms or more a round trip (the
+// reference's averaged RTT where there is one, the clock's otherwise).
+TimeUnit TableTimeUnit(const std::vector<RunRecord>& records);
+
+// The table (sweep_table.cc), its time unit TableTimeUnit(records); the prose wrapped at
+// 100 columns in both widths.
+// `value` at `precision` decimals, "-" for NaN (no figure), "inf" for an infinity.
+std::string TableNumber(double value, int precision);
+
+std::string FormatTable(const std::vector<RunRecord>& records, TableStyle style,
+                        TableWidth width = TableWidth::kNarrow);
+// FormatTable in parts, for a table printed as each size finishes: the header lines; the
 // row of one size (its runs among `records`), its notes appended to `notes`; then the
-// notes and the footer. Header, the rows in size order and footer make FormatTable.
-std::string FormatTableHeader(TableStyle style);
+// notes and the footer. Header, the rows in size order and footer make FormatTable when
+// `unit` is TableTimeUnit of all the records (a streamed table takes its first size's).
+std::string FormatTableHeader(TableStyle style, TableWidth width = TableWidth::kNarrow,
+                              TimeUnit unit = TimeUnit::kMicros);
 std::string FormatTableRow(const std::vector<RunRecord>& records, size_t size_bytes,
-                           TableStyle style, std::string& notes);
-std::string FormatTableFooter(const std::vector<RunRecord>& records, const std::string& notes);
+                           TableStyle style, std::string& notes,
+                           TableWidth width = TableWidth::kNarrow,
+                           TimeUnit unit = TimeUnit::kMicros);
+std::string FormatTableFooter(const std::vector<RunRecord>& records, const std::string& notes,
+                              TableWidth width = TableWidth::kNarrow);
 
 // The CSV header line and rows, without the context (a preamble breaks CSV readers).
 // After kCsvColumns, each run's row ends with its size's `percentiles` pooled over its

@@ -1,14 +1,17 @@
 #include "harness/sweep_report.h"
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "analysis/csv_sweep_reader.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "harness/text_wrap.h"
 
 namespace tickbench::harness {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 std::vector<RunRecord> TwoRuns() {
   std::vector<RunRecord> records;
@@ -36,10 +39,15 @@ TEST(SweepReportTest, TableAggregatesRunsPerSize) {
   // Throughput 2048 B / 10 us = 204800 KB/s and / 20 us = 102400 KB/s: mean 153600, SD
   // 72408, t(0.975, 1) = 12.706: half-width 650550, shown at two digits, the mean at the
   // same place.
-  EXPECT_THAT(table, HasSubstr("150000  ± 650000"));
+  EXPECT_THAT(table, HasSubstr(" 150000 ± 650000 "));
+  EXPECT_THAT(FormatTable(TwoRuns(), TableStyle::kThroughput, TableWidth::kWide),
+              HasSubstr("150000  ± 650000"));
   EXPECT_THAT(table, HasSubstr("KB/s"));
-  const std::string rtt = FormatTable(TwoRuns(), TableStyle::kRttMillis);
+  const std::string rtt = FormatTable(TwoRuns(), TableStyle::kRttMillis, TableWidth::kWide);
   EXPECT_THAT(rtt, HasSubstr("0.015   ± 0.064"));  // mean of 0.010 and 0.020 ms
+  // Narrow: one unit, us for these 10 and 20 us round trips, whatever the style.
+  const std::string narrow = FormatTable(TwoRuns(), TableStyle::kRttMillis);
+  EXPECT_THAT(narrow, HasSubstr("15 ± 64 "));
 }
 
 TEST(SweepReportTest, UnresolvedFiguresAreMarkedWithTheRoundTripsThatWouldResolveThem) {
@@ -52,9 +60,12 @@ TEST(SweepReportTest, UnresolvedFiguresAreMarkedWithTheRoundTripsThatWouldResolv
   }
   const std::string table = FormatTable(records, TableStyle::kRttMicros);
   // The interval is not a point: the floor for 2 identical runs of one quantum.
-  EXPECT_THAT(table, ::testing::ContainsRegex("20 \\? +± [0-9]+"));
+  EXPECT_THAT(table, ::testing::ContainsRegex("20 ± [0-9]+ \\?"));  // "?" after the interval
+  EXPECT_THAT(FormatTable(records, TableStyle::kRttMicros, TableWidth::kWide),
+              ::testing::ContainsRegex("20 \\? +± [0-9]+"));  // --wide: as it was
+  // The note wrapped at 100 columns, its continuation indented.
   EXPECT_THAT(table, HasSubstr("1024 B: ? unresolved: T/N is over 10% of the RTT; N >= 100 T/d = "
-                               "133334 round trips would resolve it to 1%"));
+                               "133334 round trips would resolve\n      it to 1%"));
   records[0].throughput_note = "not computable: the clock read the whole loop as 0";
   EXPECT_THAT(FormatTable(records, TableStyle::kThroughput),
               HasSubstr("1024 B: throughput not computable"));
@@ -111,11 +122,33 @@ TEST(SweepReportTest, PerIterationIntervalsAreWrittenWhereARunHasThem) {
                              "per_iteration_p99_ns_ci95_high,reference_averaged_rtt_ns,"));
   EXPECT_THAT(csv, HasSubstr(",0.500000,9500.000,10500.000,,,30000.000,41000.250,15000.000,"));
   EXPECT_THAT(csv, HasSubstr(",0.500000,,,,,,,15000.000,"));
-  // The SD's interval closes each row (empty where there is none).
+  // The SD's interval follows p90 (empty where there is none), then the size's columns.
   EXPECT_THAT(csv, HasSubstr(",per_iteration_p90_ns,per_iteration_sd_ns_ci95_low,"
-                             "per_iteration_sd_ns_ci95_high\n"));
-  EXPECT_THAT(csv, HasSubstr(",0.000,812.500\n"));
-  EXPECT_THAT(csv, HasSubstr(",0.000,,\n"));
+                             "per_iteration_sd_ns_ci95_high,size_averaged_rtt_ns,"));
+  EXPECT_THAT(csv, HasSubstr(",0.000,812.500,15000.000,"));
+  EXPECT_THAT(csv, HasSubstr(",0.000,,,15000.000,"));
+}
+
+TEST(SweepReportTest, EachSizeCarriesItsAveragedFiguresWithTheirIntervals) {
+  std::vector<RunRecord> records(3);
+  for (int i = 0; i < 3; ++i) {
+    RunRecord& r = records[i];
+    r.transport = "sim";
+    r.size_bytes = 1000;
+    r.run = i + 1;
+    r.iterations = r.completed = r.timed_trips = 1000;
+    r.averaged_rtt_ns = 10000 + 100 * i;  // 10000, 10100, 10200: mean 10100, SD 100
+    r.throughput_bytes_per_s = 2000 / (r.averaged_rtt_ns * 1e-9);
+    r.quantum_ns = 1;
+  }
+  // t(0.975; 2 df) = 4.3027, standard error 100 / sqrt(3): half-width 248.4.
+  const std::string json = FormatJson(RunContext{}, records, "sweep");
+  EXPECT_THAT(json, HasSubstr(R"("sizes":[{"size_bytes":1000,"runs":3,"valid_runs":3,)"));
+  EXPECT_THAT(json, HasSubstr(R"("averaged_rtt_ns":10100,"averaged_rtt_ns_ci95":[9851.5)"));
+  EXPECT_THAT(json, HasSubstr(R"("throughput_bytes_per_s_ci95":[)"));
+  const std::string csv = FormatCsv(records);
+  EXPECT_THAT(csv, HasSubstr(",10100.000,9851.5"));
+  EXPECT_THAT(csv, HasSubstr(",10348.4"));
 }
 
 TEST(SweepReportTest, ARunWithoutAFigureShowsWhatWasLostNeverANumber) {
@@ -131,6 +164,10 @@ TEST(SweepReportTest, ARunWithoutAFigureShowsWhatWasLostNeverANumber) {
   records.push_back(other);
   const std::string table = FormatTable(records, TableStyle::kRttMicros);
   const size_t row = table.find("\n    1024");
+  for (TableWidth width : {TableWidth::kNarrow, TableWidth::kWide}) {
+    const std::string t = FormatTable(records, TableStyle::kRttMicros, width);
+    EXPECT_THAT(t, ::testing::ContainsRegex("\n +1024 +0 +lost 2000 +- +\\| no valid run")) << t;
+  }
   ASSERT_NE(row, std::string::npos) << table;
   const std::string line = table.substr(row + 1, table.find('\n', row + 1) - row - 1);
   EXPECT_THAT(line, HasSubstr("lost 2000"));
@@ -164,6 +201,124 @@ TEST(SweepReportTest, TableStatesTheLossRateAndTheTimeoutInForce) {
   EXPECT_THAT(table, HasSubstr("0.50"));  // 10 lost of 2000 round trips: 0.50%
   EXPECT_THAT(table,
               HasSubstr("Receive timeout in force for the timed round trips: 250ms to 300ms"));
+}
+
+// The table's lines (the footer's prose left out: it starts at "Averaged figures").
+std::vector<std::string> TableLines(const std::string& table) {
+  std::vector<std::string> lines;
+  for (absl::string_view line : absl::StrSplit(table, '\n', absl::SkipEmpty())) {
+    if (absl::StartsWith(line, "Averaged figures")) break;
+    if (absl::StrContains(line, " B: ")) break;  // the notes
+    lines.emplace_back(line);
+  }
+  return lines;
+}
+
+// Where a line's '|' are, in characters (UTF-8 code points).
+std::vector<size_t> Separators(const std::string& line) {
+  std::vector<size_t> at;
+  size_t column = 0;
+  for (char c : line) {
+    if (c == '|') at.push_back(column);
+    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++column;
+  }
+  return at;
+}
+
+// Records of every kind a table shows: two runs with an interval, an unresolved size, a
+// size with nothing timed; `rtt_ns` a round trip.
+std::vector<RunRecord> MixedRecords(double rtt_ns) {
+  std::vector<RunRecord> records = TwoRuns();
+  for (RunRecord& r : records) {
+    r.averaged_rtt_ns *= rtt_ns / 15'000;
+    r.per_iteration_ns.mean = r.averaged_rtt_ns;
+    r.per_iteration_ns.sd = r.per_iteration_ns.p50 = r.per_iteration_ns.p99 = r.averaged_rtt_ns;
+    r.reference_averaged_rtt_ns = rtt_ns;
+    r.throughput_bytes_per_s = 2.0 * 1024 * 1e9 / r.averaged_rtt_ns;
+  }
+  for (RunRecord r : TwoRuns()) {
+    r.size_bytes = 32;
+    r.averaged_rtt_ns = r.reference_averaged_rtt_ns = rtt_ns;
+    r.quantum_ns = rtt_ns;
+    r.averaged_unresolved = true;
+    r.round_trips_to_resolve = 1'000'000;
+    r.throughput_bytes_per_s = 2.0 * 32 * 1e9 / rtt_ns;
+    records.push_back(r);
+    r.size_bytes = 65000;
+    r.timed_trips = 0;
+    r.integrity.lost = 1000;
+    r.attempt = 2;
+    records.push_back(r);
+  }
+  return records;
+}
+
+// Narrow (the default): every line within 100 characters, the header's separators where
+// the rows' are, one time unit in the column names (ms from 10 ms a round trip), no
+// wide-only column.
+TEST(SweepReportTest, NarrowTableFitsOneHundredColumnsAlignedInOneUnit) {
+  for (TableStyle style :
+       {TableStyle::kThroughput, TableStyle::kRttMillis, TableStyle::kRttMicros}) {
+    for (double rtt_ns : {15'000.0, 15'000'000.0}) {
+      SCOPED_TRACE(testing::Message() << "style " << static_cast<int>(style) << ", " << rtt_ns);
+      const std::string table = FormatTable(MixedRecords(rtt_ns), style);
+      for (absl::string_view line : absl::StrSplit(table, '\n')) {
+        EXPECT_LE(DisplayWidth(line), kTableColumns) << line;
+      }
+      const std::vector<std::string> lines = TableLines(table);
+      ASSERT_EQ(lines.size(), 5u) << table;  // two header lines, three sizes
+      for (size_t i = 1; i < lines.size(); ++i) {
+        EXPECT_EQ(Separators(lines[i]), Separators(lines[0])) << lines[0] << "\n" << lines[i];
+      }
+      const std::string header = lines[0] + lines[1];
+      const bool millis = rtt_ns >= 1e7;
+      EXPECT_EQ(absl::StrContains(header, "ms"), millis) << header;
+      EXPECT_EQ(absl::StrContains(header, "us"), !millis) << header;
+      EXPECT_EQ(absl::StrContains(header, "KB/s"), style == TableStyle::kThroughput) << header;
+      EXPECT_THAT(header, Not(HasSubstr("retried")));
+      EXPECT_THAT(header, Not(HasSubstr("sd")));
+      EXPECT_THAT(table, Not(HasSubstr("retried the runs")));  // the prose: no such column
+    }
+  }
+}
+
+// The time unit of a table printed size by size comes from its first size; header, rows
+// and footer then make the whole table.
+TEST(SweepReportTest, NarrowTableInPartsIsTheWholeTable) {
+  const std::vector<RunRecord> records = MixedRecords(15'000'000.0);
+  const TimeUnit unit = TableTimeUnit(records);
+  EXPECT_EQ(unit, TimeUnit::kMillis);
+  EXPECT_EQ(TableTimeUnit(TwoRuns()), TimeUnit::kMicros);
+  std::string notes;
+  std::string parts = FormatTableHeader(TableStyle::kRttMicros, TableWidth::kNarrow, unit);
+  for (size_t size : {32, 1024, 65000}) {
+    parts +=
+        FormatTableRow(records, size, TableStyle::kRttMicros, notes, TableWidth::kNarrow, unit);
+  }
+  parts += FormatTableFooter(records, notes);
+  EXPECT_EQ(parts, FormatTable(records, TableStyle::kRttMicros));
+  EXPECT_THAT(parts, HasSubstr("averaged, ms"));
+  EXPECT_THAT(parts, HasSubstr("    15 ± 64 "));  // 10 and 20 ms: as the us figures were
+}
+
+// --wide: today's columns, the lead in its style's unit, and the prose wrapped.
+TEST(SweepReportTest, WideTableKeepsEveryColumnAndWrapsItsProse) {
+  for (TableStyle style :
+       {TableStyle::kThroughput, TableStyle::kRttMillis, TableStyle::kRttMicros}) {
+    const std::string table = FormatTable(MixedRecords(15'000.0), style, TableWidth::kWide);
+    EXPECT_THAT(table, HasSubstr("per-iteration, us: mean     sd    p50   p99  zero%"));
+    EXPECT_THAT(table, HasSubstr("reference avg, us: RTT  sd"));
+    EXPECT_THAT(table, HasSubstr("lost%  retried  faults"));
+    EXPECT_THAT(table, HasSubstr(style == TableStyle::kThroughput  ? "throughput KB/s"
+                                 : style == TableStyle::kRttMillis ? "avg RTT ms"
+                                                                   : "avg RTT us"));
+    EXPECT_THAT(table, HasSubstr("retried the runs"));
+    const size_t footer = table.find("Averaged figures");
+    ASSERT_NE(footer, std::string::npos);
+    for (absl::string_view line : absl::StrSplit(table.substr(footer), '\n')) {
+      EXPECT_LE(DisplayWidth(line), kTableColumns) << line;
+    }
+  }
 }
 
 }  // namespace

@@ -62,6 +62,27 @@ void MeasureWithRetries(RoundTripEngine& engine, absl::string_view transport_nam
   }
 }
 
+bool SizeHasValidRun(const std::vector<RunRecord>& records, size_t size) {
+  return std::any_of(records.begin(), records.end(),
+                     [size](const RunRecord& r) { return r.size_bytes == size && r.valid(); });
+}
+
+// Whether the run just measured (the last record) used up its retries with nothing timed
+// while no run of its size has a figure: later runs of the size would fare no better, and
+// each would cost 1 + retries attempts of waits. Says so in the record when they are
+// skipped.
+bool GiveUpOnSize(const SweepOptions& options, int run, std::vector<RunRecord>& records) {
+  RunRecord& last = records.back();
+  if (last.valid() || !last.error.empty() || last.attempt <= options.retries) return false;
+  if (run >= options.runs || SizeHasValidRun(records, last.size_bytes)) return false;
+  if (platform::StopRequested()) return false;
+  absl::StrAppend(&last.invalid_reason, last.invalid_reason.empty() ? "" : "; ",
+                  absl::StrFormat("runs %d-%d of this size not measured: run %d's %d attempts "
+                                  "timed nothing",
+                                  run + 1, options.runs, run, last.attempt));
+  return true;
+}
+
 }  // namespace
 
 SweepOutcome RunSweep(transport::Transport& transport, timing::Clock& clock,
@@ -94,11 +115,16 @@ SweepOutcome RunSweep(transport::Transport& transport, timing::Clock& clock,
   auto* tick = dynamic_cast<timing::TickClock*>(&clock);
   const int total = options.runs * static_cast<int>(options.sizes.size());
   outcome.records.reserve(total);
+  std::vector<size_t> given_up;  // sizes whose later runs are skipped (GiveUpOnSize)
   for (int run = 1; run <= options.runs && outcome.status.ok(); ++run) {
     for (size_t size : options.sizes) {
       if (absl::Status stop = platform::CancelledIfStopRequested("between runs"); !stop.ok()) {
         outcome.status = stop;
         break;
+      }
+      if (std::find(given_up.begin(), given_up.end(), size) != given_up.end()) {
+        if (size_done && run == options.runs) size_done(size, outcome.records);
+        continue;
       }
       MeasureWithRetries(engine, transport.name(), tick, options, size, run, outcome.records);
       if (progress)
@@ -109,6 +135,7 @@ SweepOutcome RunSweep(transport::Transport& transport, timing::Clock& clock,
                                                                 outcome.records.back().error));
         break;
       }
+      if (GiveUpOnSize(options, run, outcome.records)) given_up.push_back(size);
       if (size_done && run == options.runs) size_done(size, outcome.records);
     }
   }

@@ -5,7 +5,10 @@
 //   * Runs are the outer loop (run 1 over every size, then run 2, ...).
 //   * Every record measured is returned, also when the sweep ends early, retried
 //     attempts included (RunRecord::attempt); a run that faults left without a figure is
-//     measured again up to SweepOptions::retries times.
+//     measured again up to SweepOptions::retries times. When a run has used up its
+//     retries with nothing timed and no run of its size has a figure, the size's later
+//     runs are not measured (they would fare no better); its last record says so in
+//     invalid_reason.
 //   * The status is OK only when every size has a valid run; a size without one is
 //     DataLoss after every other size was measured.
 //   * A stop signal ends the sweep after the current run (and the run itself within a

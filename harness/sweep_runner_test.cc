@@ -72,6 +72,27 @@ TEST(SweepRunnerTest, ARunWithNothingTimedIsRetriedThenTheSizeFails) {
   }
 }
 
+TEST(SweepRunnerTest, ASizeWhoseFirstRunTimedNothingIsNotMeasuredAgainInLaterRuns) {
+  transport::SimFaults faults;
+  faults.drop_every_kth = 1;  // nothing ever echoes
+  SimulatedSweep sim(faults);
+  SweepOptions options = sim.Options();
+  options.runs = 3;
+  std::vector<size_t> done_sizes;
+  const SweepOutcome outcome =
+      RunSweep(sim.transport, sim.time, &sim.time, options, nullptr,
+               [&](size_t size, const std::vector<RunRecord>&) { done_sizes.push_back(size); });
+  EXPECT_EQ(outcome.status.code(), absl::StatusCode::kDataLoss) << outcome.status;
+  ASSERT_EQ(outcome.records.size(), 8u) << "run 1 of each size, 1 + 3 retries; runs 2-3 skipped";
+  for (const RunRecord& r : outcome.records) EXPECT_EQ(r.run, 1);
+  EXPECT_NE(outcome.records[3].invalid_reason.find("runs 2-3 of this size not measured"),
+            std::string::npos)
+      << outcome.records[3].invalid_reason;
+  EXPECT_NE(outcome.status.message().find("runs 2-3 of this size not measured"), std::string::npos)
+      << outcome.status;
+  EXPECT_EQ(done_sizes, (std::vector<size_t>{64, 1024})) << "each size's row is still reported";
+}
+
 TEST(SweepRunnerTest, CheckEverySizeMeasuredNamesTheSizesWithoutAValidRun) {
   SweepOptions options;
   options.sizes = {32, 64};

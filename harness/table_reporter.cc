@@ -12,15 +12,22 @@ void TableReporter::ReportContext(const RunContext& context, const ExperimentHea
 void TableReporter::ReportSizeDone(const std::vector<RunRecord>& records, size_t size_bytes,
                                    TableStyle style) {
   if (printed_.count(size_bytes) > 0) return;
-  std::string text = printed_.empty() ? FormatTableHeader(style) : "";
-  text += FormatTableRow(records, size_bytes, style, notes_);
+  std::string text;
+  if (printed_.empty()) {  // the time unit from the first size, kept for the rest
+    std::vector<RunRecord> first;
+    for (const RunRecord& r : records)
+      if (r.size_bytes == size_bytes) first.push_back(r);
+    unit_ = TableTimeUnit(first);
+    text = FormatTableHeader(style, width_, unit_);
+  }
+  text += FormatTableRow(records, size_bytes, style, notes_, width_, unit_);
   printed_.insert(size_bytes);
   WriteNow(text);
 }
 
 void TableReporter::ReportRuns(const std::vector<RunRecord>& records, TableStyle style) {
   if (printed_.empty()) {
-    absl::StrAppend(&results(), FormatTable(records, style));
+    absl::StrAppend(&results(), FormatTable(records, style, width_));
     return;
   }
   // The sizes not done when the sweep ended (early), then the footer.
@@ -28,14 +35,14 @@ void TableReporter::ReportRuns(const std::vector<RunRecord>& records, TableStyle
   for (const RunRecord& r : records) sizes.insert(r.size_bytes);
   for (size_t size : sizes) {
     if (printed_.count(size) == 0) {
-      absl::StrAppend(&results(), FormatTableRow(records, size, style, notes_));
+      absl::StrAppend(&results(), FormatTableRow(records, size, style, notes_, width_, unit_));
     }
   }
-  absl::StrAppend(&results(), FormatTableFooter(records, notes_));
+  absl::StrAppend(&results(), FormatTableFooter(records, notes_, width_));
 }
 
 void TableReporter::ReportCells(const std::vector<StudyCell>& cells) {
-  absl::StrAppend(&results(), FormatStudyTable(cells));
+  absl::StrAppend(&results(), FormatStudyTable(cells, width_));
 }
 
 void TableReporter::ReportAnalysis(absl::string_view text) { absl::StrAppend(&results(), text); }

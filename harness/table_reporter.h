@@ -13,7 +13,8 @@ namespace tickbench::harness {
 
 class TableReporter : public Reporter {
  public:
-  using Reporter::Reporter;
+  TableReporter(ReportStreams streams, TableWidth width)
+      : Reporter(std::move(streams)), width_(width) {}
   void ReportContext(const RunContext& context, const ExperimentHeader& header) override;
   void ReportRuns(const std::vector<RunRecord>& records, TableStyle style) override;
   void ReportCells(const std::vector<StudyCell>& cells) override;
@@ -23,8 +24,10 @@ class TableReporter : public Reporter {
                       TableStyle style) override;
 
  private:
-  std::set<size_t> printed_;  // sizes whose row is out
-  std::string notes_;         // their notes, for the footer
+  const TableWidth width_;
+  TimeUnit unit_ = TimeUnit::kMicros;  // a streamed table's, from its first size
+  std::set<size_t> printed_;           // sizes whose row is out
+  std::string notes_;                  // their notes, for the footer
 };
 
 }  // namespace tickbench::harness

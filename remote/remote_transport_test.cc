@@ -138,19 +138,24 @@ TEST(RemoteTransportCreateTest, RefusesWhatCannotWork) {
             "or tcp6");
 }
 
-// A port nobody listens on: refused at once, not after the handshake timeout.
+// A port nobody listens on: refused at once (Unavailable), not after the handshake
+// timeout (DeadlineExceeded at 30 s; the bound is a third of it, for a loaded machine).
 TEST(RemoteTransportCreateTest, NoServerIsUnavailableAtOnce) {
   transport::InetAddress bound;
   absl::StatusOr<transport::UniqueFd> taken =
       transport::BoundSocket(SOCK_STREAM, *ParseHostPort("127.0.0.1:0"), &bound);
   ASSERT_TRUE(taken.ok()) << taken.status();
-  absl::StatusOr<std::unique_ptr<transport::Transport>> remote =
-      MakeRemoteTransport("tcp", bound, {64});
+  RemoteTransportOptions options;
+  options.data = Row("tcp");
+  options.peer = bound;
+  options.sizes = {64};
+  options.handshake_timeout = absl::Seconds(30);
+  absl::StatusOr<std::unique_ptr<RemoteTransport>> remote = RemoteTransport::Create(options);
   ASSERT_TRUE(remote.ok()) << remote.status();
   const absl::Time start = absl::Now();
   absl::StatusOr<transport::EndpointPair> pair = (*remote)->Connect();
   EXPECT_TRUE(absl::IsUnavailable(pair.status())) << pair.status();
-  EXPECT_LT(absl::Now() - start, absl::Seconds(1));
+  EXPECT_LT(absl::Now() - start, options.handshake_timeout / 3);
 }
 
 // A listener that never answers: the handshake gives up at its timeout.
@@ -176,8 +181,9 @@ TEST(RemoteTransportCreateTest, SilentServerMeetsTheHandshakeTimeout) {
 }
 
 // A server that takes the connection (the kernel's backlog does) and never answers, and
-// a SIGINT to the waiting thread after ~200 ms: the handshake ends with Cancelled within
-// a second of the signal, not at its 30 s timeout.
+// a SIGINT to the waiting thread after ~200 ms: the handshake ends with Cancelled, naming
+// the signal, soon after it (the contract: ~100 ms, remote_transport.h), not at its 30 s
+// timeout. The bound is a third of the timeout, for a loaded machine.
 TEST(RemoteTransportCreateTest, SignalEndsTheWaitForASilentServer) {
   ASSERT_TRUE(platform::InstallStopHandlers().ok());
   platform::ResetStopForTesting();
@@ -211,7 +217,7 @@ TEST(RemoteTransportCreateTest, SignalEndsTheWaitForASilentServer) {
   EXPECT_TRUE(absl::IsCancelled(pair.status())) << pair.status();
   EXPECT_NE(pair.status().message().find("signal 2"), absl::string_view::npos) << pair.status();
   const absl::Duration after_signal = returned - raised;
-  EXPECT_LT(after_signal, absl::Seconds(1));
+  EXPECT_LT(after_signal, options.handshake_timeout / 3);
   std::cout << "released " << absl::FormatDuration(after_signal) << " after the SIGINT\n";
 }
 

@@ -137,6 +137,27 @@ TEST(CliTest, ModesThatMeasureNothingRefuseCsv) {
 
 // A sweep of about 2.5 s (every echo waits 2 ms): plain progress lines on a standard error
 // that is not a terminal, at most one a second, none with --quiet; stdout unchanged.
+// Every "progress:" line of standard error matches `line`; at least one, at most one a
+// second of a run of under 10 s; none on standard output.
+void ExpectProgressLines(const HarnessResult& r, const std::regex& line) {
+  int lines = 0;
+  for (absl::string_view l : absl::StrSplit(r.err, '\n')) {
+    if (!absl::StartsWith(l, "progress:")) continue;
+    ++lines;
+    EXPECT_TRUE(std::regex_match(std::string(l), line)) << l;
+  }
+  EXPECT_GE(lines, 1) << r.err;
+  EXPECT_LE(lines, 10) << r.err;
+  EXPECT_EQ(r.out.find("progress"), std::string::npos);
+}
+
+// The same run with --quiet prints no progress line.
+void ExpectQuietHasNone(const std::string& flags) {
+  const HarnessResult quiet = RunHarness(flags + " --quiet");
+  ASSERT_EQ(quiet.exit_code, 0) << quiet.err;
+  EXPECT_EQ(quiet.err.find("progress"), std::string::npos) << quiet.err;
+}
+
 TEST(CliTest, ProgressLinesOnStandardErrorUnlessQuiet) {
   const std::string sweep =
       "--experiment=sweep --transport=unix_stream --sizes=32,64 --iterations=300 --runs=2 "
@@ -146,19 +167,60 @@ TEST(CliTest, ProgressLinesOnStandardErrorUnlessQuiet) {
   const std::regex line(
       "progress: (32|64) B, run [12] of 2: [0-4] of 4 runs, [0-9]+ round trips, "
       "elapsed [0-9.]+m?s, ETA ([0-9.]+(ms|s)|0|\\?)");
-  int lines = 0;
-  for (absl::string_view l : absl::StrSplit(r.err, '\n')) {
-    if (!absl::StartsWith(l, "progress:")) continue;
-    ++lines;
-    EXPECT_TRUE(std::regex_match(std::string(l), line)) << l;
-  }
-  EXPECT_GE(lines, 1) << r.err;
-  EXPECT_LE(lines, 10) << r.err;  // at most one a second
+  ExpectProgressLines(r, line);
   EXPECT_EQ(r.err.find('\r'), std::string::npos);
-  EXPECT_EQ(r.out.find("progress"), std::string::npos);
-  const HarnessResult quiet = RunHarness(sweep + " --quiet");
-  ASSERT_EQ(quiet.exit_code, 0) << quiet.err;
-  EXPECT_EQ(quiet.err.find("progress"), std::string::npos) << quiet.err;
+  ExpectQuietHasNone(sweep);
+}
+
+TEST(CliTest, AStudyShowsItsProgressToo) {
+  // One clock, one size, 2 runs of about 1.7 s each (four passes of 2 ms round trips).
+  const std::string study =
+      "--experiment=study --transport=unix_stream --sizes=32 --iterations=200 --runs=2 "
+      "--warmup=5 --peer_reply_delay=2ms --clocks=clock_gettime:monotonic --format=csv "
+      "--csv_context=false";
+  const HarnessResult r = RunHarness(study);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // 805 round trips a run: 5 warm-up, 200 averaged, 400 in the probe's blocks, 200 single.
+  const std::regex line(
+      "progress: 32 B, run [12] of 2: [0-2] of 2 runs, (0|805|1610) round trips, "
+      "elapsed [0-9.]+m?s, ETA ([0-9.]+(ms|s)|0|\\?)");
+  ExpectProgressLines(r, line);
+  ExpectQuietHasNone(study);
+}
+
+// The line's characters (UTF-8 code points).
+size_t Characters(absl::string_view line) {
+  size_t n = 0;
+  for (char c : line) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+
+// A table fits 100 columns by default, the context's '#' lines and the analysis aside
+// (their words are not the table's); --wide keeps every column.
+TEST(CliTest, TablesFitOneHundredColumnsUnlessWide) {
+  const std::string sweep =
+      "--transport=sim --experiment=sweep --sizes=32,4096 --iterations=100 --runs=2 --seed=1 "
+      "--quiet";
+  const std::string study =
+      "--experiment=study --transport=sim --sizes=32,4096 --iterations=100 --runs=2 --seed=1";
+  for (const std::string& args : {sweep, study}) {
+    const HarnessResult r = RunHarness(args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const size_t analysis = r.out.find("\nSteps in the averaged RTT");
+    for (absl::string_view line : absl::StrSplit(r.out.substr(0, analysis), '\n')) {
+      if (absl::StartsWith(line, "#")) continue;
+      EXPECT_LE(Characters(line), 100u) << args << "\n" << line;
+    }
+    EXPECT_THAT(r.out, Not(HasSubstr("lost%  retried")));
+    EXPECT_THAT(r.out, Not(HasSubstr("probe ns/read")));
+    const HarnessResult wide = RunHarness(args + " --wide");
+    ASSERT_EQ(wide.exit_code, 0) << wide.err;
+    if (args == sweep) {
+      EXPECT_THAT(wide.out, HasSubstr("reference avg, us: RTT  sd | lost%  retried  faults"));
+    } else {
+      EXPECT_THAT(wide.out, HasSubstr("|  phase p | probe ns/read (read)"));
+    }
+  }
 }
 
 }  // namespace

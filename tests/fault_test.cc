@@ -252,10 +252,11 @@ TEST(FaultTest, LossesNeverBecomeTheFigure) {
   };
   // Had a loss's wait (the 250 ms timeout floor) entered the figure, 5 of them in 500
   // round trips would add 2.5 ms to a ~10-100 us round trip: a factor of 25 at least.
-  // On an idle machine the medians of three runs each agree within 2x (typically 1.1x);
-  // the bound here is 10x, so that a loaded machine's noise cannot fail the test while
-  // the defect still would, by a wide margin.
-  EXPECT_LT(median(lossy_rtt), 10 * median(clean_rtt)) << lossy.out << clean.out;
+  // The issue asks for 2x. On a loaded 2-core VM (other builds running) three pairs of
+  // these commands gave ratios of the medians of 0.95, 1.18 and 1.35, one lossy run at
+  // 1.9x its clean median: 3x keeps a margin for that noise and still fails the defect
+  // by a factor of 8.
+  EXPECT_LT(median(lossy_rtt), 3 * median(clean_rtt)) << lossy.out << clean.out;
   const std::regex max_ns(R"re("per_iteration":\{[^}]*"max_ns":([0-9.eE+-]+))re");
   int maxima = 0;
   for (std::sregex_iterator it(lossy.out.begin(), lossy.out.end(), max_ns), end; it != end;
@@ -266,7 +267,9 @@ TEST(FaultTest, LossesNeverBecomeTheFigure) {
   EXPECT_THAT(lossy.out, HasSubstr(R"("lost":5)"));
   EXPECT_THAT(lossy.out, HasSubstr(R"("valid":true)"));
   EXPECT_THAT(lossy.out, HasSubstr(R"("loss_rate":0.01)"));
-  EXPECT_LT(seconds, 30) << "losses must cost bounded waits (10 s is typical)";
+  // 15 losses at the 250 ms floor and 3 warm-up losses at its 1 s timeout: 6.75 s of
+  // waits, 7.0 s in all on that VM.
+  EXPECT_LT(seconds, 10) << "losses must cost bounded waits (7 s is typical)";
 }
 
 TEST(FaultTest, WhenEveryDatagramIsLostNoFigureIsPrintedAndTheExitIsOne) {
@@ -294,6 +297,62 @@ TEST(FaultTest, ASilentStreamPeerEndsTheRun) {
   EXPECT_THAT(r.err, HasSubstr("round trip 1 of 20"));
   EXPECT_THAT(r.out, HasSubstr(R"("lost":0)"));
   EXPECT_THAT(r.out, HasSubstr(R"("completed":0)"));
+}
+
+// The pid of a child of `parent` (the forked echo peer), or -1 when it has none.
+pid_t ChildOf(pid_t parent) {
+  const std::string children =
+      ReadWholeFile(absl::StrCat("/proc/", parent, "/task/", parent, "/children"));
+  return children.empty() ? -1 : static_cast<pid_t>(std::atol(children.c_str()));
+}
+
+TEST(FaultTest, ADatagramPeerStoppedMidRunIsGivenUpOnWithExitOne) {
+  // SIGSTOP the udp peer during 2M round trips: every later datagram is lost. Without a
+  // bound the run counted 250 ms losses for days; it ends after 8 in a row now, keeping
+  // and writing what was measured.
+  const std::string output = ::testing::TempDir() + "/stopped_peer.json";
+  const std::string out_path = ::testing::TempDir() + "/stopped_peer.out";
+  const std::string err_path = ::testing::TempDir() + "/stopped_peer.err";
+  const pid_t child = Spawn({"--transport=udp", "--sizes=64", "--iterations=2000000", "--runs=1",
+                             "--receive_timeout=250ms", "--format=json", "--output=" + output},
+                            out_path, err_path);
+  ASSERT_GT(child, 0);
+  usleep(1'500'000);  // into the timed round trips
+  const pid_t peer = ChildOf(child);
+  ASSERT_GT(peer, 0) << "no echo peer found";
+  ASSERT_EQ(kill(peer, SIGSTOP), 0);
+  const Ended ended = WaitBounded(child, 10);
+  kill(peer, SIGKILL);  // if the harness did not reap it (it should have)
+  std::printf("stopped peer: the harness ended %.3f s after SIGSTOP\n", ended.seconds);
+  ASSERT_TRUE(ended.exited) << "still running 10 s after the peer stopped (now killed)";
+  EXPECT_EQ(ended.exit_code, 1);
+  const std::string err = ReadWholeFile(err_path);
+  EXPECT_THAT(err, HasSubstr("size 64 bytes, run 1"));
+  EXPECT_THAT(err, HasSubstr("8 round trips in a row"));
+  const std::string written = ReadWholeFile(output);
+  EXPECT_THAT(written, HasSubstr("8 round trips in a row"));
+  EXPECT_THAT(written, HasSubstr(R"("lost":8)"));
+  EXPECT_THAT(written, ::testing::Not(HasSubstr(R"("rtt_ns":null)")))
+      << "the trips before the stop are a figure";
+}
+
+TEST(FaultTest, WhenEveryDatagramIsLostTheLaterRunsOfTheSizeAreSkipped) {
+  // Every datagram lost, 3 runs: 12 attempts of 3 warm-up waits took 37 s; run 1's 4
+  // attempts show the size has no chance, and runs 2-3 are skipped (about 12 s).
+  const auto start = std::chrono::steady_clock::now();
+  const HarnessResult r = RunHarness(
+      "--transport=udp --sizes=64 --iterations=500 --runs=3 --peer_drop_every=1 --format=json");
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("every datagram lost, 3 runs: %.3f s\n", seconds);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("64 bytes (4 attempts"));
+  EXPECT_THAT(r.err, HasSubstr("runs 2-3 of this size not measured"));
+  EXPECT_THAT(r.out, HasSubstr("runs 2-3 of this size not measured"));
+  EXPECT_EQ(Count(r.out, R"("run":1)"), 4) << r.out;
+  EXPECT_EQ(Count(r.out, R"("run":2)"), 0) << r.out;
+  EXPECT_THAT(r.out, ::testing::Not(HasSubstr(R"("valid":true)")));
+  EXPECT_LT(seconds, 15) << "the old code took 37 s";
 }
 
 }  // namespace

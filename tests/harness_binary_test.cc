@@ -39,7 +39,8 @@ std::vector<double> Numbers(const std::string& text, const std::string& key) {
 TEST(HarnessBinaryTest, UnixThroughputPresetPrintsTheClassicTable) {
   const HarnessResult r = RunHarness("--iterations=50 --runs=2 --warmup=5");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_THAT(r.out, HasSubstr("throughput KB/s"));
+  EXPECT_THAT(r.out, HasSubstr("throughput"));
+  EXPECT_THAT(r.out, HasSubstr(" KB/s ± 95% CI "));
   EXPECT_THAT(r.out, HasSubstr("# CPU: "));
   EXPECT_THAT(r.out, HasSubstr("clocksource"));
   EXPECT_THAT(r.out, HasSubstr("build: "));
@@ -72,9 +73,15 @@ TEST(HarnessBinaryTest, TwentyMillisecondTickAveragesToTheReferenceWithinTOverN)
       "--experiment=udp_rtt --clock=tick --tick_period=20ms --format=json --iterations=200 "
       "--warmup=5");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const std::vector<double> averaged = Numbers(r.out, "rtt_ns");
-  const std::vector<double> reference = Numbers(r.out, "averaged_rtt_ns");
-  const std::vector<double> zeros = Numbers(r.out, "zero_fraction");
+  // The runs, before the sizes' summaries (which hold averaged_rtt_ns too).
+  const size_t sizes_at = r.out.find(R"("sizes":[)");
+  ASSERT_NE(sizes_at, std::string::npos);
+  const std::string runs = r.out.substr(0, sizes_at);
+  const std::vector<double> averaged = Numbers(runs, "rtt_ns");
+  const std::vector<double> reference = Numbers(runs, "averaged_rtt_ns");
+  const std::vector<double> zeros = Numbers(runs, "zero_fraction");
+  // One run per size: each size's figure is its run's, without an interval.
+  EXPECT_EQ(Numbers(r.out.substr(sizes_at), "averaged_rtt_ns"), averaged);
   ASSERT_EQ(averaged.size(), 40u);
   ASSERT_EQ(reference.size(), 40u);
   ASSERT_EQ(zeros.size(), 40u);  // per_iteration only; the reference has none
@@ -133,6 +140,12 @@ TEST(HarnessBinaryTest, BadFlagsExitTwoNamingTheFlag) {
 #endif
 }
 
+// Whether absl's --help defines `flag`: a line "    --clock (Its help...); default: ...;".
+// A longer flag (--clock_id for --clock) or a mention in another's help is not it.
+bool HelpDefinesFlag(const std::string& help, const std::string& flag) {
+  return std::regex_search(help, std::regex("(^|\n)    " + flag + " \\([^)]"));
+}
+
 TEST(HarnessBinaryTest, HelpExplainsEveryFlagAndExitsZero) {
   const HarnessResult r = RunHarness("--help");
   EXPECT_EQ(r.exit_code, 0);
@@ -140,9 +153,14 @@ TEST(HarnessBinaryTest, HelpExplainsEveryFlagAndExitsZero) {
   for (const char* flag :
        {"--experiment", "--transport", "--clock", "--clock_id", "--tick_period",
         "--reference_clock", "--sizes", "--iterations", "--runs", "--warmup", "--batch", "--format",
-        "--output", "--pin", "--list_clocks", "--clock_info"}) {
-    EXPECT_THAT(text, HasSubstr(flag)) << flag;
+        "--output", "--pin", "--list_clocks", "--clock_info", "--clocks", "--role"}) {
+    EXPECT_TRUE(HelpDefinesFlag(text, flag)) << flag << " has no help of its own";
   }
+  // Without --clock's line the check fails, though --clock_id and --clocks remain.
+  const std::string no_clock = std::regex_replace(text, std::regex("\n    --clock \\("), "\n");
+  EXPECT_THAT(no_clock, HasSubstr("--clock_id ("));
+  EXPECT_FALSE(HelpDefinesFlag(no_clock, "--clock"));
+  EXPECT_TRUE(HelpDefinesFlag(no_clock, "--clock_id"));
 }
 
 TEST(HarnessBinaryTest, HelpBesideABadFlagIsStillAnError) {
@@ -324,7 +342,7 @@ TEST(HarnessBinaryTest, StudyTablePrintsOneRowPerClockAndSize) {
   std::multiset<std::pair<std::string, int>> cells;
   std::string clock;
   const std::regex header("([a-z_:0-9]+): .*resolution T = .*");
-  const std::regex row(" *([0-9]+) \\| .*");
+  const std::regex row(" *([0-9]+) +[-0-9.]+ \\| .*");  // size B, truth | ...
   for (absl::string_view view : absl::StrSplit(r.out, '\n')) {
     const std::string line(view);
     std::smatch m;
@@ -381,6 +399,42 @@ TEST(HarnessBinaryTest, StudyJsonHasOneCellPerClockAndSize) {
     ++within;
   }
   EXPECT_EQ(within, 9u);
+}
+
+TEST(HarnessBinaryTest, OutputTargetsThatAreOneFileSpeltTwoWaysAreRefused) {
+  // One file under two spellings (or two hard links) would be written twice, the last
+  // write winning: refused with exit 2 before anything is measured, naming the flag.
+  const std::string dir = ::testing::TempDir() + "/same_file_spelt_twice";
+  mkdir(dir.c_str(), 0755);
+  mkdir((dir + "/sub").c_str(), 0755);
+  {
+    FILE* f = fopen((dir + "/old.csv").c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    fclose(f);
+  }
+  unlink((dir + "/link.csv").c_str());
+  ASSERT_EQ(link((dir + "/old.csv").c_str(), (dir + "/link.csv").c_str()), 0);
+  const std::string quick = "--transport=sim --sizes=64 --iterations=10 --runs=1 --warmup=0 ";
+  struct Case {
+    std::string env, flags, flag;
+  };
+  const std::vector<Case> cases = {
+      {"", "--output=" + dir + "/./same.dat --plot=" + dir + "/same.svg", "--output"},
+      {"cd " + dir + " &&", "--output=./same.dat --plot=same.svg", "--output"},
+      {"", "--output=" + dir + "/a.csv --raw=" + dir + "/sub/../a.csv", "--raw"},
+      {"cd " + dir + " &&", "--output=a.csv --raw=./a.csv", "--raw"},
+      {"", "--output=" + dir + "//r.html --report=" + dir + "/r.html", "--report"},
+      {"", "--plot=" + dir + "/p.svg --report=" + dir + "/sub/../p.dat", "--report"},
+      {"", "--output=" + dir + "/old.csv --raw=" + dir + "/link.csv", "--raw"},
+  };
+  for (const Case& c : cases) {
+    const HarnessResult r = RunHarness(quick + c.flags, c.env, 30);
+    EXPECT_EQ(r.exit_code, 2) << c.flags << "\n" << r.err;
+    EXPECT_THAT(r.err, HasSubstr(c.flag + ": names the same file")) << c.flags;
+  }
+  const HarnessResult apart = RunHarness(quick + "--output=" + dir + "/one.csv --raw=" + dir +
+                                         "/sub/../two.csv --format=csv");
+  EXPECT_EQ(apart.exit_code, 0) << apart.err;
 }
 
 }  // namespace

@@ -3,10 +3,13 @@
 // less. Checked here, each parsed out of what the user sees:
 //   * the README's transport table (the whole table, row for row) and its clock table
 //     (the kinds in its first column, the ids in the clock_gettime row);
-//   * --help: the lists in --transport, --clock and --clock_id, and the transport and
-//     clock tables of its usage text;
-//   * the allowed-value messages of a bad --transport, --clock and --clock_id, and of a
-//     transport that cannot reach another host with --role=client;
+//   * --help: the lists in --transport, --clock, --clock_id and --role, the study's
+//     default --clocks (what this machine offers), and the transport and clock tables of
+//     its usage text;
+//   * the allowed-value messages of a bad --transport, --clock and --clock_id, of a
+//     transport that cannot reach another host with --role=client, and of
+//     --peer_drop_every on a stream; and, on a machine without a cycle counter, the other
+//     clocks its message offers.
 //   * docs/reference.md's flag tables: exactly the flags --help lists.
 //   * docs/reference.md's board table and --list_clocks: exactly the board's rows
 //     (core/board_rows.h), each marked board only.
@@ -24,6 +27,7 @@
 #include "gtest/gtest.h"
 #include "tests/harness_runner.h"
 #include "timing/clock_registry.h"
+#include "timing/clock_spec.h"
 #include "timing/os_clocks.h"
 #include "transport/transport_registry.h"
 
@@ -46,6 +50,14 @@ Names RemoteTransportNames() {
   Names names;
   for (const transport::TransportInfo& row : transport::RegisteredTransports()) {
     if (row.remote_code != 0) names.insert(row.name);
+  }
+  return names;
+}
+
+Names TransportNamesWhere(bool (*keep)(const transport::TransportInfo&)) {
+  Names names;
+  for (const transport::TransportInfo& row : transport::RegisteredTransports()) {
+    if (keep(row)) names.insert(row.name);
   }
   return names;
 }
@@ -267,6 +279,10 @@ TEST(RegistryDocsTest, HelpListsExactlyTheRegisteredTransportsClocksAndIds) {
   EXPECT_EQ(SplitList(Between(help, "--clock_id (clock_gettime clock id: ", ".)")), ClockIds());
   EXPECT_EQ(SplitList(Between(help, "--clock (Clock that times the round trips, a spec: ", ";")),
             ClockSyntaxes());
+  EXPECT_EQ(
+      SplitList(Between(help, "client: measure against the server at --peer, over --transport ",
+                        ". docs/remote.md")),
+      RemoteTransportNames());
 
   // The usage text's tables: "  NAME  DESCRIPTION" lines under their headings.
   auto table = [&](absl::string_view heading) {
@@ -305,6 +321,63 @@ TEST(RegistryDocsTest, AllowedValueMessagesListExactlyTheRegistry) {
     EXPECT_EQ(SplitList(Between(r.err, "with --role=client use ", "\n")), RemoteTransportNames())
         << r.err;
   }
+}
+
+// The study's default --clocks, as --help gives them: clocks this machine offers (the
+// cycle counter if and only if it has one), and in simulation the clocks of virtual time.
+TEST(RegistryDocsTest, HelpGivesTheStudyClocksThisMachineOffers) {
+  const testing::HarnessResult r = RunHarness("--help");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string clocks = Between(Collapse(r.out), "--clocks (", "; default:");
+  const std::string real = Between(clocks, "Default: ", " (in simulation: ");
+  const std::string simulated = Between(clocks, " (in simulation: ", ")");
+  ASSERT_FALSE(real.empty() || simulated.empty()) << clocks;
+  Names offered;
+  for (const timing::ClockSpec& spec : timing::AvailableClockSpecs()) {
+    offered.insert(timing::ClockSpecToString(spec));
+  }
+  // Each a clock this machine offers; the cycle counter among them if and only if it has one.
+  int counters = 0;
+  for (const std::string& spec : SplitList(real)) {
+    absl::StatusOr<timing::ClockSpec> parsed = timing::ParseClockSpec(spec);
+    ASSERT_TRUE(parsed.ok()) << spec << ": " << parsed.status();
+    EXPECT_EQ(offered.count(timing::ClockSpecToString(*parsed)), 1u) << spec << " is not offered";
+    if (parsed->kind == timing::ClockKind::kCycleCounter) ++counters;
+  }
+  EXPECT_EQ(counters, timing::ParseClockSpec("cycles").ok() ? 1 : 0) << real;
+  for (const std::string& spec : SplitList(simulated)) {
+    absl::StatusOr<timing::ClockSpec> parsed = timing::ParseClockSpec(spec);
+    ASSERT_TRUE(parsed.ok()) << spec << ": " << parsed.status();
+    EXPECT_TRUE(parsed->kind == timing::ClockKind::kVirtual ||
+                parsed->kind == timing::ClockKind::kTick)
+        << spec << " cannot read simulated time";
+  }
+}
+
+TEST(RegistryDocsTest, PeerDropEveryNamesExactlyTheDatagramTransports) {
+  const testing::HarnessResult r = RunHarness("--transport=tcp --peer_drop_every=3 --sizes=32");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(SplitList(Between(r.err, "datagram transports (", ")")),
+            TransportNamesWhere(
+                [](const transport::TransportInfo& row) { return row.datagram && !row.simulated; }))
+      << r.err;
+  EXPECT_EQ(SplitList(Between(r.err, ") and ", "\n")),
+            TransportNamesWhere([](const transport::TransportInfo& row) { return row.simulated; }))
+      << r.err;
+}
+
+// Where this CPU has no cycle counter, asking for one offers every other clock kind.
+TEST(RegistryDocsTest, NoCycleCounterOffersEveryOtherClock) {
+  const absl::StatusOr<timing::ClockSpec> cycles = timing::ParseClockSpec("cycles");
+  if (cycles.ok()) GTEST_SKIP() << "this machine has a cycle counter";
+  Names others;
+  for (const std::string& name : timing::ClockKindNames()) {
+    if (timing::FindClockKind(name)->kind != timing::ClockKind::kCycleCounter) {
+      others.insert(name);
+    }
+  }
+  const std::string message = absl::StrCat(cycles.status().message(), "\n");
+  EXPECT_EQ(SplitList(Between(message, "other clocks: ", "\n")), others) << message;
 }
 
 }  // namespace

@@ -2,11 +2,14 @@
 // validator of tests/json_schema.h); and the provenance the JSON and CSV carry: the
 // settings in force with their types, the load averages, the CSV's context lines and its
 // p90 column.
+#include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
@@ -55,6 +58,44 @@ TEST(SchemaTest, EveryModesJsonConforms) {
         std::string("--analyze=tests/golden/analyze_input.csv --explain --format=json")}) {
     const std::vector<std::string> errors = ValidateJson(RunJson(args), schema, schema);
     EXPECT_TRUE(errors.empty()) << args << ":\n  " << absl::StrJoin(errors, "\n  ");
+  }
+}
+
+// --compare's JSON, on two simulated sweeps written with --output: it conforms, opens with
+// the provenance, and a figure that was not computed is null. The schema's compare entry
+// is no catch-all: a comparison without its mode, or with a sweep's, does not conform.
+TEST(SchemaTest, CompareJsonConformsAndSaysWhatItIs) {
+  const JsonValue schema = Schema();
+  const char* dir = std::getenv("TEST_TMPDIR");
+  const std::string a = absl::StrCat(dir != nullptr ? dir : ".", "/schema_a.json");
+  const std::string b = absl::StrCat(dir != nullptr ? dir : ".", "/schema_b.json");
+  for (const auto& [path, fixed] : {std::pair(a, "20us"), std::pair(b, "22us")}) {
+    const HarnessResult r =
+        RunHarness(absl::StrCat(kSweep, " --sim_fixed=", fixed, " --format=json --output=", path));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  const JsonValue json = RunJson(absl::StrCat("--compare=", a, ",", b, " --format=json"));
+  const std::vector<std::string> errors = ValidateJson(json, schema, schema);
+  EXPECT_TRUE(errors.empty()) << absl::StrJoin(errors, "\n  ");
+  ASSERT_NE(json.Find("mode"), nullptr);
+  EXPECT_EQ(json.Find("mode")->string, "compare");
+  EXPECT_EQ(json.Find("schema_version")->number, 2);
+  EXPECT_FALSE(json.Find("tickbench_version")->string.empty());
+  const JsonValue* sizes = json.Find("sizes");
+  ASSERT_NE(sizes, nullptr);
+  ASSERT_EQ(sizes->array.size(), 2u);
+  const JsonValue* averaged = sizes->array[0].Find("averaged");
+  EXPECT_TRUE(averaged->Find("valid")->boolean);
+  // Simulated: 2 us more per round trip, exactly, and the ratio is B's mean over A's.
+  const double a_ns = averaged->Find("a_ns")->number, b_ns = averaged->Find("b_ns")->number;
+  EXPECT_EQ(b_ns - a_ns, 2000);
+  EXPECT_NEAR(averaged->Find("ratio")->number, b_ns / a_ns, 1e-5);
+  for (const char* mode : {"", "sweep"}) {
+    JsonValue other = json;
+    for (auto& [key, value] : other.object) {
+      if (key == "mode") value.string = mode;
+    }
+    EXPECT_FALSE(ValidateJson(other, schema, schema).empty()) << mode;
   }
 }
 

@@ -8,6 +8,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "absl/types/span.h"
+#include "core/board_rows.h"
 #include "timing/clock_registry.h"
 
 namespace tickbench::timing {
@@ -35,6 +36,14 @@ absl::StatusOr<ClockSpec> ParseClockSpec(absl::string_view text) {
   const absl::string_view name = parts[0];
   const ClockKindInfo* row = FindClockKind(name);
   if (row == nullptr) {
+    for (const core::BoardRow& board : core::kBoardClocks) {
+      if (name == board.name) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "clock '", name, "' is ", core::kBoardOnly, ": run it on the emulated board, bazel ",
+            "run --config=cortex_m3 //harness -- --clock=", name,
+            " (docs/platforms.md); allowed clocks here: ", ClockKindsForHelp()));
+      }
+    }
     return absl::InvalidArgumentError(absl::StrCat("unknown clock '", absl::CHexEscape(name),
                                                    "'; allowed clocks: ", ClockKindsForHelp()));
   }

@@ -46,6 +46,17 @@ TEST(ClockSpecTest, RejectsBadSpecsNamingAllowedValues) {
   EXPECT_EQ(ParseClockSpec(other).status().code(), absl::StatusCode::kFailedPrecondition);
 }
 
+TEST(ClockSpecTest, ABoardClockSaysWhereItRuns) {
+  for (const char* board : {"systick", "systick_fine", "dwt"}) {
+    const absl::StatusOr<ClockSpec> spec = ParseClockSpec(board);
+    EXPECT_EQ(spec.status().code(), absl::StatusCode::kInvalidArgument) << board;
+    EXPECT_NE(spec.status().message().find("--config=cortex_m3"), absl::string_view::npos)
+        << spec.status();
+  }
+  EXPECT_EQ(ParseClockSpec("sundial").status().message().find("cortex_m3"),
+            absl::string_view::npos);
+}
+
 TEST(ClockSpecTest, RefusesTickPeriodsOutsideTheRange) {
   // "inf" and "1e300s"-like periods once made a tick clock that never ticked.
   for (const char* bad :

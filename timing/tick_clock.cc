@@ -40,7 +40,8 @@ absl::StatusOr<std::unique_ptr<TickClock>> TickClock::Create(const TickClockOpti
   }
   ClockInfo info;
   const double hz = 1e9 / static_cast<double>(period_ns);
-  info.spec = absl::StrFormat("tick:%s", absl::FormatDuration(options.period));
+  info.spec = absl::StrFormat("tick:%s%s", absl::FormatDuration(options.period),
+                              options.uniqtime ? ":uniqtime" : "");
   info.name = absl::StrFormat("tick(%s, %g Hz%s)", absl::FormatDuration(options.period), hz,
                               options.uniqtime ? ", uniqtime" : "");
   info.ticks_per_second = 1e9;

@@ -122,6 +122,8 @@ TEST(TickClockTest, UniqtimeAddsOneMicrosecondPerReadWithinATick) {
   options.uniqtime = true;
   auto tick = TickClock::Create(options, &base);
   ASSERT_TRUE(tick.ok());
+  // The spec names the clock as --clock would, so that a report tells the two apart.
+  EXPECT_EQ((*tick)->info().spec, "tick:10ms:uniqtime");
   EXPECT_EQ((*tick)->NowTicks(), 0);
   EXPECT_EQ((*tick)->NowTicks(), 1000);
   EXPECT_EQ((*tick)->NowTicks(), 2000);

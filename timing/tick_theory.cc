@@ -4,6 +4,8 @@
 #include <cmath>
 #include <vector>
 
+#include "core/tick_statistics.h"
+
 namespace tickbench::timing {
 
 TickPrediction PredictTickReadings(absl::Span<const double> true_ns, double period_ns) {
@@ -11,38 +13,30 @@ TickPrediction PredictTickReadings(absl::Span<const double> true_ns, double peri
   p.period_ns = period_ns;
   if (true_ns.empty() || period_ns <= 0) return p;
   const double count = static_cast<double>(true_ns.size());
-  double sum = 0;
-  for (double d : true_ns) sum += d;
-  p.mean_ns = sum / count;
-  p.n = static_cast<int64_t>(std::floor(p.mean_ns / period_ns));
-
-  // Each interval i reads k_i = n_i or n_i + 1 ticks, n_i + 1 with probability f_i.
-  double second_moment_ticks = 0;   // E[K^2], mixture over the intervals
-  double share_variance_sum = 0;    // sum of Var(1{K_i > n}) for the share's SE
-  double reading_variance_sum = 0;  // sum of Var(K_i)
+  // The mixture's share, zero share, mean and SD with their standard errors are the
+  // freestanding core's arithmetic, the code the board runs (core/tick_statistics.h).
+  const core::TickMixture mixture =
+      core::PredictTickMixture(true_ns.data(), static_cast<int64_t>(true_ns.size()), period_ns);
+  p.mean_ns = mixture.mean_ns;
+  p.n = mixture.n;
+  p.f = mixture.f;
+  p.zero_share = mixture.zero_share;
+  p.sd_ns = mixture.sd_ns;
+  p.share_standard_error = mixture.share_standard_error;
+  p.mean_standard_error_ns = mixture.mean_standard_error_ns;
+  // What the host adds: the predicted histogram of readings in ticks, and the SD's
+  // standard error from the mixture's fourth moment.
   for (double d : true_ns) {
     const double ticks = std::max(0.0, d / period_ns);
     const double n_i = std::floor(ticks);
     const double f_i = ticks - n_i;
-    second_moment_ticks += (1 - f_i) * n_i * n_i + f_i * (n_i + 1) * (n_i + 1);
-    reading_variance_sum += f_i * (1 - f_i);
-    // P(K_i > n) for the common n: 1 when n_i > n, f_i when n_i == n, 0 below.
-    const double above = n_i > p.n ? 1.0 : n_i == p.n ? f_i : 0.0;
-    p.f += above;
-    share_variance_sum += above * (1 - above);
     const size_t bucket = static_cast<size_t>(n_i);
     if (p.histogram.size() < bucket + 2) p.histogram.resize(bucket + 2, 0);
     p.histogram[bucket] += 1 - f_i;
     p.histogram[bucket + 1] += f_i;
   }
-  p.f /= count;
-  p.zero_share = p.histogram.empty() ? 0 : p.histogram[0] / count;
   const double mean_ticks = p.mean_ns / period_ns;
-  const double variance_ticks =
-      std::max(0.0, second_moment_ticks / count - mean_ticks * mean_ticks);
-  p.sd_ns = period_ns * std::sqrt(variance_ticks);
-  p.share_standard_error = std::sqrt(share_variance_sum) / count;
-  p.mean_standard_error_ns = period_ns * std::sqrt(reading_variance_sum) / count;
+  const double variance_ticks = (p.sd_ns / period_ns) * (p.sd_ns / period_ns);
   // SE of a sample SD: sqrt((mu4 - sigma^4) / N) / (2 sigma), with the mixture's fourth
   // central moment (delta method). For a fixed d it is the Bernoulli's.
   double fourth = 0;

@@ -9,7 +9,7 @@
 #
 # Environment: BAZEL, the Bazel command with any startup options (default "bazel");
 # CI_CORTEX_M3_MINUTES, the time the whole run may take (default 10), after which it
-# stops Bazel and fails. A run from a cold Bazel server took 29 s (docs/platforms.md).
+# stops Bazel and fails. A run from a cold Bazel server took 32 s (docs/platforms.md).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 

@@ -183,8 +183,9 @@ TEST(ReadFullWaitingOnEagainTest, WaitsForBytesThatComeLater) {
 
 // A stop request whose signal went to another thread does not interrupt the wait's
 // ppoll: the wait looks for it between slices of at most 250 ms, so a 20 s wait ends
-// within a second, Cancelled.
-TEST(ReadFullWaitingOnEagainTest, AStopRequestFromAnotherThreadEndsTheWaitWithinASecond) {
+// Cancelled within a slice of the request. The bound is a quarter of the wait, for a
+// loaded machine: the stop, not the timeout, ended it.
+TEST(ReadFullWaitingOnEagainTest, AStopRequestFromAnotherThreadEndsTheWaitLongBeforeItsEnd) {
   Pipe p = MakeNonBlockingPipe();
   std::vector<char> buffer(4);
   std::thread other([] {
@@ -198,7 +199,7 @@ TEST(ReadFullWaitingOnEagainTest, AStopRequestFromAnotherThreadEndsTheWaitWithin
   other.join();
   platform::ResetStopForTesting();
   EXPECT_EQ(status.code(), absl::StatusCode::kCancelled) << status;
-  EXPECT_LT(elapsed, std::chrono::seconds(1));
+  EXPECT_LT(elapsed, std::chrono::seconds(5));
 }
 
 TEST(ReadFullWaitingOnEagainTest, EndOfFileIsUnavailable) {
