@@ -49,7 +49,10 @@ NAMES_REFUSED='std::thread|std::jthread|std::mutex|std::chrono|std::cout|std::ce
 ALLOWED_SYMBOLS='_ZN9tickbench4core|_ZNK9tickbench4core|mem(cpy|move|set|cmp|chr)|
   str(len|cmp|ncmp|chr|rchr|cpy|ncpy|tol|toul|toll|toull|tod)|
   (sqrt|floor|ceil|fabs|round|lround|llround|trunc|exp|log|log10|log2|pow|fmod|erf|erfc|
-  lgamma|tgamma|modf|frexp|ldexp|nan)f?|snprintf|vsnprintf|__stack_chk_fail|__stack_chk_guard'
+  lgamma|tgamma|modf|frexp|ldexp|nan)f?|snprintf|vsnprintf|__stack_chk_fail|__stack_chk_guard|
+  _GLOBAL_OFFSET_TABLE_|__(asan|ubsan|sanitizer|lsan)_'
+# (The last line: what a -c dbg build's position-independent code and the host's
+# sanitizer builds, --config=asan and ubsan, add to every object; the board has none.)
 
 here=$(cd "$(dirname "$0")" && pwd)
 

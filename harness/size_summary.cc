@@ -10,7 +10,8 @@ namespace {
 
 // The across-runs interval of `values`, the SD floored for runs of quantum `quantum`; the
 // mean alone (not valid) for one value, NaN for none.
-timing::ConfidenceInterval AcrossRuns(const std::vector<double>& values, double quantum) {
+timing::ConfidenceInterval AcrossRuns(const std::vector<double>& values, double quantum,
+                                      bool non_negative = true) {
   timing::ConfidenceInterval ci;
   ci.estimate = std::numeric_limits<double>::quiet_NaN();
   if (values.empty()) return ci;
@@ -20,7 +21,7 @@ timing::ConfidenceInterval AcrossRuns(const std::vector<double>& values, double 
   }
   ci = timing::AcrossRunsInterval(
       values, timing::QuantizedSdFloor(quantum, static_cast<int64_t>(values.size())));
-  ci.low = std::max(ci.low, 0.0);  // an RTT or a throughput is never below 0
+  if (non_negative) ci.low = std::max(ci.low, 0.0);  // an RTT or a throughput is never below 0
   return ci;
 }
 
@@ -61,6 +62,19 @@ std::vector<SizeSummary> SummarizeSizes(const std::vector<RunRecord>& records) {
     sizes.push_back(s);
   }
   return sizes;
+}
+
+RateSummary SummarizeRate(const std::vector<RunRecord>& records) {
+  RateSummary rate;
+  std::vector<double> ppm;
+  for (const RunRecord& r : records) {
+    if (!r.valid() || !r.has_reference || !(r.reference_averaged_rtt_ns > 0)) continue;
+    ppm.push_back(1e6 * (r.averaged_rtt_ns / r.reference_averaged_rtt_ns - 1));
+    rate.bound_ppm = std::max(rate.bound_ppm, 1e6 * r.quantum_ns / r.reference_averaged_rtt_ns);
+  }
+  rate.runs = static_cast<int>(ppm.size());
+  rate.ppm = AcrossRuns(ppm, rate.bound_ppm, /*non_negative=*/false);
+  return rate;
 }
 
 }  // namespace tickbench::harness

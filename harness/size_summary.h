@@ -40,6 +40,21 @@ struct SizeSummary {
 
 std::vector<SizeSummary> SummarizeSizes(const std::vector<RunRecord>& records);
 
+// The measured clock's rate against the reference over the runs: each valid run with a
+// reference gives 1e6 (averaged / reference averaged - 1) ppm over the same timed round
+// trips. Promised: the mean over those runs with its 95% interval across them (Student t,
+// the SD floored at the quantization bound; no interval for one run), and the bound itself:
+// the largest 1e6 quantum_ns / reference averaged of a run, what the measured clock's T/N
+// alone allows. Not promised: the reference's own resolution and the skew between the two
+// clocks' reads of a pair, which a sweep does not measure (the study does): a rate inside
+// [-bound, +bound] says nothing of a rate difference.
+struct RateSummary {
+  int runs = 0;  // valid runs with a reference
+  timing::ConfidenceInterval ppm;
+  double bound_ppm = 0;
+};
+RateSummary SummarizeRate(const std::vector<RunRecord>& records);
+
 }  // namespace tickbench::harness
 
 #endif  // HARNESS_SIZE_SUMMARY_H_

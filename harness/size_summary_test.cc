@@ -60,7 +60,7 @@ TEST(SizeSummaryTest, IdenticalQuantizedRunsStillHaveAWidth) {
     runs.push_back(MakeRun(64, 20000));
     runs.back().quantum_ns = 20000;  // a 20 ms tick over 1000 round trips
   }
-  const timing::ConfidenceInterval& ci = SummarizeSizes(runs)[0].averaged_rtt_ns;
+  const timing::ConfidenceInterval ci = SummarizeSizes(runs)[0].averaged_rtt_ns;
   ASSERT_TRUE(ci.valid);
   EXPECT_GT(ci.half_width(), 1000);  // never the point the identical readings suggest
   EXPECT_TRUE(SummarizeSizes(runs)[0].throughput_bytes_per_s.half_width() > 0);
@@ -86,6 +86,40 @@ TEST(SizeSummaryTest, TheLowerEndIsNeverBelowZero) {
   EXPECT_EQ(s.averaged_rtt_ns.low, 0);
   EXPECT_GT(s.averaged_rtt_ns.high, 30000);
   EXPECT_EQ(s.throughput_bytes_per_s.low, 0);
+}
+
+}  // namespace
+}  // namespace tickbench::harness
+
+namespace tickbench::harness {
+namespace {
+
+TEST(SizeSummaryTest, TheRateAgainstTheReferenceIsInPpmWithItsBound) {
+  std::vector<RunRecord> runs(3);
+  const double fast[] = {100, 120, 110};  // ppm
+  for (int i = 0; i < 3; ++i) {
+    runs[i].size_bytes = 64;
+    runs[i].completed = runs[i].timed_trips = 1000;
+    runs[i].has_reference = true;
+    runs[i].reference_averaged_rtt_ns = 1e6;
+    runs[i].averaged_rtt_ns = 1e6 * (1 + fast[i] * 1e-6);
+    runs[i].quantum_ns = 1;  // 1 ns of 1 ms: 1 ppm
+  }
+  RunRecord no_reference = runs[0];
+  no_reference.has_reference = false;
+  no_reference.averaged_rtt_ns = 2e6;  // would be +1e6 ppm if it counted
+  runs.push_back(no_reference);
+  const RateSummary rate = SummarizeRate(runs);
+  EXPECT_EQ(rate.runs, 3);
+  ASSERT_TRUE(rate.ppm.valid);
+  EXPECT_NEAR(rate.ppm.estimate, 110, 1e-6);
+  // SD 10, standard error 10/sqrt(3), t(0.975; 2) = 4.3027.
+  EXPECT_NEAR(rate.ppm.half_width(), 4.3027 * 10 / std::sqrt(3.0), 0.01);
+  EXPECT_NEAR(rate.bound_ppm, 1, 1e-9);
+  // A rate may be negative: no clipping at 0.
+  for (RunRecord& r : runs) r.averaged_rtt_ns = 1e6 * (1 - 100e-6);
+  EXPECT_LT(SummarizeRate(runs).ppm.high, 0);
+  EXPECT_EQ(SummarizeRate({}).runs, 0);
 }
 
 }  // namespace

@@ -169,6 +169,18 @@ void WriteSizesJson(JsonWriter& json, const std::vector<SizeSummary>& sizes) {
   json.EndArray();
 }
 
+// "rate": the clock's rate against the reference over the runs (SummarizeRate says what is
+// in it).
+void WriteRateJson(JsonWriter& json, const RateSummary& rate) {
+  json.Key("rate");
+  json.BeginObject();
+  json.IntegerField("runs", rate.runs);
+  json.NumberField("ppm", rate.runs > 0 ? rate.ppm.estimate : std::nan(""));
+  WriteInterval(json, "ppm", rate.ppm);
+  json.NumberField("quantization_bound_ppm", rate.bound_ppm);
+  json.EndObject();
+}
+
 }  // namespace
 
 std::string FormatCsv(const std::vector<RunRecord>& records,
@@ -310,6 +322,7 @@ std::string FormatJson(const RunContext& context, const std::vector<RunRecord>& 
   }
   json.EndArray();
   WriteSizesJson(json, SummarizeSizes(records));
+  WriteRateJson(json, SummarizeRate(records));
   WritePooledJson(json, percentiles, PoolPercentiles(records, percentiles));
   json.EndObject();
   return json.text() + "\n";

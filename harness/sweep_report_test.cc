@@ -323,3 +323,32 @@ TEST(SweepReportTest, WideTableKeepsEveryColumnAndWrapsItsProse) {
 
 }  // namespace
 }  // namespace tickbench::harness
+
+namespace tickbench::harness {
+namespace {
+
+TEST(SweepReportTest, TheClocksRateAgainstTheReferenceIsReportedInEveryFormat) {
+  std::vector<RunRecord> records(2);
+  for (int i = 0; i < 2; ++i) {
+    RunRecord& r = records[i];
+    r.transport = "sim";
+    r.size_bytes = 64;
+    r.run = i + 1;
+    r.iterations = r.completed = r.timed_trips = 1000;
+    r.has_reference = true;
+    r.reference_averaged_rtt_ns = 1e6;
+    r.averaged_rtt_ns = 1e6 + 100;  // +100 ppm
+    r.quantum_ns = 10;              // 10 ppm of the reference's 1 ms
+  }
+  const std::string table = FormatTable(records, TableStyle::kRttMicros);
+  EXPECT_THAT(table, HasSubstr("Clock rate against the reference over the 2 runs: 100 ± "));
+  EXPECT_THAT(table, HasSubstr("up to ± 10 ppm a run"));
+  const std::string json = FormatJson(RunContext{}, records, "sweep");
+  EXPECT_THAT(json, HasSubstr(R"("rate":{"runs":2,"ppm":100)"));
+  EXPECT_THAT(json, HasSubstr(R"("quantization_bound_ppm":10})"));
+  records[0].has_reference = records[1].has_reference = false;
+  EXPECT_THAT(FormatTable(records, TableStyle::kRttMicros), Not(HasSubstr("Clock rate")));
+}
+
+}  // namespace
+}  // namespace tickbench::harness

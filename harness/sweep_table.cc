@@ -9,6 +9,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
 #include "absl/time/time.h"
+#include "harness/size_summary.h"
 #include "harness/sweep_report.h"
 #include "harness/text_wrap.h"
 #include "timing/confidence.h"
@@ -279,6 +280,25 @@ std::string FormatTableRow(const std::vector<RunRecord>& records, size_t size_by
   return TableLine(size_bytes, SummarizeSize(runs, style, s), style, width, s, notes);
 }
 
+// The clock's rate against the reference over the runs, with its interval and bound, in
+// one wrapped line (empty without a reference).
+std::string RateLine(const std::vector<RunRecord>& records) {
+  const RateSummary rate = SummarizeRate(records);
+  if (rate.runs == 0) return "";
+  const std::string figure =
+      rate.ppm.valid ? timing::FormatWithHalfWidth(rate.ppm.estimate, rate.ppm.half_width())
+                     : timing::FormatRounded(rate.ppm.estimate, rate.bound_ppm);
+  return WrapText(
+      absl::StrFormat(
+          "Clock rate against the reference over the %d runs: %s ppm (%s; the clock's "
+          "quantization allows up to ± %s ppm a run; the reference's resolution and the skew "
+          "between a pair's two reads are not measured by a sweep, the study measures them).\n",
+          rate.runs, figure,
+          rate.ppm.valid ? "95% interval across runs, Student t" : "one run: no interval",
+          timing::FormatRounded(rate.bound_ppm, rate.bound_ppm)),
+      kTableColumns, 0);
+}
+
 std::string FormatTableFooter(const std::vector<RunRecord>& records, const std::string& notes,
                               TableWidth width) {
   std::string text = WrapText(notes, kTableColumns, 4);
@@ -296,7 +316,7 @@ std::string FormatTableFooter(const std::vector<RunRecord>& records, const std::
               ? "retried the runs measured again because faults left them nothing to time, "
                 "faults every fault counted.\n"
               : "faults every fault counted (--wide adds the SDs and the runs retried).\n")));
-  absl::StrAppend(&text, ReceiveTimeoutLine(records));
+  absl::StrAppend(&text, ReceiveTimeoutLine(records), RateLine(records));
   return text;
 }
 
