@@ -49,13 +49,15 @@ fi
 
 bounded "${bazel[@]}" test --config=aarch64 --keep_going "$@" -- //... 2>&1 || failed=1
 
-# Tests --config=aarch64 filters out (tests/BUILD.bazel says why, at each tag).
-while read -r target; do
-  [ -n "$target" ] && echo "not run under emulation (requires_native_exec: starts another arm64 program, which needs binfmt_misc): $target"
-done < <("${bazel[@]}" query --keep_going 'attr(tags, "requires_native_exec", tests(//...))' 2>/dev/null)
-while read -r target; do
-  [ -n "$target" ] && echo "not run under emulation (emulation_heavy: CPU-bound statistics, run natively and under the sanitizers): $target"
-done < <("${bazel[@]}" query --keep_going 'attr(tags, "emulation_heavy", tests(//...))' 2>/dev/null)
+# Tests --config=aarch64 filters out (tests/BUILD.bazel and harness/BUILD.bazel say why).
+list_not_run() {
+  local tag=$1 why=$2 target
+  while read -r target; do
+    [ -n "$target" ] && echo "not run under emulation ($tag: $why): $target"
+  done < <("${bazel[@]}" query --keep_going "attr(tags, \"$tag\", tests(//...))" 2>/dev/null)
+}
+list_not_run requires_native_exec "starts another arm64 program, which needs binfmt_misc"
+list_not_run emulation_heavy "CPU-bound statistics, run natively and under the sanitizers"
 
 echo "ci_aarch64.sh: $([ "$failed" -eq 0 ] && echo succeeded || echo failed) in $((SECONDS / 60))m$((SECONDS % 60))s"
 exit "$failed"
