@@ -114,7 +114,8 @@ ABSL_FLAG(bool, wide, Defaults().wide,
           "test and the probe effect); by default a table fits 100 columns with one time unit.");
 ABSL_FLAG(bool, quiet, Defaults().quiet,
           "No progress line on standard error while a sweep runs (by default one at most once a "
-          "second after the first: rewritten in place on a terminal, a line each otherwise).");
+          "second after the first, written between runs, never during one: rewritten in place on "
+          "a terminal, a line each otherwise).");
 ABSL_FLAG(std::string, output, Defaults().output,
           "Also write the results, in --format, to this file (written whole or not at all; a "
           "relative path is relative to where you ran bazel run). Only a new or regular file "

@@ -1,7 +1,6 @@
 #include "harness/progress_meter.h"
 
 #include <algorithm>
-#include <chrono>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -22,28 +21,32 @@ std::string Seconds(absl::Duration d) {
 ProgressMeter::ProgressMeter(std::function<void(absl::string_view)> err, Options options,
                              std::vector<size_t> sizes, int runs, int64_t trips_per_run)
     : err_(std::move(err)),
-      options_(options),
+      options_(std::move(options)),
       sizes_(std::move(sizes)),
       runs_(runs),
       trips_per_run_(trips_per_run),
-      start_(absl::Now()),
-      thread_([this] { Loop(); }) {}
+      start_(Now()),
+      last_line_(start_) {}
 
 ProgressMeter::~ProgressMeter() {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    stop_ = true;
-  }
-  wake_.notify_all();
-  thread_.join();
   if (options_.terminal && line_width_ > 0) {
     err_(absl::StrCat("\r", std::string(line_width_, ' '), "\r"));
   }
 }
 
 void ProgressMeter::RunDone() {
-  std::lock_guard<std::mutex> lock(mutex_);
   ++runs_done_;
+  const absl::Time now = Now();
+  if (now - last_line_ < options_.interval) return;
+  last_line_ = now;
+  const std::string line = Line(sizes_, runs_, trips_per_run_, runs_done_, now - start_);
+  if (options_.terminal) {
+    const size_t pad = line_width_ > line.size() ? line_width_ - line.size() : 0;
+    err_(absl::StrCat("\r", line, std::string(pad, ' ')));
+    line_width_ = std::max(line_width_, line.size());
+  } else {
+    err_(absl::StrCat(line, "\n"));
+  }
 }
 
 std::string ProgressMeter::Line(const std::vector<size_t>& sizes, int runs, int64_t trips_per_run,
@@ -58,23 +61,6 @@ std::string ProgressMeter::Line(const std::vector<size_t>& sizes, int runs, int6
       runs_done > 0 ? Seconds(elapsed * (total - runs_done) / runs_done) : std::string("?");
   return absl::StrFormat("progress: %s: %d of %d runs, %d round trips, elapsed %s, ETA %s", where,
                          runs_done, total, runs_done * trips_per_run, Seconds(elapsed), eta);
-}
-
-void ProgressMeter::Loop() {
-  std::unique_lock<std::mutex> lock(mutex_);
-  const auto interval = absl::ToChronoNanoseconds(options_.interval);
-  while (!wake_.wait_for(lock, interval, [this] { return stop_; })) {
-    const std::string line = Line(sizes_, runs_, trips_per_run_, runs_done_, absl::Now() - start_);
-    lock.unlock();
-    if (options_.terminal) {
-      const size_t pad = line_width_ > line.size() ? line_width_ - line.size() : 0;
-      err_(absl::StrCat("\r", line, std::string(pad, ' ')));
-      line_width_ = std::max(line_width_, line.size());
-    } else {
-      err_(absl::StrCat(line, "\n"));
-    }
-    lock.lock();
-  }
 }
 
 }  // namespace tickbench::harness

@@ -1,10 +1,11 @@
 #include "harness/progress_meter.h"
 
+#include <dirent.h>
+
+#include <algorithm>
 #include <string>
-#include <thread>
 
 #include "absl/strings/match.h"
-#include "absl/synchronization/mutex.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -24,49 +25,90 @@ TEST(ProgressMeterTest, LineSaysWhereItIsWhatIsDoneAndWhatIsLeft) {
               HasSubstr("512 B, run 3 of 3: 6 of 6 runs, 60 round trips, elapsed 1m30s, ETA 0"));
 }
 
-struct Captured {
-  absl::Mutex mutex;
+// A wall clock the test moves by hand, and what the meter wrote.
+struct Fixture {
+  absl::Time now = absl::UnixEpoch();
   std::string text;
-  std::function<void(absl::string_view)> sink() {
-    return [this](absl::string_view s) {
-      absl::MutexLock lock(&mutex);
-      text.append(s.data(), s.size());
-    };
+  ProgressMeter::Options Options(bool terminal) {
+    ProgressMeter::Options options;
+    options.terminal = terminal;
+    options.interval = absl::Seconds(1);
+    options.now = [this] { return now; };
+    return options;
   }
-  std::string Get() {
-    absl::MutexLock lock(&mutex);
-    return text;
+  std::function<void(absl::string_view)> Sink() {
+    return [this](absl::string_view s) { text.append(s.data(), s.size()); };
   }
+  size_t Lines() const { return static_cast<size_t>(std::count(text.begin(), text.end(), '\n')); }
 };
 
-TEST(ProgressMeterTest, PlainLinesAtMostOncePerIntervalAndNothingBeforeTheFirst) {
-  Captured captured;
-  {
-    ProgressMeter meter(captured.sink(), {false, absl::Milliseconds(100)}, {64}, 10, 5);
-    meter.RunDone();
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    EXPECT_EQ(captured.Get(), "") << "nothing within the first interval";
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  }
-  const std::string text = captured.Get();
-  const size_t lines = std::count(text.begin(), text.end(), '\n');
-  EXPECT_GE(lines, 1u) << text;
-  EXPECT_LE(lines, 6u) << text;  // 550 ms at one line per 100 ms at most
-  EXPECT_EQ(text.find('\r'), std::string::npos);
-  EXPECT_TRUE(absl::StartsWith(text, "progress: 64 B, run 2 of 10: 1 of 10 runs")) << text;
+TEST(ProgressMeterTest, NothingBeforeTheFirstIntervalAndNoTwoLinesCloserThanIt) {
+  Fixture f;
+  ProgressMeter meter(f.Sink(), f.Options(false), {64}, 10, 5);
+  f.now += absl::Milliseconds(999);
+  meter.RunDone();
+  EXPECT_EQ(f.text, "") << "nothing within the first interval";
+  f.now += absl::Milliseconds(1);
+  meter.RunDone();
+  EXPECT_EQ(f.text,
+            "progress: 64 B, run 3 of 10: 2 of 10 runs, 10 round trips, elapsed 1s, "
+            "ETA 4s\n");
+  f.now += absl::Milliseconds(600);
+  meter.RunDone();
+  EXPECT_EQ(f.Lines(), 1u) << "0.6 s after the last line: none";
+  f.now += absl::Milliseconds(400);
+  meter.RunDone();
+  EXPECT_EQ(f.Lines(), 2u) << "a whole interval after it: the next";
+  EXPECT_THAT(f.text, HasSubstr("4 of 10 runs, 20 round trips, elapsed 2s"));
+  EXPECT_EQ(f.text.find('\r'), std::string::npos);
+}
+
+TEST(ProgressMeterTest, ARunLongerThanTheIntervalShowsItsLineWhenItEnds) {
+  Fixture f;
+  ProgressMeter meter(f.Sink(), f.Options(false), {64, 128}, 1, 1000);
+  f.now += absl::Seconds(30);  // one long run: nothing is written while it lasts
+  EXPECT_EQ(f.text, "");
+  meter.RunDone();
+  EXPECT_EQ(f.text,
+            "progress: 128 B, run 1 of 1: 1 of 2 runs, 1000 round trips, elapsed 30s, "
+            "ETA 30s\n");
 }
 
 TEST(ProgressMeterTest, OnATerminalOneLineIsRewrittenAndClearedAtTheEnd) {
-  Captured captured;
+  Fixture f;
   {
-    ProgressMeter meter(captured.sink(), {true, absl::Milliseconds(50)}, {64}, 2, 5);
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    ProgressMeter meter(f.Sink(), f.Options(true), {64}, 12, 5);
+    for (int i = 0; i < 12; ++i) {
+      f.now += absl::Milliseconds(500);
+      meter.RunDone();
+    }
   }
-  const std::string text = captured.Get();
-  EXPECT_EQ(text.find('\n'), std::string::npos) << text;
-  EXPECT_EQ(text.front(), '\r');
-  EXPECT_EQ(text.back(), '\r') << "cleared: the results start at the line's beginning";
-  EXPECT_THAT(text, HasSubstr("progress: 64 B, run 1 of 2"));
+  EXPECT_EQ(f.text.find('\n'), std::string::npos) << f.text;
+  EXPECT_EQ(std::count(f.text.begin(), f.text.end(), '\r'), 6 + 2) << f.text;
+  EXPECT_EQ(f.text.front(), '\r');
+  EXPECT_EQ(f.text.back(), '\r') << "cleared: the results start at the line's beginning";
+  EXPECT_THAT(f.text, HasSubstr("progress: 64 B, run 3 of 12: 2 of 12 runs"));
+  // "10 of 12" is as wide as "12 of 12": a shorter line is padded over the longer one.
+  EXPECT_THAT(f.text, HasSubstr("12 of 12 runs, 60 round trips, elapsed 6s, ETA 0"));
+}
+
+// The threads of this process, from /proc/self/task.
+int Threads() {
+  DIR* dir = opendir("/proc/self/task");
+  if (dir == nullptr) return -1;
+  int count = 0;
+  while (const dirent* entry = readdir(dir)) count += entry->d_name[0] != '.';
+  closedir(dir);
+  return count;
+}
+
+TEST(ProgressMeterTest, TheMeterStartsNoThread) {
+  const int before = Threads();
+  ASSERT_GE(before, 1) << "no /proc/self/task";
+  ProgressMeter meter([](absl::string_view) {}, {}, {64}, 3, 5);
+  meter.RunDone();
+  EXPECT_EQ(Threads(), before) << "a thread beside the measuring one makes every system call "
+                                  "of the process dearer";
 }
 
 }  // namespace
