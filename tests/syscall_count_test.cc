@@ -18,6 +18,10 @@
 // its blocking read with a periodic timer armed once per run (transport/pipe_watchdog.h),
 // whose few ticks a run stay under the 0.1 a round trip counted.
 //
+// The same calls can still cost more: a thread beside the loop makes each dearer. A
+// second test reads the client's trace for the threads it starts: none before the peer's
+// fork, none until its last round trip.
+//
 // Skipped, with the reason, where strace is missing or may not trace (no ptrace).
 // Timing is not asserted here: bench/bare_compare.sh measures it.
 #include <dirent.h>
@@ -99,16 +103,22 @@ std::map<std::string, double> Compared(const std::map<std::string, double>& call
   return compared;
 }
 
-// The per-thread trace files of one run, counted by role and call.
-Counts CountTrace(const std::string& dir) {
-  const std::vector<std::string> files = TraceFiles(dir);
-  // The traced process's file holds its execve; it names the threads it started
-  // (clone with CLONE_THREAD) and the processes it forked (without).
+// The traced process's own trace file in `dir`: the one that starts with its execve. It
+// names the threads the process started (clone with CLONE_THREAD) and the processes it
+// forked (without).
+std::string MainTraceFile(const std::string& dir) {
   std::string main_file;
-  for (const std::string& file : files) {
+  for (const std::string& file : TraceFiles(dir)) {
     if (ReadWholeFile(dir + "/" + file).rfind("execve(", 0) == 0) main_file = file;
   }
   EXPECT_FALSE(main_file.empty()) << "no trace file starts with the execve in " << dir;
+  return main_file;
+}
+
+// The per-thread trace files of one run, counted by role and call.
+Counts CountTrace(const std::string& dir) {
+  const std::vector<std::string> files = TraceFiles(dir);
+  const std::string main_file = MainTraceFile(dir);
   std::set<std::string> client_files = {main_file};
   {
     std::istringstream lines(ReadWholeFile(dir + "/" + main_file));
@@ -138,14 +148,19 @@ Counts CountTrace(const std::string& dir) {
   return counts;
 }
 
-// Runs `binary args` under strace and counts its calls.
-Counts TraceRun(const std::string& name, const std::string& binary, const std::string& args) {
+// Runs `binary args` under strace; returns the directory of its trace files.
+std::string TraceInto(const std::string& name, const std::string& binary, const std::string& args) {
   const std::string dir = absl::StrCat(::testing::TempDir(), "/", name);
   Shell(absl::StrCat("rm -rf '", dir, "' && mkdir -p '", dir, "'"));
   const int exit_code = Shell(absl::StrCat("timeout 120 strace -f -ff -o '", dir, "/tr' ", binary,
                                            " ", args, " >'", dir, "/out' 2>'", dir, "/err'"));
   EXPECT_EQ(exit_code, 0) << binary << " " << args << ":\n" << ReadWholeFile(dir + "/err");
-  return CountTrace(dir);
+  return dir;
+}
+
+// Runs `binary args` under strace and counts its calls.
+Counts TraceRun(const std::string& name, const std::string& binary, const std::string& args) {
+  return CountTrace(TraceInto(name, binary, args));
 }
 
 // Per round trip: (counts at n2 - counts at n1) / (n2 - n1), rounded to 0.01, rates
@@ -222,6 +237,39 @@ TEST_P(SyscallCountTest, RoundTripMakesTheBareLoopsCalls) {
     EXPECT_EQ(ours, theirs) << role << " per round trip, tickbench: " << Describe(ours)
                             << "; bare loop: " << Describe(theirs);
   }
+}
+
+// A second thread alive while the loop runs makes each of its system calls dearer (the
+// kernel counts file references while the file table is shared; the C library brackets
+// cancellable calls, and a child forked from a threaded process inherits that): the same
+// calls, at a higher price. So the client starts no thread before its peer's fork, and
+// none until every round trip is done. The progress meter is on (no --quiet).
+TEST(SyscallCountThreadsTest, TheClientIsAloneFromThePeersForkToItsLastRoundTrip) {
+  if (const std::string why = StraceUnavailable(); !why.empty()) GTEST_SKIP() << why;
+  constexpr int kTrips = 300;
+  const std::string dir =
+      TraceInto("harness_threads", HarnessPath(),
+                absl::StrCat("--experiment=sweep --transport=pipe --sizes=", kSize,
+                             " --runs=2 --iterations=", kTrips, " --warmup=", kWarmup,
+                             " --format=csv --clock=clock_gettime --reference_clock=none"));
+  std::istringstream lines(ReadWholeFile(dir + "/" + MainTraceFile(dir)));
+  bool forked = false;
+  int writes_after_fork = 0;
+  for (std::string line; std::getline(lines, line);) {
+    const bool thread =
+        line.rfind("clone", 0) == 0 && line.find("CLONE_THREAD") != std::string::npos;
+    const bool fork = line.rfind("clone", 0) == 0 && !thread;
+    if (thread) {
+      EXPECT_TRUE(forked) << "a thread before the peer's fork: " << line;
+      break;
+    }
+    if (fork) forked = true;
+    if (forked && line.rfind("write(", 0) == 0) ++writes_after_fork;
+  }
+  EXPECT_TRUE(forked) << "no fork of the echo peer in the trace";
+  // The client writes each message once: 2 runs of warm-up and timed trips, and the
+  // frames that start each block, all before any thread.
+  EXPECT_GE(writes_after_fork, 2 * (kTrips + kWarmup));
 }
 
 INSTANTIATE_TEST_SUITE_P(AllTransports, SyscallCountTest,
