@@ -5,8 +5,7 @@
 
 namespace tickbench::transport {
 
-absl::Status CheckMessageSize(size_t size, size_t limit, absl::string_view transport_name) {
-  if (size <= limit) return absl::OkStatus();
+absl::Status MessageTooLargeError(size_t size, size_t limit, absl::string_view transport_name) {
   return absl::InvalidArgumentError(absl::StrFormat(
       "a %u-byte message is larger than the %u-byte limit of %s", size, limit, transport_name));
 }

@@ -61,9 +61,9 @@ class ScopedSigpipeBlock {
   bool was_pending_ = false;
 };
 
+// Writes data[written..]: the loop of WriteFull().
 absl::Status WriteLoop(int fd, absl::Span<const char> data, WriteMode mode,
-                       ScopedSigpipeBlock* block) {
-  size_t written = 0;
+                       ScopedSigpipeBlock* block, size_t written = 0) {
   while (written < data.size()) {
     const char* from = data.data() + written;
     const size_t left = data.size() - written;
@@ -146,7 +146,9 @@ absl::Status IoErrnoToStatus(int error_number, absl::string_view what) {
   }
 }
 
-absl::Status WriteFull(int fd, absl::Span<const char> data, WriteMode mode) {
+namespace full_io_internal {
+
+absl::Status WriteFullSlow(int fd, absl::Span<const char> data, WriteMode mode) {
   if (mode == WriteMode::kPipe) {
     ScopedSigpipeBlock block;
     return WriteLoop(fd, data, mode, &block);
@@ -154,9 +156,24 @@ absl::Status WriteFull(int fd, absl::Span<const char> data, WriteMode mode) {
   return WriteLoop(fd, data, mode, nullptr);
 }
 
-absl::Status ReadFull(int fd, absl::Span<char> buffer, absl::Duration wait_timeout) {
+// The inline part never takes WriteMode::kPipe: no SIGPIPE to consume here.
+absl::Status FinishWrite(int fd, absl::Span<const char> data, WriteMode mode, ssize_t first,
+                         int error_number) {
+  if (first >= 0) return WriteLoop(fd, data, mode, nullptr, static_cast<size_t>(first));
+  if (error_number != EINTR) {
+    return IoErrnoToStatus(error_number, absl::StrFormat("write 0 of %u bytes", data.size()));
+  }
+  TICKBENCH_RETURN_IF_STOPPED("writing");
+  return WriteLoop(fd, data, mode, nullptr);
+}
+
+}  // namespace full_io_internal
+
+namespace {
+
+// Reads buffer[done..]: the loop of ReadFull().
+absl::Status ReadLoop(int fd, absl::Span<char> buffer, absl::Duration wait_timeout, size_t done) {
   const bool wait_first = wait_timeout != absl::InfiniteDuration();
-  size_t done = 0;
   while (done < buffer.size()) {
     if (wait_first) {
       if (absl::Status waited = WaitReadable(fd, wait_timeout); !waited.ok()) {
@@ -180,6 +197,26 @@ absl::Status ReadFull(int fd, absl::Span<char> buffer, absl::Duration wait_timeo
   }
   return absl::OkStatus();
 }
+
+}  // namespace
+
+namespace full_io_internal {
+
+absl::Status ReadFullSlow(int fd, absl::Span<char> buffer, absl::Duration wait_timeout) {
+  return ReadLoop(fd, buffer, wait_timeout, 0);
+}
+
+absl::Status FinishRead(int fd, absl::Span<char> buffer, ssize_t first, int error_number) {
+  if (first > 0) return ReadLoop(fd, buffer, absl::InfiniteDuration(), static_cast<size_t>(first));
+  if (first == 0) return PeerClosedError(absl::StrFormat("read 0 of %u bytes", buffer.size()));
+  if (error_number != EINTR) {
+    return IoErrnoToStatus(error_number, absl::StrFormat("read 0 of %u bytes", buffer.size()));
+  }
+  TICKBENCH_RETURN_IF_STOPPED("reading");
+  return ReadLoop(fd, buffer, absl::InfiniteDuration(), 0);
+}
+
+}  // namespace full_io_internal
 
 absl::Status ReadFullWaitingOnEagain(int fd, absl::Span<char> buffer, absl::Duration timeout) {
   size_t done = 0;

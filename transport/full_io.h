@@ -24,6 +24,13 @@
 #ifndef TRANSPORT_FULL_IO_H_
 #define TRANSPORT_FULL_IO_H_
 
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "absl/base/optimization.h"
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
@@ -44,8 +51,30 @@ absl::Status IoErrnoToStatus(int error_number, absl::string_view what);
 // The status for end of file where more bytes were expected.
 absl::Status PeerClosedError(absl::string_view what);
 
-// Writes all of `data`, retrying short writes and EINTR.
-absl::Status WriteFull(int fd, absl::Span<const char> data, WriteMode mode);
+namespace full_io_internal {
+// What follows a first call that did not do the whole job (`first`: what it returned,
+// `error_number`: errno then): the rest of WriteFull() and ReadFull(), out of line.
+absl::Status FinishWrite(int fd, absl::Span<const char> data, WriteMode mode, ssize_t first,
+                         int error_number);
+absl::Status FinishRead(int fd, absl::Span<char> buffer, ssize_t first, int error_number);
+// The whole of each, for what the inline part does not take (a pipe whose writes mask
+// SIGPIPE; a read that waits first; an empty buffer).
+absl::Status WriteFullSlow(int fd, absl::Span<const char> data, WriteMode mode);
+absl::Status ReadFullSlow(int fd, absl::Span<char> buffer, absl::Duration wait_timeout);
+}  // namespace full_io_internal
+
+// Writes all of `data`, retrying short writes and EINTR. Inline up to its first call,
+// which in a round trip writes the whole message: the common case runs no code beyond
+// the call and the comparison after it.
+inline absl::Status WriteFull(int fd, absl::Span<const char> data, WriteMode mode) {
+  if (ABSL_PREDICT_FALSE(mode == WriteMode::kPipe || data.empty())) {
+    return full_io_internal::WriteFullSlow(fd, data, mode);
+  }
+  const ssize_t n = mode == WriteMode::kSocket ? send(fd, data.data(), data.size(), MSG_NOSIGNAL)
+                                               : write(fd, data.data(), data.size());
+  if (ABSL_PREDICT_TRUE(n == static_cast<ssize_t>(data.size()))) return absl::OkStatus();
+  return full_io_internal::FinishWrite(fd, data, mode, n, errno);
+}
 
 // Reads until `buffer` is full, retrying short reads and EINTR. With a finite
 // `wait_timeout`, waits for data with ppoll() before each read and returns
@@ -56,8 +85,18 @@ absl::Status WriteFull(int fd, absl::Span<const char> data, WriteMode mode);
 //
 // A timeout or error part-way through a message leaves the stream out of step with the
 // peer: the bytes already read are lost to the caller. The message says how many.
-absl::Status ReadFull(int fd, absl::Span<char> buffer,
-                      absl::Duration wait_timeout = absl::InfiniteDuration());
+//
+// Inline up to its first read(2) when it does not wait first: a message already whole
+// in the kernel costs the call and a comparison.
+inline absl::Status ReadFull(int fd, absl::Span<char> buffer,
+                             absl::Duration wait_timeout = absl::InfiniteDuration()) {
+  if (ABSL_PREDICT_FALSE(wait_timeout != absl::InfiniteDuration() || buffer.empty())) {
+    return full_io_internal::ReadFullSlow(fd, buffer, wait_timeout);
+  }
+  const ssize_t n = read(fd, buffer.data(), buffer.size());
+  if (ABSL_PREDICT_TRUE(n == static_cast<ssize_t>(buffer.size()))) return absl::OkStatus();
+  return full_io_internal::FinishRead(fd, buffer, n, errno);
+}
 
 // ReadFull() for a descriptor with O_NONBLOCK set (a pipe's read end) that is to be
 // waited on: reads first, and only when the read finds nothing (EAGAIN) waits with

@@ -16,31 +16,6 @@ namespace tickbench::transport {
 PipeEndpoint::PipeEndpoint(UniqueFd read_fd, UniqueFd write_fd, WriteMode write_mode)
     : read_fd_(std::move(read_fd)), write_fd_(std::move(write_fd)), write_mode_(write_mode) {}
 
-absl::Status PipeEndpoint::Send(absl::Span<const char> message) {
-  if (absl::Status size = CheckMessageSize(message.size(), kMaxStreamMessageBytes, kPipeName);
-      !size.ok()) {
-    return size;
-  }
-  return WriteFull(write_fd_.get(), message, write_mode_);
-}
-
-absl::Status PipeEndpoint::Receive(absl::Span<char> buffer) {
-  if (absl::Status size = CheckMessageSize(buffer.size(), kMaxStreamMessageBytes, kPipeName);
-      !size.ok()) {
-    return size;
-  }
-  if (busy_poll_) {
-    return SpinReadFull(read_fd_.get(), buffer, timeout_, SpinRead::kNonBlockingRead);
-  }
-  // No timeout: one blocking read(2). A timeout of kMinWatchdogTimeout or more: one
-  // blocking read(2), bounded by the watchdog's ticks. A shorter one (any, where the
-  // system has no per-thread timer signal): the read end is O_NONBLOCK, and ppoll() bounds
-  // a wait only when the read found nothing.
-  if (timeout_ == absl::InfiniteDuration()) return ReadFull(read_fd_.get(), buffer);
-  if (ShortTimeout(timeout_)) return ReadFullWaitingOnEagain(read_fd_.get(), buffer, timeout_);
-  return watchdog_.Read(read_fd_.get(), buffer);
-}
-
 bool PipeEndpoint::ShortTimeout(absl::Duration timeout) {
   return timeout != absl::InfiniteDuration() &&
          (timeout < kMinWatchdogTimeout || !PipeWatchdogsAvailable());
@@ -51,7 +26,15 @@ absl::Status PipeEndpoint::ApplyModes(absl::Duration timeout, bool busy_poll) {
     return mode;
   }
   const bool watched = !busy_poll && timeout != absl::InfiniteDuration() && !ShortTimeout(timeout);
-  return watchdog_.SetTimeout(watched ? timeout : absl::InfiniteDuration());
+  if (absl::Status set = watchdog_.SetTimeout(watched ? timeout : absl::InfiniteDuration());
+      !set.ok()) {
+    return set;
+  }
+  receive_mode_ = busy_poll                             ? ReceiveMode::kSpin
+                  : watched                             ? ReceiveMode::kWatched
+                  : timeout == absl::InfiniteDuration() ? ReceiveMode::kBlocking
+                                                        : ReceiveMode::kWaitOnEagain;
+  return absl::OkStatus();
 }
 
 absl::Status PipeEndpoint::SetReceiveTimeout(absl::Duration timeout) {

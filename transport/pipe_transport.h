@@ -44,6 +44,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "absl/types/span.h"
+#include "transport/endpoint_checks.h"
 #include "transport/full_io.h"
 #include "transport/pipe_watchdog.h"
 #include "transport/transport.h"
@@ -81,11 +82,45 @@ class PipeEndpoint final : public Endpoint {
   UniqueFd read_fd_;
   UniqueFd write_fd_;
   WriteMode write_mode_;
+  // How Receive() reads, chosen by SetReceiveTimeout() and SetBusyPoll() (see the top of
+  // this file): no timeout; a watched timeout; a short one (or any, where watchdogs are
+  // not available), waited for with ppoll() after an empty read; busy polling.
+  enum class ReceiveMode { kBlocking, kWatched, kWaitOnEagain, kSpin };
+
   absl::Duration timeout_ = absl::InfiniteDuration();
   bool busy_poll_ = false;
+  ReceiveMode receive_mode_ = ReceiveMode::kBlocking;
   bool read_non_blocking_ = false;
   PipeWatchdog watchdog_;
 };
+
+// Send() and Receive() are inline, so that the loop specialised on PipeEndpoint runs
+// them, up to their system call, in its own body.
+inline absl::Status PipeEndpoint::Send(absl::Span<const char> message) {
+  if (absl::Status size = CheckMessageSize(message.size(), kMaxStreamMessageBytes, kPipeName);
+      !size.ok()) {
+    return size;
+  }
+  return WriteFull(write_fd_.get(), message, write_mode_);
+}
+
+inline absl::Status PipeEndpoint::Receive(absl::Span<char> buffer) {
+  if (absl::Status size = CheckMessageSize(buffer.size(), kMaxStreamMessageBytes, kPipeName);
+      !size.ok()) {
+    return size;
+  }
+  switch (receive_mode_) {
+    case ReceiveMode::kBlocking:  // no timeout: one blocking read(2)
+      return ReadFull(read_fd_.get(), buffer);
+    case ReceiveMode::kWatched:  // one blocking read(2), bounded by the watchdog's ticks
+      return watchdog_.Read(read_fd_.get(), buffer);
+    case ReceiveMode::kWaitOnEagain:  // O_NONBLOCK; ppoll() only when the read found nothing
+      return ReadFullWaitingOnEagain(read_fd_.get(), buffer, timeout_);
+    case ReceiveMode::kSpin:
+      break;
+  }
+  return SpinReadFull(read_fd_.get(), buffer, timeout_, SpinRead::kNonBlockingRead);
+}
 
 absl::StatusOr<std::unique_ptr<Transport>> MakePipeTransport();
 

@@ -19,19 +19,13 @@
 
 namespace tickbench::transport {
 
+namespace pipe_watchdog_internal {
+thread_local WatchState t_watch __attribute__((tls_model("initial-exec"))) = {};
+}  // namespace pipe_watchdog_internal
+
 namespace {
 
-// What the handler needs of the Read() in progress on this thread. Written by Read()
-// with compiler fences around it, read and written by the handler on the same thread.
-// initial-exec: a plain %fs-relative access, safe in a signal handler.
-struct WatchState {
-  volatile int id;              // the watchdog reading now, 0 for none
-  volatile int fd;              // its descriptor
-  volatile int non_blocking;    // its flags with O_NONBLOCK
-  volatile int64_t ticks;       // ticks since the last byte arrived
-  volatile int made_non_block;  // the handler set O_NONBLOCK since Read() last cleared it
-};
-thread_local WatchState t_watch __attribute__((tls_model("initial-exec"))) = {};
+using pipe_watchdog_internal::t_watch;
 
 std::atomic<int> g_next_id{1};
 
@@ -163,19 +157,7 @@ absl::Status PipeWatchdog::Arm(int fd) {
   return absl::OkStatus();
 }
 
-absl::Status PipeWatchdog::Read(int fd, absl::Span<char> buffer) {
-  if (timeout_ == absl::InfiniteDuration()) return ReadFull(fd, buffer);
-  if (!armed_ || !pthread_equal(pthread_self(), armed_thread_)) {
-    if (absl::Status armed = Arm(fd); !armed.ok()) return armed;
-  }
-  t_watch.fd = fd;
-  t_watch.non_blocking = blocking_flags_ | O_NONBLOCK;
-  t_watch.ticks = 0;
-  t_watch.made_non_block = 0;
-  std::atomic_signal_fence(std::memory_order_seq_cst);
-  t_watch.id = id_;
-  std::atomic_signal_fence(std::memory_order_seq_cst);
-  absl::Status status = ReadLoop(fd, buffer);
+absl::Status PipeWatchdog::EndRead(int fd, absl::Status status) {
   std::atomic_signal_fence(std::memory_order_seq_cst);
   t_watch.id = 0;
   // A tick between the last read and the line above left O_NONBLOCK set.
@@ -184,40 +166,43 @@ absl::Status PipeWatchdog::Read(int fd, absl::Span<char> buffer) {
   return status;
 }
 
-absl::Status PipeWatchdog::ReadLoop(int fd, absl::Span<char> buffer) {
+absl::Status PipeWatchdog::FinishRead(int fd, absl::Span<char> buffer, ssize_t first,
+                                      int error_number) {
+  return EndRead(fd, ReadLoop(fd, buffer, first, error_number));
+}
+
+// `n` and `error_number`: what the last read(2) returned, and errno then.
+absl::Status PipeWatchdog::ReadLoop(int fd, absl::Span<char> buffer, ssize_t n, int error_number) {
   size_t done = 0;
-  while (done < buffer.size()) {
-    const ssize_t n = read(fd, buffer.data() + done, buffer.size() - done);
+  while (true) {
     if (n > 0) {
       done += static_cast<size_t>(n);
       t_watch.ticks = 0;  // as SO_RCVTIMEO: the wait is for the next byte
-      continue;
-    }
-    if (n == 0) {
+      if (done >= buffer.size()) return absl::OkStatus();
+    } else if (n == 0) {
+      if (buffer.empty()) return absl::OkStatus();
       return PeerClosedError(absl::StrFormat("read %u of %u bytes", done, buffer.size()));
-    }
-    const int error_number = errno;
-    if (error_number == EINTR) {  // a stop signal (installed without SA_RESTART)
+    } else if (error_number == EINTR) {  // a stop signal (installed without SA_RESTART)
       TICKBENCH_RETURN_IF_STOPPED("reading");
-      continue;
-    }
-    if (error_number != EAGAIN && error_number != EWOULDBLOCK) {
+    } else if (error_number != EAGAIN && error_number != EWOULDBLOCK) {
       return IoErrnoToStatus(error_number,
                              absl::StrFormat("read %u of %u bytes", done, buffer.size()));
+    } else {
+      // A tick ended the read: block again, unless the wait is over or a stop was asked.
+      if (absl::Status restored = RestoreBlocking(fd, blocking_flags_, true); !restored.ok()) {
+        return restored;
+      }
+      TICKBENCH_RETURN_IF_STOPPED("waiting for data");
+      std::atomic_signal_fence(std::memory_order_seq_cst);
+      if (t_watch.ticks >= tick_limit_) {
+        return absl::DeadlineExceededError(absl::StrFormat("read %u of %u bytes: no data within %s",
+                                                           done, buffer.size(),
+                                                           absl::FormatDuration(timeout_)));
+      }
     }
-    // A tick ended the read: block again, unless the wait is over or a stop was asked.
-    if (absl::Status restored = RestoreBlocking(fd, blocking_flags_, true); !restored.ok()) {
-      return restored;
-    }
-    TICKBENCH_RETURN_IF_STOPPED("waiting for data");
-    std::atomic_signal_fence(std::memory_order_seq_cst);
-    if (t_watch.ticks >= tick_limit_) {
-      return absl::DeadlineExceededError(absl::StrFormat("read %u of %u bytes: no data within %s",
-                                                         done, buffer.size(),
-                                                         absl::FormatDuration(timeout_)));
-    }
+    n = read(fd, buffer.data() + done, buffer.size() - done);
+    error_number = n < 0 ? errno : 0;
   }
-  return absl::OkStatus();
 }
 
 }  // namespace tickbench::transport

@@ -42,16 +42,37 @@
 #ifndef TRANSPORT_PIPE_WATCHDOG_H_
 #define TRANSPORT_PIPE_WATCHDOG_H_
 
+#include <fcntl.h>
 #include <pthread.h>
+#include <sys/types.h>
 #include <time.h>
+#include <unistd.h>
 
+#include <atomic>
+#include <cerrno>
 #include <cstdint>
 
+#include "absl/base/optimization.h"
 #include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "absl/types/span.h"
+#include "transport/full_io.h"
 
 namespace tickbench::transport {
+
+namespace pipe_watchdog_internal {
+// What the tick handler needs of the Read() in progress on this thread. Written by Read()
+// with compiler fences around it, read and written by the handler on the same thread.
+// initial-exec: a plain %fs-relative access, safe in a signal handler.
+struct WatchState {
+  volatile int id;              // the watchdog reading now, 0 for none
+  volatile int fd;              // its descriptor
+  volatile int non_blocking;    // its flags with O_NONBLOCK
+  volatile int64_t ticks;       // ticks since the last byte arrived
+  volatile int made_non_block;  // the handler set O_NONBLOCK since Read() last cleared it
+};
+extern thread_local WatchState t_watch __attribute__((tls_model("initial-exec")));
+}  // namespace pipe_watchdog_internal
 
 // Shorter timeouts are not bounded by a watchdog (its ticks would be too frequent):
 // the pipe endpoint waits for them with ppoll() after an empty read instead.
@@ -81,7 +102,9 @@ class PipeWatchdog {
   absl::Status SetTimeout(absl::Duration timeout);
 
   // Reads until `buffer` is full from `fd`, a blocking descriptor, as ReadFull() in
-  // full_io.h does, bounded as described above.
+  // full_io.h does, bounded as described above. Inline up to its first read(2), which in
+  // a round trip gets the whole message: then it costs that call, a few stores to this
+  // thread's WatchState and the comparisons after it.
   absl::Status Read(int fd, absl::Span<char> buffer);
 
   // The tick period in force (absl::ZeroDuration() while disarmed), for tests.
@@ -90,7 +113,13 @@ class PipeWatchdog {
  private:
   absl::Status Arm(int fd);
   void Disarm();
-  absl::Status ReadLoop(int fd, absl::Span<char> buffer);
+  // The rest of a Read() whose first read(2) returned `first` (errno `error_number`):
+  // reads until the buffer is full, the wait is over or an error; then ends the Read().
+  absl::Status FinishRead(int fd, absl::Span<char> buffer, ssize_t first, int error_number);
+  absl::Status ReadLoop(int fd, absl::Span<char> buffer, ssize_t n, int error_number);
+  // Ends a Read(): the handler no longer acts on this thread's reads, and O_NONBLOCK, if
+  // a tick set it, is cleared.
+  absl::Status EndRead(int fd, absl::Status status);
 
   const int id_;  // tells this watchdog's ticks from others' in the signal handler
   absl::Duration timeout_ = absl::InfiniteDuration();
@@ -102,6 +131,31 @@ class PipeWatchdog {
   pthread_t armed_thread_{};
   timer_t timer_{};
 };
+
+inline absl::Status PipeWatchdog::Read(int fd, absl::Span<char> buffer) {
+  if (timeout_ == absl::InfiniteDuration()) return ReadFull(fd, buffer);
+  if (ABSL_PREDICT_FALSE(!armed_ || !pthread_equal(pthread_self(), armed_thread_))) {
+    if (absl::Status armed = Arm(fd); !armed.ok()) return armed;
+  }
+  pipe_watchdog_internal::WatchState& watch = pipe_watchdog_internal::t_watch;
+  watch.fd = fd;
+  watch.non_blocking = blocking_flags_ | O_NONBLOCK;
+  watch.ticks = 0;
+  watch.made_non_block = 0;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  watch.id = id_;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  const ssize_t n = read(fd, buffer.data(), buffer.size());
+  if (ABSL_PREDICT_TRUE(n == static_cast<ssize_t>(buffer.size()))) {
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    watch.id = 0;
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    // A tick between the read and the line above left O_NONBLOCK set.
+    if (ABSL_PREDICT_TRUE(watch.made_non_block == 0)) return absl::OkStatus();
+    return EndRead(fd, absl::OkStatus());
+  }
+  return FinishRead(fd, buffer, n, errno);
+}
 
 }  // namespace tickbench::transport
 

@@ -55,23 +55,6 @@ StreamSocketEndpoint::StreamSocketEndpoint(UniqueFd fd, std::string transport_na
       transport_name_(std::move(transport_name)),
       max_message_size_(max_message_size) {}
 
-absl::Status StreamSocketEndpoint::Send(absl::Span<const char> message) {
-  if (absl::Status size = CheckMessageSize(message.size(), max_message_size_, transport_name_);
-      !size.ok()) {
-    return size;
-  }
-  return WriteFull(fd_.get(), message, WriteMode::kSocket);
-}
-
-absl::Status StreamSocketEndpoint::Receive(absl::Span<char> buffer) {
-  if (absl::Status size = CheckMessageSize(buffer.size(), max_message_size_, transport_name_);
-      !size.ok()) {
-    return size;
-  }
-  if (busy_poll_) return SpinReadFull(fd_.get(), buffer, receive_timeout_, SpinRead::kRecvDontWait);
-  return ReadFull(fd_.get(), buffer);
-}
-
 absl::Status StreamSocketEndpoint::SetReceiveTimeout(absl::Duration timeout) {
   if (absl::Status set = SetSocketReceiveTimeout(fd_.get(), timeout); !set.ok()) return set;
   receive_timeout_ = timeout;

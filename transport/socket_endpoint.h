@@ -14,6 +14,8 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "absl/types/span.h"
+#include "transport/endpoint_checks.h"
+#include "transport/full_io.h"
 #include "transport/transport.h"
 #include "transport/unique_fd.h"
 
@@ -63,6 +65,25 @@ class StreamSocketEndpoint final : public Endpoint {
   // Kept for busy polling, which cannot use SO_RCVTIMEO: it never waits in the kernel.
   absl::Duration receive_timeout_ = absl::InfiniteDuration();
 };
+
+// Send() and Receive() are inline, so that the loop specialised on StreamSocketEndpoint
+// runs them, up to their system call, in its own body.
+inline absl::Status StreamSocketEndpoint::Send(absl::Span<const char> message) {
+  if (absl::Status size = CheckMessageSize(message.size(), max_message_size_, transport_name_);
+      !size.ok()) {
+    return size;
+  }
+  return WriteFull(fd_.get(), message, WriteMode::kSocket);
+}
+
+inline absl::Status StreamSocketEndpoint::Receive(absl::Span<char> buffer) {
+  if (absl::Status size = CheckMessageSize(buffer.size(), max_message_size_, transport_name_);
+      !size.ok()) {
+    return size;
+  }
+  if (busy_poll_) return SpinReadFull(fd_.get(), buffer, receive_timeout_, SpinRead::kRecvDontWait);
+  return ReadFull(fd_.get(), buffer);
+}
 
 // A connected SOCK_DGRAM socket (UNIX or UDP): one message is one datagram.
 class DatagramSocketEndpoint final : public Endpoint {
