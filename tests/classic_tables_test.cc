@@ -98,7 +98,9 @@ TEST(ClassicTablesTest, FifteenPercentDipOfAnElevenPointTableIsAStep) {
     const double sd = seed == 1 ? 0 : 0.01;
     const std::string text =
         Analyze(Table(machine, analysis::ClassicTableSizes(), sd, seed), false);
-    if (seed == 1) EXPECT_THAT(text, HasSubstr("jump down between 1492 and 1536 bytes")) << text;
+    if (seed == 1) {
+      EXPECT_THAT(text, HasSubstr("jump down between 1492 and 1536 bytes")) << text;
+    }
     found += text.find("jump down between 1492 and 1536 bytes") != std::string::npos;
     EXPECT_THAT(text, HasSubstr("power: 11 sizes; a lone jump smaller than")) << text;
   }
@@ -119,7 +121,9 @@ TEST(ClassicTablesTest, FifteenPercentDipOfAPlainLineIsAStep) {
     const analysis::Sweep sweep =
         analysis::MakeSweep(analysis::ClassicTableSizes(), truth, noise, seed);
     const std::string text = Analyze(sweep, false);
-    if (seed == 1) EXPECT_THAT(text, HasSubstr("between 1492 and 1536 bytes")) << text;
+    if (seed == 1) {
+      EXPECT_THAT(text, HasSubstr("between 1492 and 1536 bytes")) << text;
+    }
     found += text.find("down between 1492 and 1536 bytes") != std::string::npos;
   }
   EXPECT_GE(found, 18);
@@ -146,7 +150,9 @@ TEST(ClassicTablesTest, ClassicTableWinsAsBsdWithRanges) {
     EXPECT_GE(best.candidates_in_range, 1);
     s_in_range += InRange(best, "s", 112);
     s_reported += best.model.small_bytes == 112;
-    if (seed == 1) EXPECT_EQ(analysis::DescribeRanges(best), "C=1024, t=512, s=112");
+    if (seed == 1) {
+      EXPECT_EQ(analysis::DescribeRanges(best), "C=1024, t=512, s=112");
+    }
   }
   EXPECT_GE(s_in_range, 8);
   EXPECT_EQ(s_reported, s_in_range);  // whenever 112 ties, it is the one reported
@@ -167,7 +173,9 @@ TEST(ClassicTablesTest, CombinedLayoutWinsWhereBothMechanismsArePresent) {
     for (analysis::ModelFamily alone :
          {analysis::ModelFamily::kBsdSocket, analysis::ModelFamily::kIpv4Fragments}) {
       const analysis::FamilyFit& f = c.families[static_cast<int>(alone)];
-      if (f.fitted) EXPECT_GE(f.bic - best.bic, 6) << analysis::FamilyName(alone);
+      if (f.fitted) {
+        EXPECT_GE(f.bic - best.bic, 6) << analysis::FamilyName(alone);
+      }
     }
     EXPECT_TRUE(InRange(best, "MTU", 1500)) << analysis::DescribeRanges(best);
     EXPECT_TRUE(InRange(best, "C", 1024)) << analysis::DescribeRanges(best);
