@@ -4,7 +4,7 @@
 # placement by placement and mode by mode, so that drift in the machine's load falls on
 # both alike.
 #
-#   bench/bare_compare.sh [--reps=7] [--iterations=2000] [--warmup=1000] [--sizes=1,1024]
+#   bench/bare_compare.sh [--reps=21] [--iterations=5000] [--warmup=1000] [--sizes=1,1024]
 #                         [--transports=unix_stream,unix_dgram,udp,tcp,pipe]
 #                         [--cpus=0,1] [--cases=same:blocking,split:blocking,split:busy_poll]
 #                         [--harness=bazel-bin/harness/harness] [--bare=bazel-bin/bench/bare_loop]
@@ -24,14 +24,18 @@
 # (CSV per_iteration_p50_ns); bare_loop's is the median of its round trips. Odd
 # repetitions run tickbench first, even ones the bare loop first.
 #
+# The defaults are what resolves 2% on a 2-vCPU VM, whose host moves a run's round trips
+# as a whole: 7 repetitions gave intervals of +-5-20% there, 21 of 5000 round trips
+# +-0.5-5% (docs/overhead.md); about 5 minutes for the three default cases.
+#
 # Prints, for each case, transport and size: the median over the repetitions of each
 # one's median round trip (µs), and the ratio tickbench / bare: the median of the
 # repetitions' paired ratios (each tickbench run over the bare run beside it) with a
 # bootstrap 95% interval (2000 resamples of the repetitions, percentile method).
 set -euo pipefail
 
-reps=7
-iterations=2000
+reps=21
+iterations=5000
 warmup=1000
 sizes=1,1024
 transports=unix_stream,unix_dgram,udp,tcp,pipe
@@ -52,7 +56,7 @@ for arg in "$@"; do
     --harness=*) harness=${arg#*=} ;;
     --bare=*) bare=${arg#*=} ;;
     --raw=*) raw=${arg#*=} ;;
-    -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,34p' "$0"; exit 0 ;;
     *) echo "bare_compare.sh: unknown option '$arg' (see --help)" >&2; exit 2 ;;
   esac
 done
