@@ -9,7 +9,7 @@
 //                 thread's alone again, the C library still brackets cancellable calls.
 //
 //   bazel run -c opt //bench:thread_cost_benchmark --
-//       --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+//       --benchmark_repetitions=9 --benchmark_report_aggregates_only=true
 //
 // The calls: read(2) of an empty non-blocking pipe (EAGAIN: the call a busy-polled pipe
 // receive repeats), and write(2) of one byte into a pipe then read(2) of it back (the

@@ -297,6 +297,48 @@ TEST(FullIoTest, RetriesAfterEintr) {
   EXPECT_GT(signals_caught.load(), 0);
 }
 
+// A signal (installed without SA_RESTART) that lands in a blocking write which has moved
+// some bytes ends it short; with none moved, in EINTR. Either way WriteFull() goes on
+// from where the call stopped: the first call is WriteFull()'s inline part, the rest
+// its out-of-line continuation. Each write mode, the reader slower than the writer so
+// that the writer keeps blocking on a full buffer.
+TEST(FullIoTest, WritesWholeThroughShortWritesAndEintr) {
+  struct sigaction action = {}, old_action;
+  action.sa_handler = CountSignal;
+  sigemptyset(&action.sa_mask);
+  ASSERT_EQ(sigaction(SIGUSR1, &action, &old_action), 0);
+  for (const WriteMode mode : {WriteMode::kSocket, WriteMode::kPipeSigpipeIgnored}) {
+    int fds[2];
+    if (mode == WriteMode::kSocket) {
+      ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), 0);
+    } else {
+      ASSERT_EQ(pipe2(fds, O_CLOEXEC), 0);
+    }
+    UniqueFd read_end(fds[0]), write_end(fds[1]);
+    const std::vector<char> sent = Bytes(8 << 20);
+    std::atomic<bool> written{false};
+    absl::Status write_status;
+    const int caught_before = signals_caught.load();
+    std::thread writer([&] {
+      write_status = WriteFull(write_end.get(), sent, mode);
+      write_end.reset();  // a short WriteFull() then ends the read at end of file
+      written = true;
+    });
+    for (int i = 0; i < 20 && !written; ++i) {  // interrupt it while it blocks
+      pthread_kill(writer.native_handle(), SIGUSR1);
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    std::vector<char> received(sent.size());
+    const absl::Status read_status = ReadFull(read_end.get(), absl::MakeSpan(received));
+    writer.join();
+    EXPECT_TRUE(write_status.ok()) << write_status;
+    EXPECT_TRUE(read_status.ok()) << read_status;
+    EXPECT_TRUE(sent == received) << "the bytes arrived whole and in order";
+    EXPECT_GT(signals_caught.load(), caught_before) << "no signal landed in the write";
+  }
+  ASSERT_EQ(sigaction(SIGUSR1, &old_action, nullptr), 0);
+}
+
 // Signals that keep interrupting a bounded wait do not stretch it: each restart waits
 // only for what is left (counted by the kernel). A wait that restarted with the whole
 // timeout after each 10 ms interruption would run until the interruptions stop (3 s).

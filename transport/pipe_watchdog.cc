@@ -179,8 +179,7 @@ absl::Status PipeWatchdog::ReadLoop(int fd, absl::Span<char> buffer, ssize_t n, 
       done += static_cast<size_t>(n);
       t_watch.ticks = 0;  // as SO_RCVTIMEO: the wait is for the next byte
       if (done >= buffer.size()) return absl::OkStatus();
-    } else if (n == 0) {
-      if (buffer.empty()) return absl::OkStatus();
+    } else if (n == 0) {  // (an empty buffer never gets here: Read() returns at once)
       return PeerClosedError(absl::StrFormat("read %u of %u bytes", done, buffer.size()));
     } else if (error_number == EINTR) {  // a stop signal (installed without SA_RESTART)
       TICKBENCH_RETURN_IF_STOPPED("reading");
