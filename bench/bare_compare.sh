@@ -8,7 +8,7 @@
 #                         [--transports=unix_stream,unix_dgram,udp,tcp,pipe]
 #                         [--cpus=0,1] [--cases=same:blocking,split:blocking,split:busy_poll]
 #                         [--harness=bazel-bin/harness/harness] [--bare=bazel-bin/bench/bare_loop]
-#                         [--raw=FILE]
+#                         [--raw=FILE] [--against=HARNESS]
 #
 # Needs both binaries built (bazel build //harness //bench:bare_loop); each pins itself
 # and its peer (--pin). A case is PLACEMENT:MODE: placement `same` pins client and
@@ -23,6 +23,10 @@
 # the clock bare_loop reads too) --reference_clock=none; its figure is the median round trip
 # (CSV per_iteration_p50_ns); bare_loop's is the median of its round trips. Odd
 # repetitions run tickbench first, even ones the bare loop first.
+#
+# --against=HARNESS puts a second tickbench build where the bare loop was, run with the
+# same flags, so that a change to the harness is measured against the build before it
+# (the ratio is then this build / that one).
 #
 # The defaults are what resolves 2% on a 2-vCPU VM, whose host moves a run's round trips
 # as a whole: 7 repetitions gave intervals of +-5-20% there, 21 of 5000 round trips
@@ -44,6 +48,7 @@ cases=same:blocking,split:blocking,split:busy_poll
 harness=bazel-bin/harness/harness
 bare=bazel-bin/bench/bare_loop
 raw=""
+against=""
 for arg in "$@"; do
   case "$arg" in
     --reps=*) reps=${arg#*=} ;;
@@ -56,14 +61,15 @@ for arg in "$@"; do
     --harness=*) harness=${arg#*=} ;;
     --bare=*) bare=${arg#*=} ;;
     --raw=*) raw=${arg#*=} ;;
-    -h|--help) sed -n '2,34p' "$0"; exit 0 ;;
+    --against=*) against=${arg#*=} ;;
+    -h|--help) sed -n '2,38p' "$0"; exit 0 ;;
     *) echo "bare_compare.sh: unknown option '$arg' (see --help)" >&2; exit 2 ;;
   esac
 done
 [[ "$reps" =~ ^[1-9][0-9]*$ ]] || { echo "bare_compare.sh: --reps must be a positive number" >&2; exit 2; }
 [[ "$cpus" =~ ^[0-9]+,[0-9]+$ ]] || { echo "bare_compare.sh: --cpus takes CLIENT,PEER" >&2; exit 2; }
-for binary in "$harness" "$bare"; do
-  [ -x "$binary" ] || { echo "bare_compare.sh: no binary at $binary (bazel build //harness //bench:bare_loop, or --harness=/--bare=)" >&2; exit 2; }
+for binary in "$harness" "${against:-$bare}"; do
+  [ -x "$binary" ] || { echo "bare_compare.sh: no binary at $binary (bazel build //harness //bench:bare_loop, or --harness=/--bare=/--against=)" >&2; exit 2; }
 done
 command -v timeout >/dev/null || { echo "bare_compare.sh: timeout is missing" >&2; exit 2; }
 client_cpu=${cpus%,*}
@@ -91,11 +97,12 @@ count_of() {
 pin_of() { [ "$1" = same ] && echo "$client_cpu,$client_cpu" || echo "$client_cpu,$peer_cpu"; }
 flag_of() { [ "$1" = busy_poll ] && echo --busy_poll || true; }
 
-# Prints tickbench's median round trip in µs, or nothing on failure.
+# Prints the median round trip in µs of the tickbench build $5 (default --harness), or
+# nothing on failure.
 run_tickbench() {
-  local transport=$1 size=$2 placement=$3 mode=$4 csv="$work/tickbench.csv"
+  local transport=$1 size=$2 placement=$3 mode=$4 binary=${5:-$harness} csv="$work/tickbench.csv"
   # shellcheck disable=SC2046  # flag_of prints one flag or nothing
-  if timeout "$run_limit" "$harness" --experiment=sweep --transport="$transport" \
+  if timeout "$run_limit" "$binary" --experiment=sweep --transport="$transport" \
       --sizes="$size" --runs=1 --iterations="$(count_of "$iterations" "$placement" "$mode")" \
       --warmup="$(count_of "$warmup" "$placement" "$mode")" --format=csv \
       --csv_context=false \
@@ -104,14 +111,19 @@ run_tickbench() {
     awk -F, -v transport="$transport" 'NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; next }
              $1 == transport { printf "%.3f\n", $col["per_iteration_p50_ns"] / 1e3 }' "$csv"
   else
-    echo "bare_compare.sh: tickbench $transport $size $placement $mode failed:" >&2
+    echo "bare_compare.sh: $binary $transport $size $placement $mode failed:" >&2
     tail -3 "$work/tickbench.err" >&2
   fi
 }
 
-# Prints the bare loop's median round trip in µs, or nothing on failure.
+# Prints the bare loop's median round trip in µs (with --against, that build's), or
+# nothing on failure.
 run_bare() {
   local transport=$1 size=$2 placement=$3 mode=$4
+  if [ -n "$against" ]; then
+    run_tickbench "$transport" "$size" "$placement" "$mode" "$against"
+    return
+  fi
   # shellcheck disable=SC2046
   if timeout "$run_limit" "$bare" --transport="$transport" --size="$size" \
       --iterations="$(count_of "$iterations" "$placement" "$mode")" \
@@ -130,6 +142,7 @@ echo "# machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1); $(nproc) CPU
      "clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
 echo "# $reps repetitions; $iterations round trips a run after $warmup untimed; cpus $cpus;" \
      "cases $cases"
+if [ -n "$against" ]; then echo "# against: $against in the bare loop's column"; fi
 echo "# load average at start: $(load)"
 
 results="$work/results"  # tool case transport size rep value_us

@@ -45,8 +45,48 @@ class Echoer {
     return absl::OkStatus();
   }
 
+  // No fault hook is set: the endpoint's own loop may echo (Endpoint::EchoMessages(),
+  // EchoDatagrams()).
+  bool plain() const {
+    return options_.drop_every_kth == 0 && options_.stop_after == 0 &&
+           options_.reply_delay == absl::ZeroDuration();
+  }
+
+  // Counts what the endpoint's own loop did, which ended with `status`: the failure of an
+  // echo, annotated as Echo() would, or OK (also when the loop's receive failed: the
+  // caller says where).
+  absl::Status Account(const Endpoint::EchoCount& done, const absl::Status& status) {
+    messages_ += done.echoed;
+    echoes_ += done.echoed;
+    if (status.ok() || done.received == done.echoed) return absl::OkStatus();
+    ++messages_;
+    return Annotate(status, absl::StrFormat("echo of message %d", messages_));
+  }
+
   // True once stop_after echoes have gone out.
   bool stopped() const { return options_.stop_after > 0 && echoes_ >= options_.stop_after; }
+
+  // Receives a stream block of `count` messages of buffer.size() bytes and echoes them.
+  // With no fault hook set, the endpoint's own loop does it (EchoMessages(): its
+  // Receive() and Send() inline, nothing between them); otherwise each message goes
+  // through Echo(). Either way a failure names the message it happened to.
+  absl::Status EchoBlock(absl::Span<char> buffer, uint32_t count) {
+    if (plain()) {
+      Endpoint::EchoCount done;
+      const absl::Status status = endpoint_.EchoMessages(buffer, count, done);
+      if (absl::Status echoed = Account(done, status); !echoed.ok() || status.ok()) return echoed;
+      return Annotate(status,
+                      absl::StrFormat("message %u of a block of %u", done.received + 1, count));
+    }
+    for (uint32_t i = 0; i < count; ++i) {
+      if (absl::Status got = endpoint_.Receive(buffer); !got.ok()) {
+        return Annotate(got, absl::StrFormat("message %u of a block of %u", i + 1, count));
+      }
+      if (absl::Status echoed = Echo(buffer); !echoed.ok()) return echoed;
+      if (stopped()) return absl::OkStatus();
+    }
+    return absl::OkStatus();
+  }
 
  private:
   Endpoint& endpoint_;
@@ -78,13 +118,11 @@ absl::Status RunStreamPeer(Endpoint& endpoint, const EchoPeerOptions& options) {
                           frame->message_size, endpoint.max_message_size()));
     }
     buffer.resize(frame->message_size);
-    for (uint32_t i = 0; i < frame->count; ++i) {
-      if (absl::Status got = endpoint.Receive(absl::MakeSpan(buffer)); !got.ok()) {
-        return Annotate(got, absl::StrFormat("message %u of a block of %u", i + 1, frame->count));
-      }
-      if (absl::Status echoed = echoer.Echo(buffer); !echoed.ok()) return echoed;
-      if (echoer.stopped()) return absl::OkStatus();
+    if (absl::Status echoed = echoer.EchoBlock(absl::MakeSpan(buffer), frame->count);
+        !echoed.ok()) {
+      return echoed;
     }
+    if (echoer.stopped()) return absl::OkStatus();
   }
 }
 
@@ -92,7 +130,18 @@ absl::Status RunDatagramPeer(Endpoint& endpoint, const EchoPeerOptions& options)
   Echoer echoer(endpoint, options);
   std::vector<char> buffer(endpoint.max_message_size());
   while (true) {
-    absl::StatusOr<size_t> length = endpoint.ReceiveDatagram(absl::MakeSpan(buffer));
+    absl::StatusOr<size_t> length;
+    if (echoer.plain()) {
+      // The endpoint's loop sends back every datagram that cannot be a control frame and
+      // stops at the first that can.
+      Endpoint::EchoCount done;
+      length = endpoint.EchoDatagrams(absl::MakeSpan(buffer), kControlFrameBytes, done);
+      if (absl::Status echoed = echoer.Account(done, length.status()); !echoed.ok()) {
+        return echoed;
+      }
+    } else {
+      length = endpoint.ReceiveDatagram(absl::MakeSpan(buffer));
+    }
     if (!length.ok()) {
       if (absl::IsUnavailable(length.status())) return absl::OkStatus();
       return Annotate(length.status(), "datagram");

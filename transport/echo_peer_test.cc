@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <random>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -193,6 +194,134 @@ TEST(EchoPeerTest, ReplyDelayDelaysEachEcho) {
   EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(30));
   ASSERT_TRUE(SendQuit(*pair.client).ok());
   EXPECT_TRUE(peer.Join().ok());
+}
+
+// A failure inside a block names the message: the receive of the next one (the client
+// went away after one round trip of three), or the echo of one that came but could not
+// go back (the client closed right after sending it).
+TEST(EchoPeerTest, AFailureInsideABlockNamesItsMessage) {
+  {
+    EndpointPair pair = SocketPair(SOCK_STREAM, 64);
+    PeerThread peer(pair, EchoPeerOptions());
+    ASSERT_TRUE(SendBlockHeader(*pair.client, 8, 3).ok());
+    ASSERT_TRUE(CheckedRoundTrip(*pair.client, 8, 1).ok());
+    pair.client.reset();
+    const absl::Status status = peer.Join();
+    EXPECT_EQ(status.code(), absl::StatusCode::kUnavailable) << status;
+    EXPECT_NE(status.message().find("message 2 of a block of 3"), absl::string_view::npos)
+        << status;
+  }
+  {
+    EndpointPair pair = SocketPair(SOCK_STREAM, 64);
+    ASSERT_TRUE(SendBlockHeader(*pair.client, 8, 3).ok());
+    ASSERT_TRUE(pair.client->Send(std::vector<char>(8, 'x')).ok());
+    pair.client.reset();  // the message waits in the peer's socket; its echo has nowhere to go
+    const absl::Status status = RunEchoPeer(*pair.server, EchoPeerOptions());
+    EXPECT_FALSE(status.ok());
+    EXPECT_NE(status.message().find("echo of message 1"), absl::string_view::npos) << status;
+  }
+}
+
+// An endpoint that records its calls and fails the k-th receive or send when told to.
+class ScriptedEndpoint final : public Endpoint {
+ public:
+  int fail_receive_at = 0;  // 1-based; 0 = never
+  int fail_send_at = 0;
+  std::string calls;  // 'r' per receive, 's' per send
+
+  absl::Status Send(absl::Span<const char> message) override {
+    calls += 's';
+    sent.assign(message.begin(), message.end());
+    if (++sends_ == fail_send_at) return absl::UnavailableError("send failed");
+    return absl::OkStatus();
+  }
+  absl::Status Receive(absl::Span<char> buffer) override {
+    calls += 'r';
+    if (++receives_ == fail_receive_at) return absl::UnavailableError("receive failed");
+    for (char& c : buffer) c = static_cast<char>('a' + receives_);
+    return absl::OkStatus();
+  }
+  absl::Status SetReceiveTimeout(absl::Duration) override { return absl::OkStatus(); }
+  bool is_datagram() const override { return false; }
+  size_t max_message_size() const override { return 64; }
+  absl::Status EchoMessages(absl::Span<char> buffer, uint32_t count, EchoCount& done) override {
+    return EchoMessagesOf(*this, buffer, count, done);
+  }
+
+  std::vector<char> sent;
+
+ private:
+  int receives_ = 0;
+  int sends_ = 0;
+};
+
+// EchoMessagesOf(): receive, then send back what came, `count` times; a failure stops it
+// at once, with `done` saying how far it got.
+TEST(EchoMessagesTest, EchoesEachMessageAndStopsAtTheFirstFailure) {
+  std::vector<char> buffer(4);
+  {
+    ScriptedEndpoint endpoint;
+    Endpoint::EchoCount done;
+    EXPECT_TRUE(endpoint.EchoMessages(absl::MakeSpan(buffer), 3, done).ok());
+    EXPECT_EQ(endpoint.calls, "rsrsrs");
+    EXPECT_EQ(done.received, 3u);
+    EXPECT_EQ(done.echoed, 3u);
+    EXPECT_EQ(std::string(endpoint.sent.begin(), endpoint.sent.end()), "dddd");  // the third
+  }
+  {
+    ScriptedEndpoint endpoint;
+    endpoint.fail_receive_at = 2;
+    Endpoint::EchoCount done;
+    EXPECT_EQ(endpoint.EchoMessages(absl::MakeSpan(buffer), 3, done).code(),
+              absl::StatusCode::kUnavailable);
+    EXPECT_EQ(endpoint.calls, "rsr");
+    EXPECT_EQ(done.received, 1u);
+    EXPECT_EQ(done.echoed, 1u);
+  }
+  {
+    ScriptedEndpoint endpoint;
+    endpoint.fail_send_at = 2;
+    Endpoint::EchoCount done;
+    EXPECT_FALSE(endpoint.EchoMessages(absl::MakeSpan(buffer), 3, done).ok());
+    EXPECT_EQ(endpoint.calls, "rsrs");
+    EXPECT_EQ(done.received, 2u);
+    EXPECT_EQ(done.echoed, 1u);
+  }
+  {
+    ScriptedEndpoint endpoint;
+    Endpoint::EchoCount done;
+    EXPECT_TRUE(endpoint.EchoMessages(absl::MakeSpan(buffer), 0, done).ok());
+    EXPECT_EQ(endpoint.calls, "");
+  }
+}
+
+// EchoDatagramsOf(), through DatagramSocketEndpoint's override: each datagram goes back
+// as it came, of its own length, until one of the stop length, which stays unsent.
+TEST(EchoMessagesTest, EchoesDatagramsUntilOneOfTheStopLength) {
+  EndpointPair pair = SocketPair(SOCK_DGRAM, 64);
+  ASSERT_TRUE(pair.client->SetReceiveTimeout(absl::Seconds(2)).ok());
+  ASSERT_TRUE(pair.server->SetReceiveTimeout(absl::Seconds(2)).ok());
+  ASSERT_TRUE(pair.client->Send(std::string("hello")).ok());
+  ASSERT_TRUE(pair.client->Send(std::string("!")).ok());
+  ASSERT_TRUE(pair.client->Send(std::string(16, 'f')).ok());
+  ASSERT_TRUE(pair.client->Send(std::string("after")).ok());
+  std::vector<char> buffer(64);
+  Endpoint::EchoCount done;
+  absl::StatusOr<size_t> stopped =
+      pair.server->EchoDatagrams(absl::MakeSpan(buffer), kControlFrameBytes, done);
+  ASSERT_TRUE(stopped.ok()) << stopped.status();
+  EXPECT_EQ(*stopped, kControlFrameBytes);
+  EXPECT_EQ(std::string(buffer.data(), *stopped), std::string(16, 'f'));
+  EXPECT_EQ(done.received, 3u);
+  EXPECT_EQ(done.echoed, 2u);
+  std::vector<char> echo(64);
+  for (const std::string expected : {"hello", "!"}) {
+    absl::StatusOr<size_t> length = pair.client->ReceiveDatagram(absl::MakeSpan(echo));
+    ASSERT_TRUE(length.ok()) << length.status();
+    EXPECT_EQ(std::string(echo.data(), *length), expected);
+  }
+  ASSERT_TRUE(pair.client->SetReceiveTimeout(absl::Milliseconds(50)).ok());
+  EXPECT_FALSE(pair.client->ReceiveDatagram(absl::MakeSpan(echo)).ok());  // nothing more
 }
 
 }  // namespace

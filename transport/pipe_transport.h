@@ -63,6 +63,9 @@ class PipeEndpoint final : public Endpoint {
 
   absl::Status Send(absl::Span<const char> message) override;
   absl::Status Receive(absl::Span<char> buffer) override;
+  absl::Status EchoMessages(absl::Span<char> buffer, uint32_t count, EchoCount& done) override {
+    return EchoMessagesOf(*this, buffer, count, done);
+  }
   absl::Status SetReceiveTimeout(absl::Duration timeout) override;
   // O_NONBLOCK on the read end only (this process's copy; the peer has its own ends):
   // writes still block on a full pipe. A finite receive timeout sets it too (see above).

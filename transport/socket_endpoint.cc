@@ -67,65 +67,56 @@ DatagramSocketEndpoint::DatagramSocketEndpoint(UniqueFd fd, std::string transpor
       transport_name_(std::move(transport_name)),
       max_message_size_(max_message_size) {}
 
-absl::Status DatagramSocketEndpoint::Send(absl::Span<const char> message) {
-  if (absl::Status size = CheckMessageSize(message.size(), max_message_size_, transport_name_);
-      !size.ok()) {
-    return size;
-  }
+absl::Status DatagramSocketEndpoint::FinishSend(absl::Span<const char> message, ssize_t sent,
+                                                int error_number) {
   while (true) {
-    const ssize_t n = send(fd_.get(), message.data(), message.size(), MSG_NOSIGNAL);
-    if (n >= 0) {
-      // A datagram socket sends all of it or nothing; a short count would be a kernel bug.
-      if (static_cast<size_t>(n) == message.size()) return absl::OkStatus();
+    if (sent >= 0) {
+      if (static_cast<size_t>(sent) == message.size()) return absl::OkStatus();
+      // A short count would be a kernel bug.
       return absl::InternalError(
-          absl::StrFormat("send of a %u-byte datagram sent %d bytes", message.size(), n));
+          absl::StrFormat("send of a %u-byte datagram sent %d bytes", message.size(), sent));
     }
-    if (errno != EINTR) {
-      return IoErrnoToStatus(errno, absl::StrFormat("send %u-byte datagram", message.size()));
+    if (error_number != EINTR) {
+      return IoErrnoToStatus(error_number,
+                             absl::StrFormat("send %u-byte datagram", message.size()));
     }
     TICKBENCH_RETURN_IF_STOPPED("sending");
+    sent = send(fd_.get(), message.data(), message.size(), MSG_NOSIGNAL);
+    error_number = errno;
   }
 }
 
-absl::StatusOr<size_t> DatagramSocketEndpoint::ReceiveDatagram(absl::Span<char> buffer) {
-  // MSG_TRUNC makes recv() return the datagram's real length even when it is longer
-  // than the buffer (the rest is discarded), so truncation is seen, not silent.
-  const int flags = MSG_TRUNC | (busy_poll_ ? MSG_DONTWAIT : 0);
+absl::StatusOr<size_t> DatagramSocketEndpoint::FinishReceiveDatagram(absl::Span<char> buffer,
+                                                                     ssize_t got,
+                                                                     int error_number) {
   SpinDeadline deadline(receive_timeout_);
   while (true) {
-    const ssize_t n = recv(fd_.get(), buffer.data(), buffer.size(), flags);
-    if (n >= 0) {
-      if (static_cast<size_t>(n) > buffer.size()) {
+    if (got >= 0) {
+      if (static_cast<size_t>(got) > buffer.size()) {
         return absl::DataLossError(absl::StrFormat(
-            "a %d-byte datagram does not fit the %u-byte buffer", n, buffer.size()));
+            "a %d-byte datagram does not fit the %u-byte buffer", got, buffer.size()));
       }
-      return static_cast<size_t>(n);
+      return static_cast<size_t>(got);
     }
-    const int error_number = errno;
     if (error_number == EINTR) {
       TICKBENCH_RETURN_IF_STOPPED("receiving");
-      continue;
-    }
-    if (busy_poll_ && (error_number == EAGAIN || error_number == EWOULDBLOCK)) {
+    } else if (busy_poll_ && (error_number == EAGAIN || error_number == EWOULDBLOCK)) {
       TICKBENCH_RETURN_IF_STOPPED("busy polling");
-      if (!deadline.Expired()) continue;
+      if (deadline.Expired()) {
+        return IoErrnoToStatus(error_number,
+                               absl::StrFormat("recv %u-byte datagram", buffer.size()));
+      }
+    } else {
+      return IoErrnoToStatus(error_number, absl::StrFormat("recv %u-byte datagram", buffer.size()));
     }
-    return IoErrnoToStatus(error_number, absl::StrFormat("recv %u-byte datagram", buffer.size()));
+    got = recv(fd_.get(), buffer.data(), buffer.size(), receive_flags());
+    error_number = errno;
   }
 }
 
-absl::Status DatagramSocketEndpoint::Receive(absl::Span<char> buffer) {
-  if (absl::Status size = CheckMessageSize(buffer.size(), max_message_size_, transport_name_);
-      !size.ok()) {
-    return size;
-  }
-  absl::StatusOr<size_t> received = ReceiveDatagram(buffer);
-  if (!received.ok()) return received.status();
-  if (*received != buffer.size()) {
-    return absl::DataLossError(
-        absl::StrFormat("expected a %u-byte datagram, got %u bytes", buffer.size(), *received));
-  }
-  return absl::OkStatus();
+absl::Status WrongDatagramLengthError(size_t expected, size_t got) {
+  return absl::DataLossError(
+      absl::StrFormat("expected a %u-byte datagram, got %u bytes", expected, got));
 }
 
 absl::Status DatagramSocketEndpoint::SetReceiveTimeout(absl::Duration timeout) {

@@ -7,9 +7,14 @@
 #ifndef TRANSPORT_SOCKET_ENDPOINT_H_
 #define TRANSPORT_SOCKET_ENDPOINT_H_
 
+#include <sys/socket.h>
+#include <sys/types.h>
+
+#include <cerrno>
 #include <cstddef>
 #include <string>
 
+#include "absl/base/optimization.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
@@ -45,6 +50,9 @@ class StreamSocketEndpoint final : public Endpoint {
 
   absl::Status Send(absl::Span<const char> message) override;
   absl::Status Receive(absl::Span<char> buffer) override;
+  absl::Status EchoMessages(absl::Span<char> buffer, uint32_t count, EchoCount& done) override {
+    return EchoMessagesOf(*this, buffer, count, done);
+  }
   absl::Status SetReceiveTimeout(absl::Duration timeout) override;
   // recv(MSG_DONTWAIT) in a loop; sends still block (a full socket buffer waits).
   absl::Status SetBusyPoll(bool on) override {
@@ -105,9 +113,26 @@ class DatagramSocketEndpoint final : public Endpoint {
   size_t max_message_size() const override { return max_message_size_; }
   absl::StatusOr<BufferSizes> SocketBufferSizes() const override;
 
+  absl::StatusOr<size_t> EchoDatagrams(absl::Span<char> buffer, size_t stop_length,
+                                       EchoCount& done) override {
+    return EchoDatagramsOf(*this, buffer, stop_length, done);
+  }
+
   int fd() const { return fd_.get(); }
 
  private:
+  // The rest of a Send() whose send(2) returned `sent` (errno `error_number`): EINTR
+  // retried, anything else an error.
+  absl::Status FinishSend(absl::Span<const char> message, ssize_t sent, int error_number);
+  // The rest of a ReceiveDatagram() whose first recv(2) returned `got` (errno
+  // `error_number`): a datagram too long for the buffer, EINTR, busy polling's EAGAIN
+  // until the deadline, errors.
+  absl::StatusOr<size_t> FinishReceiveDatagram(absl::Span<char> buffer, ssize_t got,
+                                               int error_number);
+  // MSG_TRUNC makes recv() return the datagram's real length even when it is longer than
+  // the buffer (the rest is discarded), so truncation is seen, not silent.
+  int receive_flags() const { return MSG_TRUNC | (busy_poll_ ? MSG_DONTWAIT : 0); }
+
   UniqueFd fd_;
   std::string transport_name_;
   size_t max_message_size_;
@@ -115,6 +140,45 @@ class DatagramSocketEndpoint final : public Endpoint {
   // Kept for busy polling, which cannot use SO_RCVTIMEO: it never waits in the kernel.
   absl::Duration receive_timeout_ = absl::InfiniteDuration();
 };
+
+// A received datagram of `got` bytes where `expected` were asked for (DataLoss).
+absl::Status WrongDatagramLengthError(size_t expected, size_t got);
+
+// Send(), ReceiveDatagram() and Receive() are inline up to their system call, as the
+// stream socket's are; what is not a whole datagram moved at once is out of line.
+inline absl::Status DatagramSocketEndpoint::Send(absl::Span<const char> message) {
+  if (absl::Status size = CheckMessageSize(message.size(), max_message_size_, transport_name_);
+      !size.ok()) {
+    return size;
+  }
+  const ssize_t sent = send(fd_.get(), message.data(), message.size(), MSG_NOSIGNAL);
+  // A datagram socket sends all of it or nothing.
+  if (ABSL_PREDICT_TRUE(sent >= 0 && static_cast<size_t>(sent) == message.size())) {
+    return absl::OkStatus();
+  }
+  return FinishSend(message, sent, errno);
+}
+
+inline absl::StatusOr<size_t> DatagramSocketEndpoint::ReceiveDatagram(absl::Span<char> buffer) {
+  const ssize_t got = recv(fd_.get(), buffer.data(), buffer.size(), receive_flags());
+  if (ABSL_PREDICT_TRUE(got >= 0 && static_cast<size_t>(got) <= buffer.size())) {
+    return static_cast<size_t>(got);
+  }
+  return FinishReceiveDatagram(buffer, got, errno);
+}
+
+inline absl::Status DatagramSocketEndpoint::Receive(absl::Span<char> buffer) {
+  if (absl::Status size = CheckMessageSize(buffer.size(), max_message_size_, transport_name_);
+      !size.ok()) {
+    return size;
+  }
+  absl::StatusOr<size_t> received = ReceiveDatagram(buffer);
+  if (ABSL_PREDICT_FALSE(!received.ok())) return received.status();
+  if (ABSL_PREDICT_FALSE(*received != buffer.size())) {
+    return WrongDatagramLengthError(buffer.size(), *received);
+  }
+  return absl::OkStatus();
+}
 
 }  // namespace tickbench::transport
 

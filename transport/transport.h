@@ -19,9 +19,11 @@
 #define TRANSPORT_TRANSPORT_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 
+#include "absl/base/optimization.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -71,7 +73,63 @@ class Endpoint {
   virtual absl::StatusOr<BufferSizes> SocketBufferSizes() const {
     return absl::UnimplementedError("no socket behind this endpoint");
   }
+
+  // Stream endpoints: the echo peer's inner loop. Receives `count` messages of
+  // buffer.size() bytes, sending each back as it came, and stops at the first failure;
+  // `done` counts what was received and sent back, so a failure with
+  // done.received > done.echoed was the send's. This default makes the calls through
+  // this interface; a final endpoint overrides it with EchoMessagesOf(*this, ...), so
+  // that its own Receive() and Send() run inline in the loop, as in the client's.
+  struct EchoCount {
+    uint32_t received = 0;
+    uint32_t echoed = 0;
+  };
+  virtual absl::Status EchoMessages(absl::Span<char> buffer, uint32_t count, EchoCount& done);
+
+  // Datagram endpoints: the same for datagrams of any length up to buffer.size(). Echoes
+  // each as it came until one of exactly `stop_length` bytes arrives (the length of the
+  // echo peer's control frames), which it leaves in `buffer`, unsent, and returns the
+  // length of; stops at the first failure, counting in `done` as above.
+  virtual absl::StatusOr<size_t> EchoDatagrams(absl::Span<char> buffer, size_t stop_length,
+                                               EchoCount& done);
 };
+
+template <typename EndpointT>
+inline absl::Status EchoMessagesOf(EndpointT& endpoint, absl::Span<char> buffer, uint32_t count,
+                                   Endpoint::EchoCount& done) {
+  while (done.echoed < count) {
+    if (absl::Status got = endpoint.Receive(buffer); ABSL_PREDICT_FALSE(!got.ok())) return got;
+    ++done.received;
+    if (absl::Status sent = endpoint.Send(buffer); ABSL_PREDICT_FALSE(!sent.ok())) return sent;
+    ++done.echoed;
+  }
+  return absl::OkStatus();
+}
+
+template <typename EndpointT>
+inline absl::StatusOr<size_t> EchoDatagramsOf(EndpointT& endpoint, absl::Span<char> buffer,
+                                              size_t stop_length, Endpoint::EchoCount& done) {
+  while (true) {
+    absl::StatusOr<size_t> length = endpoint.ReceiveDatagram(buffer);
+    if (ABSL_PREDICT_FALSE(!length.ok())) return length;
+    ++done.received;
+    if (ABSL_PREDICT_FALSE(*length == stop_length)) return length;
+    if (absl::Status sent = endpoint.Send(buffer.first(*length)); ABSL_PREDICT_FALSE(!sent.ok())) {
+      return sent;
+    }
+    ++done.echoed;
+  }
+}
+
+inline absl::StatusOr<size_t> Endpoint::EchoDatagrams(absl::Span<char> buffer, size_t stop_length,
+                                                      EchoCount& done) {
+  return EchoDatagramsOf(*this, buffer, stop_length, done);
+}
+
+inline absl::Status Endpoint::EchoMessages(absl::Span<char> buffer, uint32_t count,
+                                           EchoCount& done) {
+  return EchoMessagesOf(*this, buffer, count, done);
+}
 
 // Both ends of one connection. Either end may be handed to another process (fork): an
 // endpoint owns only file descriptors and memory, which the child inherits.
