@@ -14,6 +14,8 @@
 // O_NONBLOCK when busy polling. A stream receive reads until it has n bytes. Nothing
 // else is called per round trip: no timeout, no poll, no signal mask; SIGPIPE is ignored
 // once, at start-up. Busy polling repeats the non-blocking receive until it returns data.
+// Its buffers start a page, as tickbench's do (transport/message_buffer.h): where a
+// buffer starts changes what the kernel's copy of a message costs.
 //
 // The client reads CLOCK_MONOTONIC (vDSO, no system call) once per round trip, as
 // tickbench does with --batch=1, and prints one line:
@@ -48,6 +50,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "platform/cpu_affinity.h"
+#include "transport/message_buffer.h"
 
 ABSL_FLAG(std::string, transport, "unix_stream", "unix_stream, unix_dgram, udp, tcp or pipe");
 ABSL_FLAG(int64_t, size, 1, "Bytes each way per round trip (1..65536)");
@@ -225,7 +228,7 @@ class Io {
   CloseSide(pair.client);
   if (cpu >= 0 && !tickbench::platform::PinCurrentThreadToCpu(cpu).ok()) _exit(1);
   Io io(pair.kind, busy_poll, pair.peer);
-  std::vector<char> buffer(n);
+  tickbench::transport::MessageBuffer buffer(n);  // page-aligned, as tickbench's
   while (io.Receive(buffer.data(), n)) io.Send(buffer.data(), n);
   _exit(0);
 }
@@ -275,7 +278,8 @@ int main(int argc, char** argv) {
   }
 
   Io io(pair.kind, busy_poll, pair.client);
-  std::vector<char> message(n, 'x'), echo(n);
+  tickbench::transport::MessageBuffer message(n), echo(n);  // page-aligned, as tickbench's
+  std::memset(message.data(), 'x', n);
   std::vector<int64_t> marks(static_cast<size_t>(iterations) + 1);
   for (int64_t i = 0; i < warmup; ++i) {
     io.Send(message.data(), n);

@@ -29,8 +29,9 @@
 #  * sockperf: the median and mean RTT of its run. sockperf reports one-way latency,
 #    RTT / 2, unless given --full-rtt, which this script passes: its figures are whole
 #    round trips.
-#    sockperf's messages carry a 14-byte header: it refuses smaller ones, so its 1-byte
-#    row is measured at 14 bytes (marked *);
+#    sockperf's messages carry a 14-byte header: it refuses smaller ones, so every tool
+#    runs a size below 14 at 14 bytes (said in the header; bare_compare.sh, under --all,
+#    keeps the sizes asked for);
 #  * qperf: its "latency" is one-way too, the mean RTT / 2: this script doubles it.
 # --busy_poll compares the spinning receives: tickbench --busy_poll (client and echo peer)
 # against sockperf with non-blocking sockets, which its recvfrom() loop then spins on
@@ -148,6 +149,11 @@ for tool in taskset timeout; do
   command -v "$tool" >/dev/null || { echo "compare.sh: $tool is missing" >&2; exit 2; }
 done
 [ -x "$harness" ] || { echo "compare.sh: no harness at $harness (bazel build //harness, or --harness=)" >&2; exit 2; }
+[[ "$sizes" =~ ^[0-9]+(,[0-9]+)*$ ]] || { echo "compare.sh: --sizes takes sizes in bytes, comma-separated" >&2; exit 2; }
+# Every tool at the same size: sizes below sockperf's smallest message (14 B, its header)
+# run at 14 B, once.
+asked_sizes=$sizes
+sizes=$(tr ',' '\n' <<<"$sizes" | awk '{ s = $1 < 14 ? 14 : $1 + 0; if (!(s in seen)) { seen[s] = 1; out = out (out == "" ? "" : ",") s } } END { print out }')
 
 # Ports away from both tools' defaults (11111, 19765), so that a server someone else left
 # running is not measured by mistake.
@@ -219,7 +225,6 @@ run_tickbench() {
 run_sockperf() {
   local transport=$1 size=$2 protocol=()
   if [ "$transport" = tcp ]; then protocol=(--tcp); fi
-  if [ "$size" -lt 14 ]; then size=14; fi
   timeout "$run_limit" taskset -c "$client_cpu" sockperf ping-pong -i 127.0.0.1 \
       -p "$sockperf_port" "${protocol[@]}" "${sockperf_mode[@]}" -m "$size" -t "$seconds" \
       --full-rtt 2>&1 |
@@ -255,6 +260,9 @@ qperf_version() {
 echo "# sockperf $(sockperf_version);" \
      "qperf $(qperf_version); placement $placement: client $client_cpu, peers $peer_cpu;" \
      "$reps repetitions; peers ${seconds}s a run; tickbench $iterations round trips a run"
+if [ "$sizes" != "$asked_sizes" ]; then
+  echo "# sizes $sizes (asked: $asked_sizes): below 14 B every tool runs at 14 B, sockperf's smallest"
+fi
 echo "# load average at start: $(load)"
 
 [ -z "$missing_tools" ] ||
@@ -341,13 +349,12 @@ awk -v sizes="$sizes" '
         sp = median("sockperf_p50 " transport " " size)
         sm = median("sockperf_mean " transport " " size)
         qm = median("qperf " transport " " size)
-        star = size < 14 ? "*" : " "
+        star = " "
         printf "%-9s %7s | %9s %8s%s %6s | %9s %8s%s %6s %9s %6s\n", transport, size, show(tp),
                show(sp), star, ratio(tp, sp), show(tm), show(sm), star, ratio(tm, sm), show(qm),
                ratio(tm, qm)
       }
     }
     print "RTT in us, median over the repetitions; ratio = tickbench / peer. p50: the median round"
-    print "trip of a run; mean: a run'"'"'s average (qperf reports nothing else). * sockperf at 14 B,"
-    print "its smallest message."
+    print "trip of a run; mean: a run'"'"'s average (qperf reports nothing else)."
   }' "$results"

@@ -178,7 +178,7 @@ RoundTripEngine::RoundTripEngine(transport::Endpoint& endpoint, timing::Clock& c
       marks_(intervals_per_chunk_ + 1),
       reference_marks_(reference != nullptr ? marks_.size() : 0),
       faulty_(intervals_per_chunk_ + 1) {
-  transport::FillPattern(absl::MakeSpan(send_buffer_));
+  transport::FillPattern(send_buffer_.span());
   warmup_rtt_ns_.reserve(std::clamp<int64_t>(options.warmup, 0, options.max_kept_intervals));
 }
 

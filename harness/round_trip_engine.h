@@ -32,6 +32,7 @@
 #include "harness/run_record.h"
 #include "timing/clock.h"
 #include "timing/statistics.h"
+#include "transport/message_buffer.h"
 #include "transport/transport.h"
 
 namespace tickbench::harness {
@@ -130,8 +131,8 @@ class RoundTripEngine {
   timing::Clock* reference_;
   EngineOptions options_;
   LoopFunction loop_;
-  std::vector<char> send_buffer_;
-  std::vector<char> receive_buffer_;
+  transport::MessageBuffer send_buffer_;  // page-aligned (transport/message_buffer.h)
+  transport::MessageBuffer receive_buffer_;
   int64_t intervals_per_chunk_;
   bool chunked_;
   std::vector<int64_t> marks_;            // intervals_per_chunk_ + 1

@@ -12,6 +12,7 @@
 #include "platform/stop_signal.h"
 #include "timing/confidence.h"
 #include "transport/echo_peer.h"
+#include "transport/message_buffer.h"
 #include "transport/message_pattern.h"
 
 namespace tickbench::harness {
@@ -42,7 +43,7 @@ class StudyPasses {
         reference_starts_(options.iterations),
         reference_stops_(options.iterations),
         random_(options.seed) {
-    transport::FillPattern(absl::MakeSpan(send_));
+    transport::FillPattern(send_.span());
   }
 
   // One run of `clock` at `size`: warm-up, then the three passes. Returns the first error.
@@ -180,7 +181,7 @@ class StudyPasses {
   timing::Clock& reference_;
   const StudyOptions& options_;
   const PauseFunction& pause_;
-  std::vector<char> send_, receive_;
+  transport::MessageBuffer send_, receive_;  // page-aligned (transport/message_buffer.h)
   std::vector<int64_t> marks_, starts_, stops_, reference_starts_, reference_stops_;
   LoopBuffers buffers_;
   IntegrityCounts integrity_;

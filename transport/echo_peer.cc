@@ -1,10 +1,9 @@
 #include "transport/echo_peer.h"
 
-#include <vector>
-
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
+#include "transport/message_buffer.h"
 
 namespace tickbench::transport {
 namespace {
@@ -97,7 +96,7 @@ class Echoer {
 
 absl::Status RunStreamPeer(Endpoint& endpoint, const EchoPeerOptions& options) {
   Echoer echoer(endpoint, options);
-  std::vector<char> buffer;
+  MessageBuffer buffer;  // page-aligned, as the client's (message_buffer.h)
   std::array<char, kControlFrameBytes> frame_bytes;
   while (true) {
     if (absl::Status got = endpoint.Receive(absl::MakeSpan(frame_bytes)); !got.ok()) {
@@ -117,9 +116,8 @@ absl::Status RunStreamPeer(Endpoint& endpoint, const EchoPeerOptions& options) {
           absl::StrFormat("block of %u-byte messages; this endpoint carries at most %u",
                           frame->message_size, endpoint.max_message_size()));
     }
-    buffer.resize(frame->message_size);
-    if (absl::Status echoed = echoer.EchoBlock(absl::MakeSpan(buffer), frame->count);
-        !echoed.ok()) {
+    buffer.Resize(frame->message_size);
+    if (absl::Status echoed = echoer.EchoBlock(buffer.span(), frame->count); !echoed.ok()) {
       return echoed;
     }
     if (echoer.stopped()) return absl::OkStatus();
@@ -128,19 +126,19 @@ absl::Status RunStreamPeer(Endpoint& endpoint, const EchoPeerOptions& options) {
 
 absl::Status RunDatagramPeer(Endpoint& endpoint, const EchoPeerOptions& options) {
   Echoer echoer(endpoint, options);
-  std::vector<char> buffer(endpoint.max_message_size());
+  MessageBuffer buffer(endpoint.max_message_size());
   while (true) {
     absl::StatusOr<size_t> length;
     if (echoer.plain()) {
       // The endpoint's loop sends back every datagram that cannot be a control frame and
       // stops at the first that can.
       Endpoint::EchoCount done;
-      length = endpoint.EchoDatagrams(absl::MakeSpan(buffer), kControlFrameBytes, done);
+      length = endpoint.EchoDatagrams(buffer.span(), kControlFrameBytes, done);
       if (absl::Status echoed = echoer.Account(done, length.status()); !echoed.ok()) {
         return echoed;
       }
     } else {
-      length = endpoint.ReceiveDatagram(absl::MakeSpan(buffer));
+      length = endpoint.ReceiveDatagram(buffer.span());
     }
     if (!length.ok()) {
       if (absl::IsUnavailable(length.status())) return absl::OkStatus();
