@@ -349,10 +349,8 @@ awk -v sizes="$sizes" '
         sp = median("sockperf_p50 " transport " " size)
         sm = median("sockperf_mean " transport " " size)
         qm = median("qperf " transport " " size)
-        star = " "
-        printf "%-9s %7s | %9s %8s%s %6s | %9s %8s%s %6s %9s %6s\n", transport, size, show(tp),
-               show(sp), star, ratio(tp, sp), show(tm), show(sm), star, ratio(tm, sm), show(qm),
-               ratio(tm, qm)
+        printf "%-9s %7s | %9s %9s %6s | %9s %9s %6s %9s %6s\n", transport, size, show(tp),
+               show(sp), ratio(tp, sp), show(tm), show(sm), ratio(tm, sm), show(qm), ratio(tm, qm)
       }
     }
     print "RTT in us, median over the repetitions; ratio = tickbench / peer. p50: the median round"
