@@ -1,0 +1,182 @@
+#!/usr/bin/env bash
+# The comparison scripts, bench/bare_compare.sh and bench/compare.sh, run against stub
+# binaries whose figures are known, so that what a script computes and passes on can be
+# checked exactly:
+#
+#  * bare_compare.sh: the ratio column is the median of the paired ratios, its interval
+#    lies between the smallest and largest of them; the round-trip columns are medians;
+#    each placement and mode passes the pinning and --busy_poll flags it names;
+#    --against=HARNESS puts that build in the bare loop's column (and says so), and the
+#    bare loop is then not run; a run that fails is left out of the pairs, not counted
+#    as zero; bad options exit 2 naming the option.
+#  * compare.sh: a size below 14 B runs at 14 B for every tool (sockperf's smallest
+#    message), once, and the header says so; the ratios are tickbench's over sockperf's
+#    medians and qperf's doubled one-way latency; bad options exit 2 naming the option.
+#
+#   scripts_test.sh BARE_COMPARE COMPARE
+set -euo pipefail
+
+bare_compare=$(realpath "$1")
+compare=$(realpath "$2")
+work=$(mktemp -d "${TEST_TMPDIR:-/tmp}/scripts_test.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+stubs="$work/stubs"
+mkdir -p "$stubs"
+failures=0
+checks=0
+
+check() {  # check DESCRIPTION COMMAND...: counts a failure if COMMAND fails
+  local what=$1
+  shift
+  checks=$((checks + 1))
+  if ! "$@"; then
+    echo "FAILED: $what" >&2
+    failures=$((failures + 1))
+  fi
+}
+has_line() { grep -qE -- "$2" "$1" || { echo "  no line matching '$2' in:" >&2; sed 's/^/    /' "$1" >&2; return 1; }; }
+lacks_line() { ! grep -qE -- "$2" "$1" || { echo "  a line matches '$2' in:" >&2; sed 's/^/    /' "$1" >&2; return 1; }; }
+exits() {  # exits CODE OUTPUT COMMAND...: COMMAND's exit code is CODE; its output to OUTPUT
+  local code=$1 out=$2 got=0
+  shift 2
+  "$@" >"$out" 2>&1 || got=$?
+  [ "$got" = "$code" ] || { echo "  exit $got, not $code: $*" >&2; sed 's/^/    /' "$out" >&2; return 1; }
+}
+
+# A stub tickbench: writes the CSV a sweep would, one row, whose per_iteration_p50_ns is
+# the next of the figures given (in ns, one per call, cycling), and averaged_rtt_ns 2000.
+# Its arguments, one call a line, go to NAME.args. A figure "fail" exits 1.
+make_harness() {
+  local name=$1
+  shift
+  printf '%s\n' "$@" >"$stubs/$name.figures"
+  : >"$stubs/$name.calls"
+  cat >"$stubs/$name" <<EOF
+#!/usr/bin/env bash
+echo "\$*" >>"$stubs/$name.args"
+echo x >>"$stubs/$name.calls"
+n=\$(wc -l <"$stubs/$name.calls")
+count=\$(wc -l <"$stubs/$name.figures")
+figure=\$(sed -n "\$(( (n - 1) % count + 1 ))p" "$stubs/$name.figures")
+[ "\$figure" = fail ] && { echo "stub failure" >&2; exit 1; }
+transport=""
+for arg in "\$@"; do case "\$arg" in --transport=*) transport=\${arg#*=} ;; esac; done
+echo "transport,size_bytes,per_iteration_p50_ns,averaged_rtt_ns"
+echo "\$transport,1,\$figure,2000"
+EOF
+  chmod +x "$stubs/$name"
+}
+
+# A stub bare loop: prints its line, median 0.500 µs; arguments to bare_loop.args.
+cat >"$stubs/bare_loop" <<EOF
+#!/usr/bin/env bash
+echo "\$*" >>"$stubs/bare_loop.args"
+echo "pipe 1 blocking 10 0.500 0.600"
+EOF
+chmod +x "$stubs/bare_loop"
+
+# ---- bare_compare.sh ----------------------------------------------------------------------
+
+# Three repetitions, ratios 1.1, 1.3 and 1.2 against the build in the bare column.
+make_harness new 1100 1300 1200
+make_harness old 1000
+out="$work/against.out"
+check "bare_compare.sh --against runs" exits 0 "$out" "$bare_compare" --reps=3 --iterations=10 \
+  --warmup=1 --sizes=1 --transports=pipe --cases=same:blocking --harness="$stubs/new" \
+  --against="$stubs/old" --bare="$stubs/bare_loop"
+check "--against says which build is in the bare column" has_line "$out" "^# against: $stubs/old"
+# Median ratio 1.2, median round trips 1.2 and 1.0 µs; the interval within [1.1, 1.3].
+check "the ratio is the median of the paired ratios" \
+  has_line "$out" '^same:blocking +pipe +1 \| +1\.20 +1\.00 \| +1\.200 +\[1\.[123]00, 1\.[123]00\] +3$'
+check "--against runs the other build with the same flags" \
+  bash -c "[ \"\$(sed -n 1p '$stubs/new.args')\" = \"\$(sed -n 1p '$stubs/old.args')\" ]"
+check "--against does not run the bare loop" test ! -e "$stubs/bare_loop.args"
+
+# The bare loop itself: each case's pinning and mode reach both binaries.
+make_harness tb 600
+rm -f "$stubs/tb.args" "$stubs/bare_loop.args"
+out="$work/bare.out"
+check "bare_compare.sh against the bare loop runs" exits 0 "$out" "$bare_compare" --reps=1 \
+  --iterations=200 --warmup=100 --sizes=1024 --transports=udp --cpus=3,5 \
+  --cases=same:blocking,split:busy_poll,same:busy_poll --harness="$stubs/tb" --bare="$stubs/bare_loop"
+check "the ratio is tickbench's median over the bare loop's" \
+  has_line "$out" '^split:busy_poll +udp +1024 \| +0\.60 +0\.50 \| +1\.200 +\[1\.200, 1\.200\] +1$'
+check "same places client and peer on the first CPU" \
+  has_line "$stubs/bare_loop.args" '^--transport=udp --size=1024 --iterations=200 --warmup=100 --pin=3,3$'
+check "split places the peer on the second CPU and busy polls" \
+  has_line "$stubs/bare_loop.args" '--pin=3,5 --busy_poll$'
+check "tickbench runs with the same placement and mode" has_line "$stubs/tb.args" '--pin=3,5 --busy_poll$'
+check "same:busy_poll runs a hundredth of the round trips (at least 10)" \
+  has_line "$stubs/bare_loop.args" '--iterations=10 --warmup=10 --pin=3,3 --busy_poll$'
+check "tickbench reads the clock the bare loop reads, at every round trip" \
+  has_line "$stubs/tb.args" '--clock=clock_gettime --reference_clock=none --batch=1'
+
+# A failed run leaves its repetition out of the pairs.
+make_harness flaky 1500 fail 1500
+out="$work/flaky.out"
+check "a failed run does not fail the comparison" exits 0 "$out" "$bare_compare" --reps=3 \
+  --iterations=10 --warmup=1 --sizes=1 --transports=tcp --cases=split:blocking \
+  --harness="$stubs/flaky" --bare="$stubs/bare_loop"
+check "a failed run is left out of the pairs" \
+  has_line "$out" '^split:blocking +tcp +1 \| +1\.50 +0\.50 \| +3\.000 +\[3\.000, 3\.000\] +2$'
+check "a failed run is reported" has_line "$out" "failed:"
+
+for bad in --reps=0 --cpus=1 --cases=same:spin --colour; do
+  out="$work/bad.out"
+  check "bare_compare.sh $bad exits 2" exits 2 "$out" "$bare_compare" "$bad" \
+    --harness="$stubs/tb" --bare="$stubs/bare_loop"
+  check "bare_compare.sh $bad names the option" has_line "$out" "${bad%%=*}|unknown option|unknown case"
+done
+check "bare_compare.sh: a missing binary exits 2" exits 2 "$out" "$bare_compare" \
+  --harness="$work/none" --bare="$stubs/bare_loop"
+check "bare_compare.sh: a missing binary is named" has_line "$out" "no binary at $work/none"
+
+# ---- compare.sh ---------------------------------------------------------------------------
+
+# Stub peer tools, first on PATH: servers wait to be stopped; sockperf's client reports a
+# median RTT of 0.5 µs and a mean of 1 µs, qperf a one-way latency of 0.5 µs.
+cat >"$stubs/sockperf" <<EOF
+#!/usr/bin/env bash
+[ "\$1" = --version ] && { echo "sockperf: == version #0.0-stub =="; exit 0; }
+[ "\$1" = server ] && exec sleep 600
+echo "\$*" >>"$stubs/sockperf.args"
+echo "sockperf: ====> avg-rtt=1.000 (std-dev=0.100)"
+echo "sockperf: ---> percentile 50.000 =        0.500"
+EOF
+cat >"$stubs/qperf" <<EOF
+#!/usr/bin/env bash
+[ "\$1" = --version ] && { echo "qperf 0.0-stub"; exit 0; }
+[ "\$1" = -lp ] && [ "\$#" = 2 ] && exec sleep 600
+echo "\$*" >>"$stubs/qperf.args"
+echo "udp_lat:"
+echo "    latency  =  500 ns"
+EOF
+chmod +x "$stubs/sockperf" "$stubs/qperf"
+
+make_harness peerless 700
+rm -f "$stubs/peerless.args"
+out="$work/compare.out"
+check "compare.sh runs" exits 0 "$out" env PATH="$stubs:$PATH" "$compare" --reps=1 --seconds=1 \
+  --pin=0,0 --iterations=10 --sizes=1,10,1024 --harness="$stubs/peerless"
+check "compare.sh says the small sizes run at 14 B" \
+  has_line "$out" '^# sizes 14,1024 \(asked: 1,10,1024\): below 14 B every tool runs at 14 B'
+check "tickbench runs at 14 B" has_line "$stubs/peerless.args" '--sizes=14 '
+check "tickbench does not run at the sizes below 14 B" lacks_line "$stubs/peerless.args" '--sizes=(1|10) '
+check "sockperf runs at 14 B" has_line "$stubs/sockperf.args" ' -m 14 '
+check "qperf runs at 14 B" has_line "$stubs/qperf.args" ' -m 14 '
+check "each size runs once a repetition" \
+  bash -c "[ \"\$(grep -c -- '--sizes=14 ' '$stubs/peerless.args')\" = 2 ]"  # udp, tcp
+# tickbench p50 0.7 / sockperf p50 0.5; mean 2.0 / 1.0; qperf mean 2 x 0.5.
+check "the ratios are tickbench over each peer" \
+  has_line "$out" '^udp +14 \| +0\.7 +0\.5 +1\.40 \| +2\.0 +1\.0 +2\.00 +1\.0 +2\.00$'
+check "no row for an asked size below 14 B" lacks_line "$out" '^(udp|tcp) +(1|10) \|'
+
+for bad in --sizes=1,x --placement=both --pin=0 --reps=-1 --iterations=0 --fast; do
+  out="$work/bad.out"
+  check "compare.sh $bad exits 2" exits 2 "$out" env PATH="$stubs:$PATH" "$compare" "$bad" \
+    --harness="$stubs/peerless"
+  check "compare.sh $bad names the option" has_line "$out" "${bad%%=*}|unknown option"
+done
+
+echo "$((checks - failures)) of $checks checks passed"
+[ "$failures" = 0 ]
