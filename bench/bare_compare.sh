@@ -62,7 +62,7 @@ for arg in "$@"; do
     --bare=*) bare=${arg#*=} ;;
     --raw=*) raw=${arg#*=} ;;
     --against=*) against=${arg#*=} ;;
-    -h|--help) sed -n '2,38p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$0"; exit 0 ;;
     *) echo "bare_compare.sh: unknown option '$arg' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -167,20 +167,7 @@ done
 echo "# load average at end: $(load)"
 if [ -n "$raw" ]; then cp "$results" "$raw"; fi
 
-awk -v seed=1 '
-  function sort(a, n,   i, j, t) {  # insertion sort of a[1..n], numerically
-    for (i = 2; i <= n; ++i) for (j = i; j > 1 && a[j - 1] > a[j]; --j) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-  }
-  function shellsort(a, n,   gap, i, j, t) {  # a[1..n], numerically; no recursion (mawk)
-    for (gap = int(n / 2); gap > 0; gap = int(gap / 2))
-      for (i = gap + 1; i <= n; ++i)
-        for (j = i; j > gap && a[j - gap] > a[j]; j -= gap) { t = a[j]; a[j] = a[j - gap]; a[j - gap] = t }
-  }
-  function median(a, n,   b, i) {
-    for (i = 1; i <= n; ++i) b[i] = a[i]
-    sort(b, n)
-    return n % 2 ? b[(n + 1) / 2] : (b[n / 2] + b[n / 2 + 1]) / 2
-  }
+awk -v seed=1 "$(cat "$(dirname "$0")/paired_ratios.awk")"'
   { key = $2 " " $3 " " $4; value[$1, key, $5] = $6; if (!(key in seen)) { seen[key] = 1; keys[++nkeys] = key } }
   END {
     srand(seed)
@@ -195,15 +182,9 @@ awk -v seed=1 '
       }
       split(key, part, " ")
       if (n == 0) { printf "%-15s %-11s %6s | %9s %9s | %6s %15s %4d\n", part[1], part[2], part[3], "-", "-", "-", "-", 0; continue }
-      delete boot
-      for (b = 1; b <= 2000; ++b) {
-        delete s
-        for (i = 1; i <= n; ++i) s[i] = r[1 + int(rand() * n)]
-        boot[b] = median(s, n)
-      }
-      shellsort(boot, 2000)
+      bootstrap_median_interval(r, n, interval)
       printf "%-15s %-11s %6s | %9.2f %9.2f | %6.3f  [%5.3f, %5.3f] %4d\n", part[1], part[2], part[3],
-             median(tb, n), median(bl, n), median(r, n), boot[51], boot[1950], n
+             median(tb, n), median(bl, n), median(r, n), interval["lo"], interval["hi"], n
     }
     print "Round trip in us: the median over the repetitions of each run'"'"'s median. ratio: the median of"
     print "the paired ratios tickbench / bare (runs side by side), with a bootstrap 95% interval."

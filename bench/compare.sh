@@ -23,7 +23,9 @@
 # the runs that have no peer tool, saying why, and still runs the bare-loop comparison
 # (bazel build //harness //bench:bare_loop), which exits as that comparison does, or 1
 # if a peer-tool run failed. Prints, for each transport and size, the median over the
-# repetitions of each tool's RTT in µs and the ratio tickbench / peer:
+# repetitions of each tool's RTT in µs and the ratio tickbench / peer: the median of the
+# paired ratios (repetition r of tickbench over repetition r of the peer, run side by
+# side) with its bootstrap 95% interval (bench/paired_ratios.awk):
 #  * tickbench: the median per-iteration RTT (CSV column per_iteration_p50_ns), and the
 #    averaged RTT (averaged_rtt_ns), set against the peers' means (qperf has no other);
 #  * sockperf: the median and mean RTT of its run. sockperf reports one-way latency,
@@ -70,7 +72,7 @@ for arg in "$@"; do
     --placement=*) placement=${arg#*=} ;;
     --bare=*) bare=${arg#*=} ;;
     --all) all=1 ;;
-    -h|--help) sed -n '2,43p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$0"; exit 0 ;;
     *) echo "compare.sh: unknown option '$arg' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -323,36 +325,49 @@ done
 echo "# load average at end: $(load)"
 if [ -n "$raw" ]; then cp "$results" "$raw"; fi
 
-# Medians over the repetitions, then the table.
-awk -v sizes="$sizes" '
-  function median(key,   n, i, j, t, a) {
-    n = split(values[key], a, " ")
-    if (n == 0) return -1
-    for (i = 2; i <= n; ++i) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; --j) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-  }
+# Medians over the repetitions and paired ratios (bench/paired_ratios.awk), then the table.
+awk -v sizes="$sizes" -v seed=1 "$(cat "$(dirname "$0")/paired_ratios.awk")"'
   function show(v) { return v < 0 ? "-" : sprintf("%.1f", v) }
-  function ratio(a, b) { return a < 0 || b <= 0 ? "-" : sprintf("%.2f", a / b) }
-  { values[$1 " " $2 " " $3] = values[$1 " " $2 " " $3] " " $5 }
+  # The median of one tool'"'"'s figures over the repetitions, -1 if it has none.
+  function median_of(tool, key,   a, n, rep) {
+    n = 0
+    for (rep = 1; rep <= reps; ++rep) if ((tool, key, rep) in value) a[++n] = value[tool, key, rep]
+    return median(a, n)
+  }
+  # "ratio [lo, hi]" of the repetitions where both tools have a figure: the median of the
+  # paired ratios a / b and its bootstrap 95% interval; "-" without a pair.
+  function paired(a, b, key,   r, n, rep, interval) {
+    n = 0
+    for (rep = 1; rep <= reps; ++rep)
+      if ((a, key, rep) in value && (b, key, rep) in value && value[b, key, rep] > 0)
+        r[++n] = value[a, key, rep] / value[b, key, rep]
+    if (n == 0) return "-"
+    bootstrap_median_interval(r, n, interval)
+    return sprintf("%.2f [%.2f, %.2f]", median(r, n), interval["lo"], interval["hi"])
+  }
+  { value[$1, $2 " " $3, $4] = $5; if ($4 > reps) reps = $4 }
   END {
-    printf "%-9s %7s | %9s %9s %6s | %9s %9s %6s %9s %6s\n", "", "", "tickbench", "sockperf",
-           "", "tickbench", "sockperf", "", "qperf", ""
-    printf "%-9s %7s | %9s %9s %6s | %9s %9s %6s %9s %6s\n", "transport", "size B", "p50",
-           "p50", "ratio", "mean", "mean", "ratio", "mean", "ratio"
+    srand(seed)
+    format = "%-9s %7s | %9s %9s %18s | %9s %9s %18s | %9s %18s\n"
+    header = sprintf(format, "", "", "tickbench", "sockperf", "", "tickbench", "sockperf", "", "qperf", "")
+    sub(/ +\n$/, "\n", header)
+    printf "%s", header
+    printf format, "transport", "size B", "p50", "p50", "ratio [95%]", "mean", "mean", "ratio [95%]",
+           "mean", "ratio [95%]"
     n = split(sizes, size_list, ",")
     for (t = 1; t <= 2; ++t) {
       transport = t == 1 ? "udp" : "tcp"
       for (s = 1; s <= n; ++s) {
-        size = size_list[s]
-        tp = median("tickbench_p50 " transport " " size)
-        tm = median("tickbench_mean " transport " " size)
-        sp = median("sockperf_p50 " transport " " size)
-        sm = median("sockperf_mean " transport " " size)
-        qm = median("qperf " transport " " size)
-        printf "%-9s %7s | %9s %9s %6s | %9s %9s %6s %9s %6s\n", transport, size, show(tp),
-               show(sp), ratio(tp, sp), show(tm), show(sm), ratio(tm, sm), show(qm), ratio(tm, qm)
+        key = transport " " size_list[s]
+        printf format, transport, size_list[s], show(median_of("tickbench_p50", key)),
+               show(median_of("sockperf_p50", key)), paired("tickbench_p50", "sockperf_p50", key),
+               show(median_of("tickbench_mean", key)), show(median_of("sockperf_mean", key)),
+               paired("tickbench_mean", "sockperf_mean", key), show(median_of("qperf", key)),
+               paired("tickbench_mean", "qperf", key)
       }
     }
-    print "RTT in us, median over the repetitions; ratio = tickbench / peer. p50: the median round"
-    print "trip of a run; mean: a run'"'"'s average (qperf reports nothing else)."
+    print "RTT in us, the median over the repetitions. ratio: the median of the paired ratios"
+    print "tickbench / peer (repetition by repetition, run side by side) with a bootstrap 95%"
+    print "interval. p50: the median round trip of a run; mean: a run'"'"'s average (qperf reports"
+    print "nothing else)."
   }' "$results"

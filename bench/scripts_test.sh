@@ -10,8 +10,9 @@
 #    bare loop is then not run; a run that fails is left out of the pairs, not counted
 #    as zero; bad options exit 2 naming the option.
 #  * compare.sh: a size below 14 B runs at 14 B for every tool (sockperf's smallest
-#    message), once, and the header says so; the ratios are tickbench's over sockperf's
-#    medians and qperf's doubled one-way latency; bad options exit 2 naming the option.
+#    message), once, and the header says so; the ratios are the medians of the paired
+#    ratios of tickbench over sockperf's figures and qperf's doubled one-way latency, with
+#    their intervals; bad options exit 2 naming the option.
 #
 #   scripts_test.sh BARE_COMPARE COMPARE
 set -euo pipefail
@@ -168,8 +169,20 @@ check "each size runs once a repetition" \
   bash -c "[ \"\$(grep -c -- '--sizes=14 ' '$stubs/peerless.args')\" = 2 ]"  # udp, tcp
 # tickbench p50 0.7 / sockperf p50 0.5; mean 2.0 / 1.0; qperf mean 2 x 0.5.
 check "the ratios are tickbench over each peer" \
-  has_line "$out" '^udp +14 \| +0\.7 +0\.5 +1\.40 \| +2\.0 +1\.0 +2\.00 +1\.0 +2\.00$'
+  has_line "$out" '^udp +14 \| +0\.7 +0\.5 +1\.40 \[1\.40, 1\.40\] \| +2\.0 +1\.0 +2\.00 \[2\.00, 2\.00\] \| +1\.0 +2\.00 \[2\.00, 2\.00\]$'
 check "no row for an asked size below 14 B" lacks_line "$out" '^(udp|tcp) +(1|10) \|'
+
+# Repetitions whose tickbench figures vary, over sockperf's p50 of 0.5: udp 0.9, 0.5, 0.7
+# and a failed run (paired ratios 1.8, 1.0, 1.4: median 1.4, the interval within them),
+# tcp 0.9, 0.5, 0.7, 1.1 (median 0.8, paired ratios' median 1.6).
+make_harness varying 900 900 500 500 700 700 fail 1100
+out="$work/varying.out"
+check "compare.sh with varying figures runs" exits 0 "$out" env PATH="$stubs:$PATH" "$compare" \
+  --reps=4 --seconds=1 --pin=0,0 --iterations=10 --sizes=64 --harness="$stubs/varying"
+check "the ratio is the median of the paired ratios, a failed run no pair" \
+  has_line "$out" '^udp +64 \| +0\.7 +0\.5 +1\.40 \[1\.(00|40|80), 1\.(00|40|80)\] \|'
+check "the round-trip column is the median over the repetitions" has_line "$out" '^tcp +64 \| +0\.8 +0\.5 +1\.60 '
+check "the table says what its ratios are" has_line "$out" 'median of the paired ratios'
 
 for bad in --sizes=1,x --placement=both --pin=0 --reps=-1 --iterations=0 --fast; do
   out="$work/bad.out"

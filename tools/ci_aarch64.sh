@@ -56,7 +56,7 @@ list_not_run() {
     [ -n "$target" ] && echo "not run under emulation ($tag: $why): $target"
   done < <("${bazel[@]}" query --keep_going "attr(tags, \"$tag\", tests(//...))" 2>/dev/null)
 }
-list_not_run requires_native_exec "starts another arm64 program, which needs binfmt_misc"
+list_not_run requires_native_exec "runs a script or starts another arm64 program, which qemu-aarch64 alone cannot"
 list_not_run emulation_heavy "CPU-bound statistics, run natively and under the sanitizers"
 
 echo "ci_aarch64.sh: $([ "$failed" -eq 0 ] && echo succeeded || echo failed) in $((SECONDS / 60))m$((SECONDS % 60))s"
