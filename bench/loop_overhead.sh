@@ -35,7 +35,7 @@ for arg in "$@"; do
     --sweeps=*) sweeps=${arg#*=} ;;
     --harness=*) harness=${arg#*=} ;;
     --busy_poll) busy_flag=(--busy_poll) ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$0"; exit 0 ;;
     *) echo "loop_overhead.sh: unknown option '$arg' (see --help)" >&2; exit 2 ;;
   esac
 done

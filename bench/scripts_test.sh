@@ -13,12 +13,15 @@
 #    message), once, and the header says so; the ratios are the medians of the paired
 #    ratios of tickbench over sockperf's figures and qperf's doubled one-way latency, with
 #    their intervals; bad options exit 2 naming the option.
+#  * bare_loop itself: a short run prints its one line (transport size mode iterations
+#    median_us mean_us, the figures positive), and a bad flag exits 2 naming the flag.
 #
-#   scripts_test.sh BARE_COMPARE COMPARE
+#   scripts_test.sh BARE_COMPARE COMPARE BARE_LOOP
 set -euo pipefail
 
 bare_compare=$(realpath "$1")
 compare=$(realpath "$2")
+bare_loop=$(realpath "$3")
 work=$(mktemp -d "${TEST_TMPDIR:-/tmp}/scripts_test.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 stubs="$work/stubs"
@@ -189,6 +192,17 @@ for bad in --sizes=1,x --placement=both --pin=0 --reps=-1 --iterations=0 --fast;
   check "compare.sh $bad exits 2" exits 2 "$out" env PATH="$stubs:$PATH" "$compare" "$bad" \
     --harness="$stubs/peerless"
   check "compare.sh $bad names the option" has_line "$out" "${bad%%=*}|unknown option"
+done
+
+out="$work/bare_loop.out"
+check "bare_loop runs a short pipe loop" exits 0 "$out" "$bare_loop" --transport=pipe --size=3 \
+  --iterations=50 --warmup=5
+check "bare_loop prints transport size mode iterations median_us mean_us" \
+  has_line "$out" '^pipe 3 blocking 50 [0-9]*\.[0-9]*[1-9][0-9]* [0-9]*\.[0-9]*[1-9][0-9]*$'
+for bad in --transport=tcp4 --size=0 --size=65537 --iterations=0 --warmup=-1 --pin=0,x; do
+  out="$work/bad.out"
+  check "bare_loop $bad exits 2" exits 2 "$out" "$bare_loop" "$bad"
+  check "bare_loop $bad names the flag" has_line "$out" "^bare_loop: ${bad%%=*}|^bare_loop: .* ${bad%%=*} "
 done
 
 echo "$((checks - failures)) of $checks checks passed"

@@ -22,6 +22,8 @@ namespace {
 // What the steps share: the flags, the plan they fill, and what one step learns for a
 // later one.
 struct PlanState {
+  explicit PlanState(const CommandLine& command_line) : c(command_line) {}
+
   const CommandLine& c;
   Plan plan;
   Preset preset;
@@ -361,7 +363,7 @@ absl::StatusOr<Plan> MakePlan(const CommandLine& c) {
   if (absl::Status s = CheckNoControlBytes(c); !s.ok()) return s;
   absl::StatusOr<Preset> preset = FindPreset(c.experiment);
   if (!preset.ok()) return preset.status();
-  PlanState st{c};
+  PlanState st(c);
   st.preset = *preset;
   st.plan.preset = *preset;
   st.plan.study = preset->name == "study";

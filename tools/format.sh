@@ -14,7 +14,7 @@ check=0
 case "${1:-}" in
   --check) check=1 ;;
   "") ;;
-  -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+  -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$0"; exit 0 ;;
   *) echo "format.sh: unknown option '$1' (allowed: --check, --help)" >&2; exit 2 ;;
 esac
 

@@ -64,7 +64,7 @@ for arg in "${options[@]}"; do
       # has npm from elsewhere (Node.js's own packages) keeps it: Debian's would conflict.
       command -v npm >/dev/null || packages+=(npm)
       want_buildifier=1 ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$0"; exit 0 ;;
     *) echo "setup.sh: unknown option '$arg' (allowed: --compare, --arm64, --fuzz, --mcu, --format, --report, --ci, --help)" >&2; exit 2 ;;
   esac
 done
