@@ -62,6 +62,13 @@ ABSL_FLAG(std::string, pin, "", "CLIENT or CLIENT,PEER: CPUs to pin to (default:
 
 namespace {
 
+constexpr char kUsage[] =
+    "The least a round trip can cost: n bytes each way between a client and a forked peer,\n"
+    "the system calls tickbench's endpoints make and nothing else. Prints one line:\n"
+    "  transport size mode iterations median_us mean_us\n"
+    "  bare_loop [--transport=unix_stream] [--size=1] [--iterations=20000] [--warmup=1000]\n"
+    "            [--pin=CLIENT[,PEER]] [--busy_poll]";
+
 [[noreturn]] void Die(const std::string& what) {
   std::fprintf(stderr, "bare_loop: %s\n", what.c_str());
   std::exit(1);
@@ -261,12 +268,7 @@ void ParsePin(const std::string& pin, int* client, int* peer) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage(
-      "The least a round trip can cost: n bytes each way between a client and a forked peer,\n"
-      "the system calls tickbench's endpoints make and nothing else. Prints one line:\n"
-      "  transport size mode iterations median_us mean_us\n"
-      "  bare_loop [--transport=unix_stream] [--size=1] [--iterations=20000] [--warmup=1000]\n"
-      "            [--pin=CLIENT[,PEER]] [--busy_poll]");
+  absl::SetProgramUsageMessage(kUsage);
   absl::ParseCommandLine(argc, argv);
   std::signal(SIGPIPE, SIG_IGN);
   const std::string transport = absl::GetFlag(FLAGS_transport);
