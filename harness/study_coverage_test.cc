@@ -160,7 +160,9 @@ Tally Measure(const Scenario& s, Target target, uint64_t seed) {
     // The words of every 8th cell (formatting them all would dominate the test's time
     // under the sanitizers and the emulator; any disagreement is a bug, seen in a sample).
     std::string words;
-    if (trial % 8 == 0) EXPECT_TRUE(BiasWordsAgree(cell, words)) << words;
+    if (trial % 8 == 0) {
+      EXPECT_TRUE(BiasWordsAgree(cell, words)) << words;
+    }
     const timing::ConfidenceInterval& ci =
         target == Target::kAveraged ? cell.averaged_ci : cell.per_iteration_mean_ci;
     ++tally.trials;

@@ -77,10 +77,18 @@ TEST(StudyReportTest, IntervalsInEveryFormat) {
   const std::vector<std::string> row = absl::StrSplit(lines[1], ',');
   ASSERT_EQ(header.size(), row.size());
   for (size_t i = 0; i < header.size(); ++i) {
-    if (header[i] == "averaged_ns_ci95_low") EXPECT_EQ(row[i], "1.2956e+06");
-    if (header[i] == "averaged_ns_ci95_high") EXPECT_EQ(row[i], "1.3044e+06");
-    if (header[i] == "averaged_unresolved") EXPECT_EQ(row[i], "1");
-    if (header[i] == "truth_ns_ci95_low") EXPECT_EQ(row[i], "");  // no interval: empty
+    if (header[i] == "averaged_ns_ci95_low") {
+      EXPECT_EQ(row[i], "1.2956e+06");
+    }
+    if (header[i] == "averaged_ns_ci95_high") {
+      EXPECT_EQ(row[i], "1.3044e+06");
+    }
+    if (header[i] == "averaged_unresolved") {
+      EXPECT_EQ(row[i], "1");
+    }
+    if (header[i] == "truth_ns_ci95_low") {
+      EXPECT_EQ(row[i], "");  // no interval: empty
+    }
   }
   const std::string json = FormatStudyJson(RunContext{}, {c});
   EXPECT_THAT(json, HasSubstr(R"("rtt_ns_ci95":[1295600,1304400])"));

@@ -352,8 +352,12 @@ void ExpectBiasWordsMatchTheirNumbers(const StudyCell& c) {
   EXPECT_EQ(says_biased, c.biased) << text;
   EXPECT_NE(says_unbiased, c.biased) << text;
   EXPECT_GT(excluding + covering, 0) << text;
-  if (c.biased) EXPECT_GT(excluding, 0) << text;
-  if (!c.biased) EXPECT_EQ(excluding, 0) << text;
+  if (c.biased) {
+    EXPECT_GT(excluding, 0) << text;
+  }
+  if (!c.biased) {
+    EXPECT_EQ(excluding, 0) << text;
+  }
   EXPECT_NE(text.find("at most 5% of unbiased cells are called biased"), std::string::npos) << text;
 }
 

@@ -84,7 +84,9 @@ TEST(OneSizeDipTest, FifteenPercentDipAtOnePercentNoiseIsFoundInEverySeed) {
     if (std::regex_search(a.text, m, dip)) {
       covered += std::fabs(std::stod(m[1]) - 15) <= std::stod(m[2]);
     }
-    if (seed <= 3) EXPECT_TRUE(ReportsExcursionAt(a.result, 1536)) << seed << "\n" << a.text;
+    if (seed <= 3) {
+      EXPECT_TRUE(ReportsExcursionAt(a.result, 1536)) << seed << "\n" << a.text;
+    }
   }
   // 15 SDs of the 1 % noise: a miss would be a failure of the method, not bad luck.
   EXPECT_GE(found, kSeeds * 99 / 100) << found << " of " << kSeeds;

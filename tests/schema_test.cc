@@ -134,9 +134,15 @@ TEST(SchemaTest, SettingsAreTypedAndSayWhatWasGiven) {
     const std::string& name = s.Find("name")->string;
     const std::string& type = s.Find("type")->string;
     const JsonValue& value = *s.Find("value");
-    if (type == "bool") EXPECT_EQ(value.type, JsonValue::Type::kBool) << name;
-    if (type == "integer" || type == "duration") EXPECT_TRUE(value.integral) << name;
-    if (type == "string") EXPECT_EQ(value.type, JsonValue::Type::kString) << name;
+    if (type == "bool") {
+      EXPECT_EQ(value.type, JsonValue::Type::kBool) << name;
+    }
+    if (type == "integer" || type == "duration") {
+      EXPECT_TRUE(value.integral) << name;
+    }
+    if (type == "string") {
+      EXPECT_EQ(value.type, JsonValue::Type::kString) << name;
+    }
     if (name == "runs") {  // udp_rtt's 1, not the flag's default 4, and not typed
       saw_runs = true;
       EXPECT_EQ(value.number, 1);

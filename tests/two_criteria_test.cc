@@ -62,7 +62,9 @@ TEST(TwoCriteriaTest, StepsListedAsFoundOnlyWhenTheirSegmentationBeatsTheLineByS
         EXPECT_TRUE(text.find("\n    jump ") != std::string::npos ||
                     text.find("\n    slope change ") != std::string::npos)
             << text;
-        if (r.implied_steps.empty()) EXPECT_FALSE(ListsAStepAsFound(text)) << text;
+        if (r.implied_steps.empty()) {
+          EXPECT_FALSE(ListsAStepAsFound(text)) << text;
+        }
       }
     }
   }

@@ -38,7 +38,9 @@ TEST(ClockRegistryTest, EveryKindHasOneRowAndUniqueNames) {
       EXPECT_TRUE(seen.insert(name).second) << "duplicate " << name;
       EXPECT_EQ(FindClockKind(name), &row) << name;
     }
-    if (row.alias != nullptr) EXPECT_EQ(FindClockKind(row.alias), &row);
+    if (row.alias != nullptr) {
+      EXPECT_EQ(FindClockKind(row.alias), &row);
+    }
     EXPECT_NE(ClockKindsForHelp().find(row.syntax), std::string::npos) << row.syntax;
     EXPECT_NE(ClockKindTableForHelp().find(row.description), std::string::npos);
   }
