@@ -69,16 +69,13 @@ constexpr char kUsage[] =
     "  bare_loop [--transport=unix_stream] [--size=1] [--iterations=20000] [--warmup=1000]\n"
     "            [--pin=CLIENT[,PEER]] [--busy_poll]";
 
-[[noreturn]] void Die(const std::string& what) {
+// A failure exits 1; a bad flag exits 2 (Usage), as the harness does.
+[[noreturn]] void Die(const std::string& what, int exit_code = 1) {
   std::fprintf(stderr, "bare_loop: %s\n", what.c_str());
-  std::exit(1);
+  std::exit(exit_code);
 }
 
-// A bad flag: exit 2, as the harness does.
-[[noreturn]] void Usage(const std::string& what) {
-  std::fprintf(stderr, "bare_loop: %s\n", what.c_str());
-  std::exit(2);
-}
+[[noreturn]] void Usage(const std::string& what) { Die(what, 2); }
 
 [[noreturn]] void DieErrno(const std::string& what) {
   Die(absl::StrFormat("%s: %s", what, std::strerror(errno)));

@@ -194,6 +194,16 @@ for bad in --sizes=1,x --placement=both --pin=0 --reps=-1 --iterations=0 --fast;
   check "compare.sh $bad names the option" has_line "$out" "${bad%%=*}|unknown option"
 done
 
+# --help prints the whole header comment, up to its last line, and none of the code.
+for script in "$bare_compare" "$compare"; do
+  out="$work/help.out"
+  check "$(basename "$script") --help exits 0" exits 0 "$out" "$script" --help
+  last=$(awk 'NR > 1 && !/^#/ { exit } NR > 1 { line = $0 } END { print line }' "$script")
+  check "$(basename "$script") --help ends with the header's last line" \
+    bash -c "[ \"\$(tail -1 '$out')\" = \"\$1\" ]" _ "$last"
+  check "$(basename "$script") --help prints only comment lines" lacks_line "$out" '^[^#]'
+done
+
 out="$work/bare_loop.out"
 check "bare_loop runs a short pipe loop" exits 0 "$out" "$bare_loop" --transport=pipe --size=3 \
   --iterations=50 --warmup=5
