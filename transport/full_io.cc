@@ -245,35 +245,37 @@ absl::Status ReadFullWaitingOnEagain(int fd, absl::Span<char> buffer, absl::Dura
   return absl::OkStatus();
 }
 
-absl::Status SpinReadFull(int fd, absl::Span<char> buffer, absl::Duration timeout, SpinRead how) {
-  SpinDeadline deadline(timeout);
+namespace full_io_internal {
+
+absl::Status FinishSpinRead(int fd, absl::Span<char> buffer, absl::Duration timeout, SpinRead how,
+                            ssize_t got, int error_number, int empty_attempts) {
+  SpinDeadline deadline(timeout, empty_attempts);
   size_t done = 0;
-  while (done < buffer.size()) {
-    const ssize_t n = how == SpinRead::kRecvDontWait
-                          ? recv(fd, buffer.data() + done, buffer.size() - done, MSG_DONTWAIT)
-                          : read(fd, buffer.data() + done, buffer.size() - done);
-    if (n > 0) {
-      done += static_cast<size_t>(n);
+  while (true) {
+    if (got > 0) {
+      done += static_cast<size_t>(got);
+      if (done == buffer.size()) return absl::OkStatus();
       deadline = SpinDeadline(timeout);  // as SO_RCVTIMEO: the wait is for the next byte
-      continue;
-    }
-    if (n == 0) {
+    } else if (got == 0) {
       return PeerClosedError(absl::StrFormat("read %u of %u bytes", done, buffer.size()));
-    }
-    const int error_number = errno;
-    if (error_number == EINTR || error_number == EAGAIN || error_number == EWOULDBLOCK) {
+    } else if (error_number == EINTR || error_number == EAGAIN || error_number == EWOULDBLOCK) {
       // A signal that lands while spinning interrupts no system call: look for it here.
       TICKBENCH_RETURN_IF_STOPPED("busy polling");
-      if (error_number == EINTR || !deadline.Expired()) continue;
-      return absl::DeadlineExceededError(
-          absl::StrFormat("read %u of %u bytes: nothing arrived within %s (busy polling)", done,
-                          buffer.size(), absl::FormatDuration(timeout)));
+      if (error_number != EINTR && deadline.Expired()) {
+        return absl::DeadlineExceededError(
+            absl::StrFormat("read %u of %u bytes: nothing arrived within %s (busy polling)", done,
+                            buffer.size(), absl::FormatDuration(timeout)));
+      }
+    } else {
+      return IoErrnoToStatus(error_number,
+                             absl::StrFormat("read %u of %u bytes", done, buffer.size()));
     }
-    return IoErrnoToStatus(error_number,
-                           absl::StrFormat("read %u of %u bytes", done, buffer.size()));
+    got = SpinReadOnce(fd, buffer.data() + done, buffer.size() - done, how);
+    error_number = got < 0 ? errno : 0;
   }
-  return absl::OkStatus();
 }
+
+}  // namespace full_io_internal
 
 bool ProcessIgnoresSigpipe() {
   struct sigaction current;

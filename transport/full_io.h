@@ -35,6 +35,8 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "absl/types/span.h"
+#include "platform/compiler.h"
+#include "transport/spin_deadline.h"
 
 namespace tickbench::transport {
 
@@ -114,11 +116,47 @@ enum class SpinRead {
   kNonBlockingRead,  // read(2) on a descriptor with O_NONBLOCK set (a pipe's read end)
 };
 
+namespace full_io_internal {
+// One attempt of a busy-poll read: recv(MSG_DONTWAIT) or read(2).
+inline ssize_t SpinReadOnce(int fd, char* to, size_t n, SpinRead how) {
+  return how == SpinRead::kRecvDontWait ? recv(fd, to, n, MSG_DONTWAIT) : read(fd, to, n);
+}
+// The rest of a SpinReadFull() whose last attempt returned `got` (errno `error_number`)
+// after `empty_attempts` attempts that found nothing before it: partial reads, EINTR,
+// the stop request, the deadline, errors. Out of line.
+absl::Status FinishSpinRead(int fd, absl::Span<char> buffer, absl::Duration timeout, SpinRead how,
+                            ssize_t got, int error_number, int empty_attempts);
+}  // namespace full_io_internal
+
 // ReadFull() for busy polling: never sleeps in the kernel, but asks for bytes again and
 // again until `buffer` is full. DeadlineExceeded when no byte arrives for `timeout`, as
 // SO_RCVTIMEO bounds each blocking read (absl::InfiniteDuration(): spins for ever); see
 // SpinDeadline for when the clock is read. The errors are mapped as for ReadFull().
-absl::Status SpinReadFull(int fd, absl::Span<char> buffer, absl::Duration timeout, SpinRead how);
+// A stop request (platform/stop_signal.h) ends it with Cancelled, seen within
+// SpinDeadline::kAttemptsPerCheck attempts (tens of microseconds).
+// Inline, the common case: up to kAttemptsPerCheck attempts that find nothing, then one
+// that returns the whole buffer, with nothing between them but the test of what came
+// back; everything else (a part, EINTR, the deadline and the stop request, which are
+// looked at from the kAttemptsPerCheck-th empty attempt on) continues out of line.
+TICKBENCH_ALWAYS_INLINE absl::Status SpinReadFull(int fd, absl::Span<char> buffer,
+                                                  absl::Duration timeout, SpinRead how) {
+  if (ABSL_PREDICT_FALSE(buffer.empty())) return absl::OkStatus();
+  ssize_t got = 0;
+  int error_number = 0;
+  int empty_attempts = 0;
+  while (true) {
+    got = full_io_internal::SpinReadOnce(fd, buffer.data(), buffer.size(), how);
+    if (ABSL_PREDICT_TRUE(got == static_cast<ssize_t>(buffer.size()))) return absl::OkStatus();
+    error_number = got < 0 ? errno : 0;
+    if (got >= 0 || (error_number != EAGAIN && error_number != EWOULDBLOCK) ||
+        empty_attempts == SpinDeadline::kAttemptsPerCheck - 1) {
+      break;
+    }
+    ++empty_attempts;
+  }
+  return full_io_internal::FinishSpinRead(fd, buffer, timeout, how, got, error_number,
+                                          empty_attempts);
+}
 
 // True when SIGPIPE's disposition is SIG_IGN in this process at the time of the call.
 bool ProcessIgnoresSigpipe();

@@ -181,25 +181,32 @@ TEST(ReadFullWaitingOnEagainTest, WaitsForBytesThatComeLater) {
   EXPECT_EQ(sent, received);
 }
 
-// A stop request whose signal went to another thread does not interrupt the wait's
-// ppoll: the wait looks for it between slices of at most 250 ms, so a 20 s wait ends
-// Cancelled within a slice of the request. The bound is a quarter of the wait, for a
-// loaded machine: the stop, not the timeout, ended it.
-TEST(ReadFullWaitingOnEagainTest, AStopRequestFromAnotherThreadEndsTheWaitLongBeforeItsEnd) {
-  Pipe p = MakeNonBlockingPipe();
-  std::vector<char> buffer(4);
+// Runs `read` (a 20 s wait on an empty pipe) while another thread records a stop request
+// after 100 ms, as the signal handler would; expects it to end Cancelled within a quarter
+// of its timeout, for a loaded machine: the stop, not the timeout, ended it.
+template <typename Read>
+void ExpectAStopRequestEnds(Read read) {
   std::thread other([] {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    platform::stop_internal::g_stop_signal.store(SIGTERM);  // as the handler would
+    platform::stop_internal::g_stop_signal.store(SIGTERM);
   });
   const auto start = std::chrono::steady_clock::now();
-  const absl::Status status =
-      ReadFullWaitingOnEagain(p.read_end.get(), absl::MakeSpan(buffer), absl::Seconds(20));
+  const absl::Status status = read();
   const auto elapsed = std::chrono::steady_clock::now() - start;
   other.join();
   platform::ResetStopForTesting();
   EXPECT_EQ(status.code(), absl::StatusCode::kCancelled) << status;
   EXPECT_LT(elapsed, std::chrono::seconds(5));
+}
+
+// A stop request whose signal went to another thread does not interrupt the wait's
+// ppoll: the wait looks for it between slices of at most 250 ms.
+TEST(ReadFullWaitingOnEagainTest, AStopRequestFromAnotherThreadEndsTheWaitLongBeforeItsEnd) {
+  Pipe p = MakeNonBlockingPipe();
+  std::vector<char> buffer(4);
+  ExpectAStopRequestEnds([&] {
+    return ReadFullWaitingOnEagain(p.read_end.get(), absl::MakeSpan(buffer), absl::Seconds(20));
+  });
 }
 
 TEST(ReadFullWaitingOnEagainTest, EndOfFileIsUnavailable) {
@@ -241,6 +248,37 @@ TEST(SpinReadFullTest, TimeoutIsForTheNextByteNotTheWholeMessage) {
   writer.join();
   EXPECT_TRUE(status.ok()) << status;
   EXPECT_EQ(sent, received);
+}
+
+// The inline attempts do not look for a stop request; the ones after them do.
+TEST(SpinReadFullTest, AStopRequestEndsTheSpinLongBeforeItsTimeout) {
+  Pipe p = MakeNonBlockingPipe();
+  std::vector<char> buffer(4);
+  ExpectAStopRequestEnds([&] {
+    return SpinReadFull(p.read_end.get(), absl::MakeSpan(buffer), absl::Seconds(20),
+                        SpinRead::kNonBlockingRead);
+  });
+}
+
+// A message already there is read whole by the first attempt; an empty buffer asks for
+// nothing, so even a pipe whose writer has gone gives OK, not end of file.
+TEST(SpinReadFullTest, WhatIsThereIsReadAndAnEmptyBufferReadsNothing) {
+  Pipe p = MakeNonBlockingPipe();
+  const std::vector<char> sent = Bytes(100);
+  ASSERT_EQ(write(p.write_end.get(), sent.data(), sent.size()), 100);
+  std::vector<char> received(100);
+  EXPECT_TRUE(SpinReadFull(p.read_end.get(), absl::MakeSpan(received), absl::Seconds(5),
+                           SpinRead::kNonBlockingRead)
+                  .ok());
+  EXPECT_EQ(sent, received);
+  p.write_end.reset();
+  EXPECT_TRUE(SpinReadFull(p.read_end.get(), absl::Span<char>(), absl::Seconds(5),
+                           SpinRead::kNonBlockingRead)
+                  .ok());
+  EXPECT_EQ(SpinReadFull(p.read_end.get(), absl::MakeSpan(received), absl::Seconds(5),
+                         SpinRead::kNonBlockingRead)
+                .code(),
+            absl::StatusCode::kUnavailable);
 }
 
 TEST(SpinReadFullTest, SocketEndOfFileIsUnavailable) {

@@ -7,23 +7,13 @@
 namespace tickbench::transport {
 namespace {
 
-constexpr size_t kStampBytes = 8;
-constexpr size_t kTailFrom = 16;  // messages this long carry the tail stamp too
+using message_pattern_internal::kStampBytes;
+using message_pattern_internal::kTailFrom;
+using message_pattern_internal::LoadLittleEndian;
+using message_pattern_internal::StoreLittleEndian;
 
 inline char PatternByte(size_t index) {
   return static_cast<char>((static_cast<uint32_t>(index) * 0x9E3779B1u) >> 24);
-}
-
-inline void StoreLittleEndian(char* to, uint64_t value, size_t bytes) {
-  for (size_t i = 0; i < bytes; ++i) to[i] = static_cast<char>(value >> (8 * i));
-}
-
-inline uint64_t LoadLittleEndian(const char* from, size_t bytes) {
-  uint64_t value = 0;
-  for (size_t i = 0; i < bytes; ++i) {
-    value |= static_cast<uint64_t>(static_cast<unsigned char>(from[i])) << (8 * i);
-  }
-  return value;
 }
 
 // The sequence whose low `bytes` bytes are `low` and which lies nearest `expected`
@@ -48,16 +38,6 @@ bool PatternIntact(absl::Span<const char> message, size_t from, size_t to) {
 
 void FillPattern(absl::Span<char> message) {
   for (size_t i = 0; i < message.size(); ++i) message[i] = PatternByte(i);
-}
-
-void StampSequence(absl::Span<char> message, uint64_t sequence) {
-  const size_t n = message.size();
-  if (n < kStampBytes) {
-    StoreLittleEndian(message.data(), sequence, n);
-    return;
-  }
-  StoreLittleEndian(message.data(), sequence, kStampBytes);
-  if (n >= kTailFrom) StoreLittleEndian(message.data() + n - kStampBytes, ~sequence, kStampBytes);
 }
 
 MessageCheck CheckEcho(absl::Span<const char> received, uint64_t expected_sequence,

@@ -27,6 +27,30 @@ TEST(MessagePatternTest, EverySizeChecksOk) {
   }
 }
 
+// EchoStampMatches() is CheckEcho(..., false).ok() without the diagnosis: the two agree on
+// every size up to past the tail's threshold, for the right sequence, its neighbours, a
+// far one, and every single-byte change of the message.
+TEST(MessagePatternTest, EchoStampMatchesAgreesWithCheckEcho) {
+  for (size_t size = 0; size <= 40; ++size) {
+    for (uint64_t sequence :
+         {uint64_t{0}, uint64_t{255}, uint64_t{256}, uint64_t{1} << 40, ~uint64_t{0} - 1}) {
+      std::vector<char> message = Stamped(size, sequence);
+      for (uint64_t expected :
+           {sequence, sequence + 1, sequence - 1, sequence ^ (uint64_t{1} << 33)}) {
+        EXPECT_EQ(EchoStampMatches(message, expected), CheckEcho(message, expected, false).ok())
+            << size << " " << sequence << " " << expected;
+      }
+      EXPECT_TRUE(EchoStampMatches(message, sequence)) << size;
+      for (size_t i = 0; i < size; ++i) {
+        message[i] = static_cast<char>(message[i] ^ 0x10);
+        EXPECT_EQ(EchoStampMatches(message, sequence), CheckEcho(message, sequence, false).ok())
+            << size << " byte " << i;
+        message[i] = static_cast<char>(message[i] ^ 0x10);
+      }
+    }
+  }
+}
+
 TEST(MessagePatternTest, StampTouchesOnlyTheStampBytes) {
   std::vector<char> message(40);
   FillPattern(absl::MakeSpan(message));

@@ -44,6 +44,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "absl/types/span.h"
+#include "platform/compiler.h"
 #include "transport/endpoint_checks.h"
 #include "transport/full_io.h"
 #include "transport/pipe_watchdog.h"
@@ -99,7 +100,7 @@ class PipeEndpoint final : public Endpoint {
 
 // Send() and Receive() are inline, so that the loop specialised on PipeEndpoint runs
 // them, up to their system call, in its own body.
-inline absl::Status PipeEndpoint::Send(absl::Span<const char> message) {
+TICKBENCH_ALWAYS_INLINE absl::Status PipeEndpoint::Send(absl::Span<const char> message) {
   if (absl::Status size = CheckMessageSize(message.size(), kMaxStreamMessageBytes, kPipeName);
       !size.ok()) {
     return size;
@@ -107,7 +108,7 @@ inline absl::Status PipeEndpoint::Send(absl::Span<const char> message) {
   return WriteFull(write_fd_.get(), message, write_mode_);
 }
 
-inline absl::Status PipeEndpoint::Receive(absl::Span<char> buffer) {
+TICKBENCH_ALWAYS_INLINE absl::Status PipeEndpoint::Receive(absl::Span<char> buffer) {
   if (absl::Status size = CheckMessageSize(buffer.size(), kMaxStreamMessageBytes, kPipeName);
       !size.ok()) {
     return size;

@@ -19,6 +19,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "absl/types/span.h"
+#include "platform/compiler.h"
 #include "transport/endpoint_checks.h"
 #include "transport/full_io.h"
 #include "transport/transport.h"
@@ -76,7 +77,7 @@ class StreamSocketEndpoint final : public Endpoint {
 
 // Send() and Receive() are inline, so that the loop specialised on StreamSocketEndpoint
 // runs them, up to their system call, in its own body.
-inline absl::Status StreamSocketEndpoint::Send(absl::Span<const char> message) {
+TICKBENCH_ALWAYS_INLINE absl::Status StreamSocketEndpoint::Send(absl::Span<const char> message) {
   if (absl::Status size = CheckMessageSize(message.size(), max_message_size_, transport_name_);
       !size.ok()) {
     return size;
@@ -84,7 +85,7 @@ inline absl::Status StreamSocketEndpoint::Send(absl::Span<const char> message) {
   return WriteFull(fd_.get(), message, WriteMode::kSocket);
 }
 
-inline absl::Status StreamSocketEndpoint::Receive(absl::Span<char> buffer) {
+TICKBENCH_ALWAYS_INLINE absl::Status StreamSocketEndpoint::Receive(absl::Span<char> buffer) {
   if (absl::Status size = CheckMessageSize(buffer.size(), max_message_size_, transport_name_);
       !size.ok()) {
     return size;
@@ -146,7 +147,7 @@ absl::Status WrongDatagramLengthError(size_t expected, size_t got);
 
 // Send(), ReceiveDatagram() and Receive() are inline up to their system call, as the
 // stream socket's are; what is not a whole datagram moved at once is out of line.
-inline absl::Status DatagramSocketEndpoint::Send(absl::Span<const char> message) {
+TICKBENCH_ALWAYS_INLINE absl::Status DatagramSocketEndpoint::Send(absl::Span<const char> message) {
   if (absl::Status size = CheckMessageSize(message.size(), max_message_size_, transport_name_);
       !size.ok()) {
     return size;
@@ -159,7 +160,8 @@ inline absl::Status DatagramSocketEndpoint::Send(absl::Span<const char> message)
   return FinishSend(message, sent, errno);
 }
 
-inline absl::StatusOr<size_t> DatagramSocketEndpoint::ReceiveDatagram(absl::Span<char> buffer) {
+TICKBENCH_ALWAYS_INLINE absl::StatusOr<size_t> DatagramSocketEndpoint::ReceiveDatagram(
+    absl::Span<char> buffer) {
   const ssize_t got = recv(fd_.get(), buffer.data(), buffer.size(), receive_flags());
   if (ABSL_PREDICT_TRUE(got >= 0 && static_cast<size_t>(got) <= buffer.size())) {
     return static_cast<size_t>(got);
@@ -167,7 +169,7 @@ inline absl::StatusOr<size_t> DatagramSocketEndpoint::ReceiveDatagram(absl::Span
   return FinishReceiveDatagram(buffer, got, errno);
 }
 
-inline absl::Status DatagramSocketEndpoint::Receive(absl::Span<char> buffer) {
+TICKBENCH_ALWAYS_INLINE absl::Status DatagramSocketEndpoint::Receive(absl::Span<char> buffer) {
   if (absl::Status size = CheckMessageSize(buffer.size(), max_message_size_, transport_name_);
       !size.ok()) {
     return size;

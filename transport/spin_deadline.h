@@ -24,9 +24,12 @@ class SpinDeadline {
   static constexpr int kAttemptsPerCheck = 64;
 
   // absl::InfiniteDuration(): never expires, and never reads the clock.
-  explicit SpinDeadline(absl::Duration timeout)
+  // `empty_attempts`: attempts that already found nothing (and were not passed to
+  // Expired()), so that the clock is first read at the kAttemptsPerCheck-th of them all.
+  explicit SpinDeadline(absl::Duration timeout, int64_t empty_attempts = 0)
       : timeout_ns_(timeout == absl::InfiniteDuration() ? std::numeric_limits<int64_t>::max()
-                                                        : absl::ToInt64Nanoseconds(timeout)) {}
+                                                        : absl::ToInt64Nanoseconds(timeout)),
+        empty_attempts_(empty_attempts) {}
 
   // True once `timeout` has passed; call after every empty attempt.
   bool Expired() {
