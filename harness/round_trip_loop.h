@@ -114,17 +114,22 @@ LoopOutcome TimedLoop(EndpointT& endpoint, ClockT& clock, ReferenceT reference,
                       uint64_t first_sequence, bool continue_on_loss, IntegrityCounts& integrity) {
   static_assert(std::is_base_of_v<transport::Endpoint, EndpointT>,
                 "the loop runs over a transport::Endpoint or a class derived from it");
+  // A copy in this frame: the spans are then this function's own (no store or call can
+  // change them), kept in registers or beside the loop's other locals, not loaded from the
+  // caller's frame after every system call.
+  const LoopBuffers local = buffers;
   LoopOutcome outcome;
-  int64_t* marks = buffers.marks.data();
-  int64_t* reference_marks = buffers.reference_marks.data();
+  int64_t* marks = local.marks.data();
+  int64_t* reference_marks = local.reference_marks.data();
   marks[0] = clock.NowTicks();
   if constexpr (ReferenceT::kReads) reference_marks[0] = reference.NowTicks();
   int64_t written = 1;
   int64_t until_mark = batch;
-  uint8_t* faulty = buffers.faulty.empty() ? nullptr : buffers.faulty.data();
+  int64_t completed = 0;  // outcome.completed, kept here (outcome is in the caller's frame)
+  uint8_t* faulty = local.faulty.empty() ? nullptr : local.faulty.data();
   for (int64_t i = 0; i < iterations; ++i) {
     bool trip_faulty = false;
-    absl::Status status = RoundTrip(endpoint, buffers, first_sequence + i, integrity, &trip_faulty);
+    absl::Status status = RoundTrip(endpoint, local, first_sequence + i, integrity, &trip_faulty);
     if (ABSL_PREDICT_FALSE(!status.ok())) {
       if (status.code() == absl::StatusCode::kDeadlineExceeded && continue_on_loss) {
         ++integrity.lost;
@@ -139,7 +144,7 @@ LoopOutcome TimedLoop(EndpointT& endpoint, ClockT& clock, ReferenceT reference,
       break;
     }
     if (ABSL_PREDICT_FALSE(trip_faulty) && faulty != nullptr) faulty[written - 1] = 1;
-    ++outcome.completed;
+    ++completed;
     if (--until_mark == 0) {
       marks[written] = clock.NowTicks();
       if constexpr (ReferenceT::kReads) reference_marks[written] = reference.NowTicks();
@@ -152,8 +157,9 @@ LoopOutcome TimedLoop(EndpointT& endpoint, ClockT& clock, ReferenceT reference,
     if constexpr (ReferenceT::kReads) reference_marks[written] = reference.NowTicks();
     ++written;
   }
+  outcome.completed = completed;
   outcome.marks = written;
-  outcome.closed = outcome.status.ok() ? outcome.completed : (written - 1) * batch;
+  outcome.closed = outcome.status.ok() ? completed : (written - 1) * batch;
   return outcome;
 }
 

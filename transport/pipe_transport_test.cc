@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/synchronization/notification.h"
 #include "gtest/gtest.h"
 #include "platform/stop_signal.h"
 #include "transport/endpoint_checks.h"
@@ -320,6 +321,41 @@ TEST(PipeWatchdogTest, PeriodIsAQuarterOfTheTimeoutAtMost250ms) {
   ASSERT_TRUE(watchdog.SetTimeout(absl::InfiniteDuration()).ok());
   EXPECT_EQ(watchdog.period(), absl::ZeroDuration());
   EXPECT_EQ(fcntl(fds[0], F_GETFL) & O_NONBLOCK, 0);
+  close(fds[0]);
+  close(fds[1]);
+}
+
+// One reading thread at a time: a Read() on a thread the timer does not tick for re-arms
+// it there, so that thread's wait is bounded too, and so is the first thread's after it.
+TEST(PipeWatchdogTest, AReadOnAnotherThreadMovesTheTimerThere) {
+  if (!PipeWatchdogsAvailable()) {
+    GTEST_SKIP() << "no per-thread timer signal here (an emulator): pipes wait with ppoll";
+  }
+  PipeWatchdog watchdog;
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  ASSERT_TRUE(watchdog.SetTimeout(absl::Milliseconds(40)).ok());
+  ASSERT_EQ(write(fds[1], "a", 1), 1);
+  char byte;
+  ASSERT_TRUE(watchdog.Read(fds[0], absl::MakeSpan(&byte, 1)).ok());  // armed on this thread
+  // Nothing comes: without the re-arm, the other thread's read would wait for ever (the
+  // ticks go here); the byte written after 5 s ends it then, and the test fails.
+  absl::Status other_status;
+  std::thread other([&] { other_status = watchdog.Read(fds[0], absl::MakeSpan(&byte, 1)); });
+  absl::Notification other_ended;
+  std::thread rescue([&other_ended, fd = fds[1]] {
+    other_ended.WaitForNotificationWithTimeout(absl::Seconds(5));
+    (void)!write(fd, "r", 1);
+  });
+  other.join();
+  other_ended.Notify();
+  EXPECT_EQ(other_status.code(), absl::StatusCode::kDeadlineExceeded) << other_status;
+  rescue.join();
+  ASSERT_TRUE(watchdog.Read(fds[0], absl::MakeSpan(&byte, 1)).ok());  // the rescue's byte
+  const absl::Time start = absl::Now();
+  EXPECT_EQ(watchdog.Read(fds[0], absl::MakeSpan(&byte, 1)).code(),
+            absl::StatusCode::kDeadlineExceeded);  // back here: bounded again
+  EXPECT_LT(absl::Now() - start, absl::Seconds(3));
   close(fds[0]);
   close(fds[1]);
 }

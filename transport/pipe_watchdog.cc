@@ -131,8 +131,11 @@ absl::Status PipeWatchdog::Arm(int fd) {
   const int flags = fcntl(fd, F_GETFL);
   if (flags < 0) return platform::ErrnoToStatus(errno, "fcntl(F_GETFL)");
   blocking_flags_ = flags & ~O_NONBLOCK;
-  const pthread_t self = pthread_self();
-  if (timer_created_ && !pthread_equal(self, armed_thread_)) {
+  // A new thread's TLS starts zeroed, so a thread that reuses an exited one's stack (and
+  // pthread_t) still has its own id to learn here.
+  if (t_watch.tid == 0) t_watch.tid = static_cast<int>(gettid());
+  const int self = t_watch.tid;
+  if (timer_created_ && self != armed_tid_) {
     timer_delete(timer_);  // its ticks go to the other thread
     timer_created_ = false;
   }
@@ -142,7 +145,7 @@ absl::Status PipeWatchdog::Arm(int fd) {
       return platform::ErrnoToStatus(errno, "timer_create(watchdog)");
     }
     timer_created_ = true;
-    armed_thread_ = self;
+    armed_tid_ = self;
   }
   period_ = std::min(timeout_ / 4, kMaxWatchdogPeriod);
   tick_limit_ = static_cast<int64_t>(absl::Ceil(timeout_, period_) / period_) + 1;

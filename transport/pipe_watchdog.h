@@ -43,7 +43,6 @@
 #define TRANSPORT_PIPE_WATCHDOG_H_
 
 #include <fcntl.h>
-#include <pthread.h>
 #include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
@@ -56,6 +55,7 @@
 #include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "absl/types/span.h"
+#include "platform/compiler.h"
 #include "transport/full_io.h"
 
 namespace tickbench::transport {
@@ -70,6 +70,7 @@ struct WatchState {
   volatile int non_blocking;    // its flags with O_NONBLOCK
   volatile int64_t ticks;       // ticks since the last byte arrived
   volatile int made_non_block;  // the handler set O_NONBLOCK since Read() last cleared it
+  int tid;                      // this thread's id (gettid()), cached by Arm(); 0 until then
 };
 extern thread_local WatchState t_watch __attribute__((tls_model("initial-exec")));
 }  // namespace pipe_watchdog_internal
@@ -104,7 +105,8 @@ class PipeWatchdog {
   // Reads until `buffer` is full from `fd`, a blocking descriptor, as ReadFull() in
   // full_io.h does, bounded as described above. Inline up to its first read(2), which in
   // a round trip gets the whole message: then it costs that call, a few stores to this
-  // thread's WatchState and the comparisons after it.
+  // thread's WatchState and the comparisons after it (no call: which thread reads is
+  // told by the thread id cached in its WatchState, not by pthread_self()).
   absl::Status Read(int fd, absl::Span<char> buffer);
 
   // The tick period in force (absl::ZeroDuration() while disarmed), for tests.
@@ -128,16 +130,16 @@ class PipeWatchdog {
   int blocking_flags_ = 0;  // the descriptor's flags, without O_NONBLOCK
   bool timer_created_ = false;
   bool armed_ = false;
-  pthread_t armed_thread_{};
+  int armed_tid_ = 0;  // the thread the timer ticks for
   timer_t timer_{};
 };
 
-inline absl::Status PipeWatchdog::Read(int fd, absl::Span<char> buffer) {
+TICKBENCH_ALWAYS_INLINE absl::Status PipeWatchdog::Read(int fd, absl::Span<char> buffer) {
   if (timeout_ == absl::InfiniteDuration()) return ReadFull(fd, buffer);
-  if (ABSL_PREDICT_FALSE(!armed_ || !pthread_equal(pthread_self(), armed_thread_))) {
+  pipe_watchdog_internal::WatchState& watch = pipe_watchdog_internal::t_watch;
+  if (ABSL_PREDICT_FALSE(!armed_ || watch.tid != armed_tid_)) {
     if (absl::Status armed = Arm(fd); !armed.ok()) return armed;
   }
-  pipe_watchdog_internal::WatchState& watch = pipe_watchdog_internal::t_watch;
   watch.fd = fd;
   watch.non_blocking = blocking_flags_ | O_NONBLOCK;
   watch.ticks = 0;

@@ -97,13 +97,22 @@ class Endpoint {
 template <typename EndpointT>
 inline absl::Status EchoMessagesOf(EndpointT& endpoint, absl::Span<char> buffer, uint32_t count,
                                    Endpoint::EchoCount& done) {
-  while (done.echoed < count) {
-    if (absl::Status got = endpoint.Receive(buffer); ABSL_PREDICT_FALSE(!got.ok())) return got;
-    ++done.received;
-    if (absl::Status sent = endpoint.Send(buffer); ABSL_PREDICT_FALSE(!sent.ok())) return sent;
-    ++done.echoed;
+  // The counts in locals, written back on the way out: `done` lives in the caller's frame,
+  // and a store to it before every system call is memory the bare loop does not touch.
+  uint32_t received = done.received;
+  uint32_t echoed = done.echoed;
+  absl::Status status;
+  while (echoed < count) {
+    status = endpoint.Receive(buffer);
+    if (ABSL_PREDICT_FALSE(!status.ok())) break;
+    ++received;
+    status = endpoint.Send(buffer);
+    if (ABSL_PREDICT_FALSE(!status.ok())) break;
+    ++echoed;
   }
-  return absl::OkStatus();
+  done.received = received;
+  done.echoed = echoed;
+  return status;
 }
 
 template <typename EndpointT>
