@@ -15,7 +15,7 @@
 //
 // No difference is allowed, the pipe's included: a pipe has no receive timeout in the
 // kernel (no SO_RCVTIMEO), and the harness always sets one, so its pipe client bounds
-// its blocking read with a periodic timer armed once per run (transport/pipe_watchdog.h),
+// its blocking read with a periodic timer armed once per run (transport/read_watchdog.h),
 // whose few ticks a run stay under the 0.1 a round trip counted.
 //
 // The same calls can still cost more: a thread beside the loop makes each dearer. A

@@ -18,7 +18,7 @@ PipeEndpoint::PipeEndpoint(UniqueFd read_fd, UniqueFd write_fd, WriteMode write_
 
 bool PipeEndpoint::ShortTimeout(absl::Duration timeout) {
   return timeout != absl::InfiniteDuration() &&
-         (timeout < kMinWatchdogTimeout || !PipeWatchdogsAvailable());
+         (timeout < kMinWatchdogTimeout || !ReadWatchdogsAvailable());
 }
 
 absl::Status PipeEndpoint::ApplyModes(absl::Duration timeout, bool busy_poll) {

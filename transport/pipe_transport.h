@@ -5,8 +5,8 @@
 //   * no timeout set (the echo peer): the read end blocks, and a receive is read(2) alone;
 //   * a timeout of kMinWatchdogTimeout (20 ms) or more (every timeout the harness sets:
 //     1 s in the warm-up, then at least 250 ms): the read end blocks too, and a receive
-//     is read(2) alone, as the bare loop's. The bound comes from a PipeWatchdog
-//     (pipe_watchdog.h): a periodic timer per reading thread, armed once per timeout
+//     is read(2) alone, as the bare loop's. The bound comes from a ReadWatchdog
+//     (read_watchdog.h): a periodic timer per reading thread, armed once per timeout
 //     (once per run), whose tick ends a read that has waited past the timeout (at least
 //     the timeout, less than the timeout plus a tick period of min(timeout / 4, 250 ms)).
 //     So a stopped peer (SIGSTOP) or a silent one ends the receive in DeadlineExceeded,
@@ -17,7 +17,7 @@
 //     and, only when nothing is there (EAGAIN), waits with ppoll() for at most the
 //     timeout and reads again (ReadFullWaitingOnEagain in full_io.h): one still on its
 //     way costs read, ppoll, read. Every finite timeout is bounded so where the system
-//     cannot send a timer's signal to one thread (PipeWatchdogsAvailable(): qemu-user);
+//     cannot send a timer's signal to one thread (ReadWatchdogsAvailable(): qemu-user);
 //     the wait then looks for a stop request at least every 250 ms;
 //   * busy polling: the read end is O_NONBLOCK, and read(2) is repeated until bytes come.
 //
@@ -47,7 +47,7 @@
 #include "platform/compiler.h"
 #include "transport/endpoint_checks.h"
 #include "transport/full_io.h"
-#include "transport/pipe_watchdog.h"
+#include "transport/read_watchdog.h"
 #include "transport/transport.h"
 #include "transport/unique_fd.h"
 
@@ -80,7 +80,7 @@ class PipeEndpoint final : public Endpoint {
   // The read end's mode and the watchdog for this timeout and busy polling.
   absl::Status ApplyModes(absl::Duration timeout, bool busy_poll);
   // A finite timeout below kMinWatchdogTimeout, or any finite one where watchdogs are not
-  // available (PipeWatchdogsAvailable()): waited for with ppoll(), not the watchdog.
+  // available (ReadWatchdogsAvailable()): waited for with ppoll(), not the watchdog.
   static bool ShortTimeout(absl::Duration timeout);
 
   UniqueFd read_fd_;
@@ -95,7 +95,7 @@ class PipeEndpoint final : public Endpoint {
   bool busy_poll_ = false;
   ReceiveMode receive_mode_ = ReceiveMode::kBlocking;
   bool read_non_blocking_ = false;
-  PipeWatchdog watchdog_;
+  ReadWatchdog watchdog_;
 };
 
 // Send() and Receive() are inline, so that the loop specialised on PipeEndpoint runs

@@ -21,7 +21,7 @@
 #include "gtest/gtest.h"
 #include "platform/stop_signal.h"
 #include "transport/endpoint_checks.h"
-#include "transport/pipe_watchdog.h"
+#include "transport/read_watchdog.h"
 
 namespace tickbench::transport {
 namespace {
@@ -202,7 +202,7 @@ TEST(PipeTransportTest, TicksDuringAWaitDoNotEndIt) {
 // A tick that lands outside a receive does not fail the thread's other blocking calls:
 // the watchdog's handler is installed with SA_RESTART.
 TEST(PipeTransportTest, TicksOutsideAReceiveLeaveOtherReadsAlone) {
-  if (!PipeWatchdogsAvailable()) {
+  if (!ReadWatchdogsAvailable()) {
     GTEST_SKIP() << "no per-thread timer signal here (an emulator): pipes wait with ppoll";
   }
   EndpointPair pair = Connect();
@@ -293,7 +293,7 @@ TEST(PipeTransportTest, AStopSignalToTheReadingThreadEndsTheReadAtOnce) {
   const auto start = Clock::now();
   const absl::Status status = pair.client->Receive(absl::MakeSpan(buffer));
   EXPECT_EQ(status.code(), absl::StatusCode::kCancelled) << status;
-  const char* where = PipeWatchdogsAvailable() ? "while reading" : "while waiting for data";
+  const char* where = ReadWatchdogsAvailable() ? "while reading" : "while waiting for data";
   EXPECT_NE(status.message().find(where), absl::string_view::npos) << status;
   EXPECT_LT(SecondsSince(start), 10.0);  // not the 30 s timeout (slack for a loaded machine)
   other.join();
@@ -301,11 +301,11 @@ TEST(PipeTransportTest, AStopSignalToTheReadingThreadEndsTheReadAtOnce) {
 }
 
 // The watchdog refuses what it cannot bound well, and disarms on an unbounded timeout.
-TEST(PipeWatchdogTest, PeriodIsAQuarterOfTheTimeoutAtMost250ms) {
-  if (!PipeWatchdogsAvailable()) {
+TEST(ReadWatchdogTest, PeriodIsAQuarterOfTheTimeoutAtMost250ms) {
+  if (!ReadWatchdogsAvailable()) {
     GTEST_SKIP() << "no per-thread timer signal here (an emulator): pipes wait with ppoll";
   }
-  PipeWatchdog watchdog;
+  ReadWatchdog watchdog;
   EXPECT_EQ(watchdog.SetTimeout(absl::Milliseconds(5)).code(), absl::StatusCode::kInvalidArgument);
   int fds[2];
   ASSERT_EQ(pipe(fds), 0);
@@ -327,11 +327,11 @@ TEST(PipeWatchdogTest, PeriodIsAQuarterOfTheTimeoutAtMost250ms) {
 
 // One reading thread at a time: a Read() on a thread the timer does not tick for re-arms
 // it there, so that thread's wait is bounded too, and so is the first thread's after it.
-TEST(PipeWatchdogTest, AReadOnAnotherThreadMovesTheTimerThere) {
-  if (!PipeWatchdogsAvailable()) {
+TEST(ReadWatchdogTest, AReadOnAnotherThreadMovesTheTimerThere) {
+  if (!ReadWatchdogsAvailable()) {
     GTEST_SKIP() << "no per-thread timer signal here (an emulator): pipes wait with ppoll";
   }
-  PipeWatchdog watchdog;
+  ReadWatchdog watchdog;
   int fds[2];
   ASSERT_EQ(pipe(fds), 0);
   ASSERT_TRUE(watchdog.SetTimeout(absl::Milliseconds(40)).ok());

@@ -55,9 +55,32 @@ StreamSocketEndpoint::StreamSocketEndpoint(UniqueFd fd, std::string transport_na
       transport_name_(std::move(transport_name)),
       max_message_size_(max_message_size) {}
 
+absl::Status ApplyStreamReceiveModes(int fd, absl::Duration timeout, bool busy_poll,
+                                     ReadWatchdog& watchdog) {
+  const bool watched = !busy_poll && timeout != absl::InfiniteDuration() &&
+                       timeout >= kMinWatchdogTimeout && ReadWatchdogsAvailable();
+  if (absl::Status set = SetSocketReceiveTimeout(fd, watched ? absl::InfiniteDuration() : timeout);
+      !set.ok()) {
+    return set;
+  }
+  return watchdog.SetTimeout(watched ? timeout : absl::InfiniteDuration());
+}
+
 absl::Status StreamSocketEndpoint::SetReceiveTimeout(absl::Duration timeout) {
-  if (absl::Status set = SetSocketReceiveTimeout(fd_.get(), timeout); !set.ok()) return set;
+  if (absl::Status modes = ApplyStreamReceiveModes(fd_.get(), timeout, busy_poll_, watchdog_);
+      !modes.ok()) {
+    return modes;
+  }
   receive_timeout_ = timeout;
+  return absl::OkStatus();
+}
+
+absl::Status StreamSocketEndpoint::SetBusyPoll(bool on) {
+  if (absl::Status modes = ApplyStreamReceiveModes(fd_.get(), receive_timeout_, on, watchdog_);
+      !modes.ok()) {
+    return modes;
+  }
+  busy_poll_ = on;
   return absl::OkStatus();
 }
 

@@ -2,8 +2,21 @@
 // datagram, TCP, UDP), plus the socket options they all set.
 //
 // Each endpoint checks a message against its limit before any system call, so an
-// oversize message is InvalidArgument, never a partial send. Receive timeouts are
-// SO_RCVTIMEO, so the receive path is one recv() and nothing else.
+// oversize message is InvalidArgument, never a partial send. A receive is one read() or
+// recv() and nothing else. How its timeout is kept:
+//   * a stream socket, for a timeout of kMinWatchdogTimeout (20 ms) or more (every one
+//     the harness sets): by a ReadWatchdog (read_watchdog.h: a periodic timer per reading
+//     thread, armed once per run), so that a receive that waits arms no kernel timer, as
+//     the bare loop's does not. On a stream the timeout only bounds a silent or stopped
+//     peer (nothing is lost), and the watchdog's bound, [timeout, timeout * 1.25), does;
+//   * a datagram socket: SO_RCVTIMEO. There the timeout is what tells a lost datagram
+//     from a late one, so it is kept as exactly as the kernel keeps it, at the price of a
+//     kernel timer armed in each receive that waits (0.4-1% of a round trip on a 2-vCPU
+//     VM, docs/overhead.md);
+//   * a shorter timeout, or any where watchdogs are not available
+//     (ReadWatchdogsAvailable()): SO_RCVTIMEO too;
+//   * busy polling never waits in the kernel: its receives spin on MSG_DONTWAIT up to the
+//     timeout.
 #ifndef TRANSPORT_SOCKET_ENDPOINT_H_
 #define TRANSPORT_SOCKET_ENDPOINT_H_
 
@@ -22,6 +35,7 @@
 #include "platform/compiler.h"
 #include "transport/endpoint_checks.h"
 #include "transport/full_io.h"
+#include "transport/read_watchdog.h"
 #include "transport/transport.h"
 #include "transport/unique_fd.h"
 
@@ -44,6 +58,11 @@ absl::StatusOr<SocketBufferSizes> SetSocketBufferSizes(int fd, int requested_byt
 // SO_SNDBUF and SO_RCVBUF of `fd` as the kernel reports them.
 absl::StatusOr<Endpoint::BufferSizes> ReadSocketBufferSizes(int fd);
 
+// How a stream socket's receives are bounded (see the top of this file): sets SO_RCVTIMEO
+// and `watchdog`'s timeout for `timeout` and `busy_poll`.
+absl::Status ApplyStreamReceiveModes(int fd, absl::Duration timeout, bool busy_poll,
+                                     ReadWatchdog& watchdog);
+
 // A connected SOCK_STREAM socket (UNIX or TCP): messages are byte runs of a known size.
 class StreamSocketEndpoint final : public Endpoint {
  public:
@@ -56,10 +75,7 @@ class StreamSocketEndpoint final : public Endpoint {
   }
   absl::Status SetReceiveTimeout(absl::Duration timeout) override;
   // recv(MSG_DONTWAIT) in a loop; sends still block (a full socket buffer waits).
-  absl::Status SetBusyPoll(bool on) override {
-    busy_poll_ = on;
-    return absl::OkStatus();
-  }
+  absl::Status SetBusyPoll(bool on) override;
   bool is_datagram() const override { return false; }
   size_t max_message_size() const override { return max_message_size_; }
   absl::StatusOr<BufferSizes> SocketBufferSizes() const override;
@@ -73,6 +89,7 @@ class StreamSocketEndpoint final : public Endpoint {
   bool busy_poll_ = false;
   // Kept for busy polling, which cannot use SO_RCVTIMEO: it never waits in the kernel.
   absl::Duration receive_timeout_ = absl::InfiniteDuration();
+  ReadWatchdog watchdog_;  // the bound on a blocking receive, unless SO_RCVTIMEO keeps it
 };
 
 // Send() and Receive() are inline, so that the loop specialised on StreamSocketEndpoint
@@ -91,7 +108,7 @@ TICKBENCH_ALWAYS_INLINE absl::Status StreamSocketEndpoint::Receive(absl::Span<ch
     return size;
   }
   if (busy_poll_) return SpinReadFull(fd_.get(), buffer, receive_timeout_, SpinRead::kRecvDontWait);
-  return ReadFull(fd_.get(), buffer);
+  return watchdog_.Read(fd_.get(), buffer);  // ReadFull() when the watchdog is off
 }
 
 // A connected SOCK_DGRAM socket (UNIX or UDP): one message is one datagram.

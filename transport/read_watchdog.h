@@ -1,24 +1,28 @@
-// A bound on a blocking pipe read that costs no system call per receive: a periodic
-// timer per reading thread, armed once per timeout (once per run), whose signal makes a
-// read that has waited too long return.
+// A bound on a blocking read that costs no system call and no kernel timer per receive: a periodic
+// timer per reading thread, armed once per timeout (once per run), whose signal makes a read that
+// has waited too long return.
 //
 // Why: a pipe has no SO_RCVTIMEO. Waiting with ppoll() before (or after an empty) read
 // bounds the wait but costs a system call or two per round trip that a bare blocking loop
-// does not make. Here a receive is one blocking read(2), as the bare loop's, and the
-// bound comes from outside it.
+// does not make. A socket has SO_RCVTIMEO, but the kernel then arms and cancels a timer
+// in every receive that waits: on a 2-vCPU VM (Linux 6.18), 2.7% of a same-CPU UNIX
+// stream round trip (docs/overhead.md). Here a receive is one blocking read(2), as the
+// bare loop's, and the bound comes from outside it. It is looser than SO_RCVTIMEO's (see
+// below), which is why datagram sockets, whose timeout tells a lost datagram from a late
+// one, keep SO_RCVTIMEO (socket_endpoint.h).
 //
 // How:
-//   * Arming (the first Read() after SetTimeout(), or on another thread): timer_create
-//     on CLOCK_MONOTONIC, delivering WatchdogSignal() to the reading thread alone
-//     (SIGEV_THREAD_ID), periodic with period P = min(timeout / 4, 250 ms).
+//   * Arming (the first Read() after SetTimeout(), or on another thread):
+//     timer_create on CLOCK_MONOTONIC, delivering WatchdogSignal() to the reading thread
+//     alone (SIGEV_THREAD_ID), periodic with period P = min(timeout / 4, 250 ms).
 //   * The signal's handler is installed once per process, with SA_RESTART: a tick that
 //     lands anywhere else in the thread (outside a Read()) only runs a handler that
 //     returns at once, and restartable system calls carry on as if nothing happened.
 //   * Inside a Read(), the handler counts the tick (with the timer's overruns) and sets
 //     O_NONBLOCK on the descriptor (fcntl is async-signal-safe). The kernel restarts the
-//     interrupted read, which now finds the descriptor non-blocking and, the pipe still
-//     empty, fails with EAGAIN. Read() then clears O_NONBLOCK again and, unless the wait
-//     is over, reads again.
+//     interrupted read (a socket's too, having no SO_RCVTIMEO), which now finds the
+//     descriptor non-blocking and, nothing having come, fails with EAGAIN. Read() then
+//     clears O_NONBLOCK again and, unless the wait is over, reads again.
 //   * The wait is over after ceil(timeout / P) + 1 ticks with no byte: at least the
 //     timeout, less than the timeout + P (the first tick comes anywhere within a period
 //     of the read's start). As SO_RCVTIMEO's, the wait is for the next byte.
@@ -39,8 +43,10 @@
 //   * A non-restartable call of the arming thread (nanosleep, poll, sigtimedwait...)
 //     may see EINTR from a tick, as it may from any signal; callers retry those.
 //   * One reading thread per watchdog at a time; a Read() on another thread re-arms.
-#ifndef TRANSPORT_PIPE_WATCHDOG_H_
-#define TRANSPORT_PIPE_WATCHDOG_H_
+//   * O_NONBLOCK, while a tick has it set, is the open file's: another thread writing
+//     the same socket then may see EAGAIN. An endpoint reads and writes from one thread.
+#ifndef TRANSPORT_READ_WATCHDOG_H_
+#define TRANSPORT_READ_WATCHDOG_H_
 
 #include <fcntl.h>
 #include <sys/types.h>
@@ -60,7 +66,7 @@
 
 namespace tickbench::transport {
 
-namespace pipe_watchdog_internal {
+namespace read_watchdog_internal {
 // What the tick handler needs of the Read() in progress on this thread. Written by Read()
 // with compiler fences around it, read and written by the handler on the same thread.
 // initial-exec: a plain %fs-relative access, safe in a signal handler.
@@ -73,7 +79,7 @@ struct WatchState {
   int tid;                      // this thread's id (gettid()), cached by Arm(); 0 until then
 };
 extern thread_local WatchState t_watch __attribute__((tls_model("initial-exec")));
-}  // namespace pipe_watchdog_internal
+}  // namespace read_watchdog_internal
 
 // Shorter timeouts are not bounded by a watchdog (its ticks would be too frequent):
 // the pipe endpoint waits for them with ppoll() after an empty read instead.
@@ -86,23 +92,25 @@ int WatchdogSignal();
 
 // Whether this system can deliver a timer's signal to one thread (SIGEV_THREAD_ID),
 // probed once per process. Linux can; an emulator may not (qemu-user answers EINVAL).
-// Where it cannot, the pipe endpoint bounds every finite timeout as it bounds short ones:
-// a non-blocking read, and ppoll() only when the read found nothing.
-bool PipeWatchdogsAvailable();
+// Where it cannot, the pipe endpoint bounds every finite timeout as it bounds short ones
+// (a non-blocking read, and ppoll() only when the read found nothing), and a stream
+// socket with SO_RCVTIMEO.
+bool ReadWatchdogsAvailable();
 
-class PipeWatchdog {
+class ReadWatchdog {
  public:
-  PipeWatchdog();
-  PipeWatchdog(const PipeWatchdog&) = delete;
-  PipeWatchdog& operator=(const PipeWatchdog&) = delete;
-  ~PipeWatchdog();
+  ReadWatchdog();
+  ReadWatchdog(const ReadWatchdog&) = delete;
+  ReadWatchdog& operator=(const ReadWatchdog&) = delete;
+  ~ReadWatchdog();
 
   // The bound for later Read()s (at least kMinWatchdogTimeout), or
   // absl::InfiniteDuration() to disarm (no timer ticks; Read() is then unbounded).
   // Arming happens at the next Read().
   absl::Status SetTimeout(absl::Duration timeout);
 
-  // Reads until `buffer` is full from `fd`, a blocking descriptor, as ReadFull() in
+  // Reads until `buffer` is full from `fd`, a blocking descriptor (a pipe or a stream
+  // socket without SO_RCVTIMEO), as ReadFull() in
   // full_io.h does, bounded as described above. Inline up to its first read(2), which in
   // a round trip gets the whole message: then it costs that call, a few stores to this
   // thread's WatchState and the comparisons after it (no call: which thread reads is
@@ -113,8 +121,15 @@ class PipeWatchdog {
   absl::Duration period() const { return period_; }
 
  private:
+  // Whether the timer ticks for this thread with this timeout.
+  bool armed_here() const { return armed_ && read_watchdog_internal::t_watch.tid == armed_tid_; }
   absl::Status Arm(int fd);
   void Disarm();
+  // Before a read(2) or recv(2) on `fd`: the handler acts on it from here on.
+  void BeginWatch(int fd);
+  // After it: the handler no longer acts on it. False when a tick set O_NONBLOCK (then
+  // EndRead() clears it).
+  static bool EndWatch();
   // The rest of a Read() whose first read(2) returned `first` (errno `error_number`):
   // reads until the buffer is full, the wait is over or an error; then ends the Read().
   absl::Status FinishRead(int fd, absl::Span<char> buffer, ssize_t first, int error_number);
@@ -134,12 +149,8 @@ class PipeWatchdog {
   timer_t timer_{};
 };
 
-TICKBENCH_ALWAYS_INLINE absl::Status PipeWatchdog::Read(int fd, absl::Span<char> buffer) {
-  if (timeout_ == absl::InfiniteDuration()) return ReadFull(fd, buffer);
-  pipe_watchdog_internal::WatchState& watch = pipe_watchdog_internal::t_watch;
-  if (ABSL_PREDICT_FALSE(!armed_ || watch.tid != armed_tid_)) {
-    if (absl::Status armed = Arm(fd); !armed.ok()) return armed;
-  }
+TICKBENCH_ALWAYS_INLINE void ReadWatchdog::BeginWatch(int fd) {
+  read_watchdog_internal::WatchState& watch = read_watchdog_internal::t_watch;
   watch.fd = fd;
   watch.non_blocking = blocking_flags_ | O_NONBLOCK;
   watch.ticks = 0;
@@ -147,13 +158,26 @@ TICKBENCH_ALWAYS_INLINE absl::Status PipeWatchdog::Read(int fd, absl::Span<char>
   std::atomic_signal_fence(std::memory_order_seq_cst);
   watch.id = id_;
   std::atomic_signal_fence(std::memory_order_seq_cst);
+}
+
+TICKBENCH_ALWAYS_INLINE bool ReadWatchdog::EndWatch() {
+  read_watchdog_internal::WatchState& watch = read_watchdog_internal::t_watch;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  watch.id = 0;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  // A tick between the call and the line above left O_NONBLOCK set.
+  return watch.made_non_block == 0;
+}
+
+TICKBENCH_ALWAYS_INLINE absl::Status ReadWatchdog::Read(int fd, absl::Span<char> buffer) {
+  if (timeout_ == absl::InfiniteDuration()) return ReadFull(fd, buffer);
+  if (ABSL_PREDICT_FALSE(!armed_here())) {
+    if (absl::Status armed = Arm(fd); !armed.ok()) return armed;
+  }
+  BeginWatch(fd);
   const ssize_t n = read(fd, buffer.data(), buffer.size());
   if (ABSL_PREDICT_TRUE(n == static_cast<ssize_t>(buffer.size()))) {
-    std::atomic_signal_fence(std::memory_order_seq_cst);
-    watch.id = 0;
-    std::atomic_signal_fence(std::memory_order_seq_cst);
-    // A tick between the read and the line above left O_NONBLOCK set.
-    if (ABSL_PREDICT_TRUE(watch.made_non_block == 0)) return absl::OkStatus();
+    if (ABSL_PREDICT_TRUE(EndWatch())) return absl::OkStatus();
     return EndRead(fd, absl::OkStatus());
   }
   return FinishRead(fd, buffer, n, errno);
@@ -161,4 +185,4 @@ TICKBENCH_ALWAYS_INLINE absl::Status PipeWatchdog::Read(int fd, absl::Span<char>
 
 }  // namespace tickbench::transport
 
-#endif  // TRANSPORT_PIPE_WATCHDOG_H_
+#endif  // TRANSPORT_READ_WATCHDOG_H_

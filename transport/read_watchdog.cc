@@ -1,4 +1,4 @@
-#include "transport/pipe_watchdog.h"
+#include "transport/read_watchdog.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -19,13 +19,13 @@
 
 namespace tickbench::transport {
 
-namespace pipe_watchdog_internal {
+namespace read_watchdog_internal {
 thread_local WatchState t_watch __attribute__((tls_model("initial-exec"))) = {};
-}  // namespace pipe_watchdog_internal
+}  // namespace read_watchdog_internal
 
 namespace {
 
-using pipe_watchdog_internal::t_watch;
+using read_watchdog_internal::t_watch;
 
 std::atomic<int> g_next_id{1};
 
@@ -87,7 +87,7 @@ sigevent ThreadTickEvent(int id) {
 
 }  // namespace
 
-bool PipeWatchdogsAvailable() {
+bool ReadWatchdogsAvailable() {
   static const bool available = [] {
     sigevent event = ThreadTickEvent(0);  // id 0: never a Read()'s, ignored if it ticked
     timer_t timer;
@@ -98,16 +98,16 @@ bool PipeWatchdogsAvailable() {
   return available;
 }
 
-PipeWatchdog::PipeWatchdog() : id_(g_next_id.fetch_add(1)) {}
+ReadWatchdog::ReadWatchdog() : id_(g_next_id.fetch_add(1)) {}
 
-PipeWatchdog::~PipeWatchdog() {
+ReadWatchdog::~ReadWatchdog() {
   // A tick already queued carries this id, which no Read() will hold again.
   if (timer_created_) timer_delete(timer_);
 }
 
-absl::Status PipeWatchdog::SetTimeout(absl::Duration timeout) {
+absl::Status ReadWatchdog::SetTimeout(absl::Duration timeout) {
   if (timeout != absl::InfiniteDuration() && timeout < kMinWatchdogTimeout) {
-    return absl::InvalidArgumentError(absl::StrCat("a pipe watchdog bounds waits of at least ",
+    return absl::InvalidArgumentError(absl::StrCat("a read watchdog bounds waits of at least ",
                                                    absl::FormatDuration(kMinWatchdogTimeout),
                                                    ", not ", absl::FormatDuration(timeout)));
   }
@@ -117,7 +117,7 @@ absl::Status PipeWatchdog::SetTimeout(absl::Duration timeout) {
   return absl::OkStatus();
 }
 
-void PipeWatchdog::Disarm() {
+void ReadWatchdog::Disarm() {
   if (timer_created_) {
     const itimerspec stop = {};
     timer_settime(timer_, 0, &stop, nullptr);
@@ -126,7 +126,7 @@ void PipeWatchdog::Disarm() {
   period_ = absl::ZeroDuration();
 }
 
-absl::Status PipeWatchdog::Arm(int fd) {
+absl::Status ReadWatchdog::Arm(int fd) {
   if (absl::Status installed = InstallTickHandler(); !installed.ok()) return installed;
   const int flags = fcntl(fd, F_GETFL);
   if (flags < 0) return platform::ErrnoToStatus(errno, "fcntl(F_GETFL)");
@@ -160,22 +160,20 @@ absl::Status PipeWatchdog::Arm(int fd) {
   return absl::OkStatus();
 }
 
-absl::Status PipeWatchdog::EndRead(int fd, absl::Status status) {
-  std::atomic_signal_fence(std::memory_order_seq_cst);
-  t_watch.id = 0;
-  // A tick between the last read and the line above left O_NONBLOCK set.
+absl::Status ReadWatchdog::EndRead(int fd, absl::Status status) {
+  EndWatch();
   if (absl::Status restored = RestoreBlocking(fd, blocking_flags_, false); status.ok())
     status = restored;
   return status;
 }
 
-absl::Status PipeWatchdog::FinishRead(int fd, absl::Span<char> buffer, ssize_t first,
+absl::Status ReadWatchdog::FinishRead(int fd, absl::Span<char> buffer, ssize_t first,
                                       int error_number) {
   return EndRead(fd, ReadLoop(fd, buffer, first, error_number));
 }
 
 // `n` and `error_number`: what the last read(2) returned, and errno then.
-absl::Status PipeWatchdog::ReadLoop(int fd, absl::Span<char> buffer, ssize_t n, int error_number) {
+absl::Status ReadWatchdog::ReadLoop(int fd, absl::Span<char> buffer, ssize_t n, int error_number) {
   size_t done = 0;
   while (true) {
     if (n > 0) {
