@@ -133,7 +133,9 @@ ABSL_FLAG(std::string, pin, Defaults().pin,
 ABSL_FLAG(uint64_t, seed, Defaults().seed, "Seed for everything random (tick phases).");
 ABSL_FLAG(DurationFlag, receive_timeout, DurationFlag{Defaults().receive_timeout},
           "Longest wait for one echo: a lost datagram is counted after this long; a silent "
-          "stream peer ends the run. Default: 1s during warm-up, then 1000 times the warm-up's "
+          "stream or pipe peer ends the run after this long, or up to a quarter more (from "
+          "20ms their waits are bounded by a periodic tick, not a timer per receive). Default: 1s "
+          "during warm-up, then 1000 times the warm-up's "
           "mean round trip, within [250ms, 10s]. Given: 1us..1h.");
 ABSL_FLAG(bool, busy_poll, Defaults().busy_poll,
           "Receive by busy polling: client and echo peer spin on non-blocking receives "
