@@ -1,6 +1,6 @@
-// A bound on a blocking read that costs no system call and no kernel timer per receive: a periodic
-// timer per reading thread, armed once per timeout (once per run), whose signal makes a read that
-// has waited too long return.
+// A bound on a blocking read that costs no system call and no kernel timer per
+// receive: a periodic timer per reading thread, armed once per timeout (once per run),
+// whose signal makes a read that has waited too long return.
 //
 // Why: a pipe has no SO_RCVTIMEO. Waiting with ppoll() before (or after an empty) read
 // bounds the wait but costs a system call or two per round trip that a bare blocking loop
@@ -81,8 +81,9 @@ struct WatchState {
 extern thread_local WatchState t_watch __attribute__((tls_model("initial-exec")));
 }  // namespace read_watchdog_internal
 
-// Shorter timeouts are not bounded by a watchdog (its ticks would be too frequent):
-// the pipe endpoint waits for them with ppoll() after an empty read instead.
+// Shorter timeouts are not bounded by a watchdog (its ticks would be too frequent): the
+// pipe endpoint waits for them with ppoll() after an empty read instead, a stream socket
+// with SO_RCVTIMEO.
 inline constexpr absl::Duration kMinWatchdogTimeout = absl::Milliseconds(20);
 // The longest tick period, so that a stop request is seen within a second.
 inline constexpr absl::Duration kMaxWatchdogPeriod = absl::Milliseconds(250);
@@ -109,9 +110,9 @@ class ReadWatchdog {
   // Arming happens at the next Read().
   absl::Status SetTimeout(absl::Duration timeout);
 
-  // Reads until `buffer` is full from `fd`, a blocking descriptor (a pipe or a stream
-  // socket without SO_RCVTIMEO), as ReadFull() in
-  // full_io.h does, bounded as described above. Inline up to its first read(2), which in
+  // Reads until `buffer` is full from `fd`, a blocking descriptor (a pipe, or a stream
+  // socket without SO_RCVTIMEO), as ReadFull() in full_io.h does, bounded as described
+  // above. Inline up to its first read(2), which in
   // a round trip gets the whole message: then it costs that call, a few stores to this
   // thread's WatchState and the comparisons after it (no call: which thread reads is
   // told by the thread id cached in its WatchState, not by pthread_self()).
@@ -125,7 +126,7 @@ class ReadWatchdog {
   bool armed_here() const { return armed_ && read_watchdog_internal::t_watch.tid == armed_tid_; }
   absl::Status Arm(int fd);
   void Disarm();
-  // Before a read(2) or recv(2) on `fd`: the handler acts on it from here on.
+  // Before a read(2) on `fd`: the handler acts on it from here on.
   void BeginWatch(int fd);
   // After it: the handler no longer acts on it. False when a tick set O_NONBLOCK (then
   // EndRead() clears it).
