@@ -17,15 +17,14 @@ PipeEndpoint::PipeEndpoint(UniqueFd read_fd, UniqueFd write_fd, WriteMode write_
     : read_fd_(std::move(read_fd)), write_fd_(std::move(write_fd)), write_mode_(write_mode) {}
 
 bool PipeEndpoint::ShortTimeout(absl::Duration timeout) {
-  return timeout != absl::InfiniteDuration() &&
-         (timeout < kMinWatchdogTimeout || !ReadWatchdogsAvailable());
+  return timeout != absl::InfiniteDuration() && !WatchdogBounds(timeout);
 }
 
 absl::Status PipeEndpoint::ApplyModes(absl::Duration timeout, bool busy_poll) {
   if (absl::Status mode = SetReadNonBlocking(busy_poll || ShortTimeout(timeout)); !mode.ok()) {
     return mode;
   }
-  const bool watched = !busy_poll && timeout != absl::InfiniteDuration() && !ShortTimeout(timeout);
+  const bool watched = !busy_poll && WatchdogBounds(timeout);
   if (absl::Status set = watchdog_.SetTimeout(watched ? timeout : absl::InfiniteDuration());
       !set.ok()) {
     return set;

@@ -98,6 +98,11 @@ bool ReadWatchdogsAvailable() {
   return available;
 }
 
+bool WatchdogBounds(absl::Duration timeout) {
+  return timeout != absl::InfiniteDuration() && timeout >= kMinWatchdogTimeout &&
+         ReadWatchdogsAvailable();
+}
+
 ReadWatchdog::ReadWatchdog() : id_(g_next_id.fetch_add(1)) {}
 
 ReadWatchdog::~ReadWatchdog() {

@@ -55,16 +55,21 @@ StreamSocketEndpoint::StreamSocketEndpoint(UniqueFd fd, std::string transport_na
       transport_name_(std::move(transport_name)),
       max_message_size_(max_message_size) {}
 
+namespace {
+
+// How a stream socket's receives are bounded (see socket_endpoint.h): sets SO_RCVTIMEO and
+// `watchdog`'s timeout for `timeout` and `busy_poll`.
 absl::Status ApplyStreamReceiveModes(int fd, absl::Duration timeout, bool busy_poll,
                                      ReadWatchdog& watchdog) {
-  const bool watched = !busy_poll && timeout != absl::InfiniteDuration() &&
-                       timeout >= kMinWatchdogTimeout && ReadWatchdogsAvailable();
+  const bool watched = !busy_poll && WatchdogBounds(timeout);
   if (absl::Status set = SetSocketReceiveTimeout(fd, watched ? absl::InfiniteDuration() : timeout);
       !set.ok()) {
     return set;
   }
   return watchdog.SetTimeout(watched ? timeout : absl::InfiniteDuration());
 }
+
+}  // namespace
 
 absl::Status StreamSocketEndpoint::SetReceiveTimeout(absl::Duration timeout) {
   if (absl::Status modes = ApplyStreamReceiveModes(fd_.get(), timeout, busy_poll_, watchdog_);

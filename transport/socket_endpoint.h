@@ -11,8 +11,8 @@
 //     peer (nothing is lost), and the watchdog's bound, [timeout, timeout * 1.25), does;
 //   * a datagram socket: SO_RCVTIMEO. There the timeout is what tells a lost datagram
 //     from a late one, so it is kept as exactly as the kernel keeps it, at the price of a
-//     kernel timer armed in each receive that waits (0.4-1% of a round trip on a 2-vCPU
-//     VM, docs/overhead.md);
+//     kernel timer armed in each receive that waits (0.5-1.7% of a round trip on a
+//     2-vCPU VM, docs/overhead.md);
 //   * a shorter timeout, or any where watchdogs are not available
 //     (ReadWatchdogsAvailable()): SO_RCVTIMEO too;
 //   * busy polling never waits in the kernel: its receives spin on MSG_DONTWAIT up to the
@@ -57,11 +57,6 @@ absl::StatusOr<SocketBufferSizes> SetSocketBufferSizes(int fd, int requested_byt
 
 // SO_SNDBUF and SO_RCVBUF of `fd` as the kernel reports them.
 absl::StatusOr<Endpoint::BufferSizes> ReadSocketBufferSizes(int fd);
-
-// How a stream socket's receives are bounded (see the top of this file): sets SO_RCVTIMEO
-// and `watchdog`'s timeout for `timeout` and `busy_poll`.
-absl::Status ApplyStreamReceiveModes(int fd, absl::Duration timeout, bool busy_poll,
-                                     ReadWatchdog& watchdog);
 
 // A connected SOCK_STREAM socket (UNIX or TCP): messages are byte runs of a known size.
 class StreamSocketEndpoint final : public Endpoint {
