@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the fuzzers with --config=fuzz (clang, libFuzzer, ASan, UBSan) and runs each for
 # SECONDS (default 30) on a copy of its checked-in corpus, so that the corpus in the tree is
-# never written. Prints "fuzzer NAME: ok (N runs)" or "fuzzer NAME: FAILED ..." per fuzzer
+# never written; one fuzzer per core runs at a time. Prints "fuzzer NAME: ok (N runs)" or "fuzzer NAME: FAILED ..." per fuzzer
 # and a closing "N passed, N failed"; exits non-zero when any fuzzer crashed, hung or broke
 # a property (fuzz/fuzz_check.h), or the build failed.
 #
@@ -54,21 +54,38 @@ bin=$("${bazel[@]}" info "${build_options[@]}" bazel-bin 2>/dev/null) || {
 }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/tickbench-fuzz.XXXXXX")
-passed=0
-failed=0
-for name in "${fuzzers[@]}"; do
-  corpus="$work/$name/corpus"
+# Runs one fuzzer for SECONDS on a copy of its corpus; its exit status goes to NAME/status.
+run_one() {
+  local name=$1 corpus="$work/$1/corpus" log="$work/$1/log"
   mkdir -p "$corpus"
   cp -R "fuzz/corpus/$name/." "$corpus/"
-  log="$work/$name/log"
   # -timeout: one input taking 10 s is a hang for these parsers, so a failure. Crash inputs
   # go to the work directory (libFuzzer's default is the current directory: the tree).
   UBSAN_OPTIONS=print_stacktrace=1 \
     "$bin/fuzz/$name" -max_total_time="$seconds" -timeout=10 -print_final_stats=1 \
       -artifact_prefix="$work/$name/" "$corpus" >"$log" 2>&1
-  status=$?
+  echo $? >"$work/$name/status"
+}
+
+# One fuzzer per core at a time (each is single-threaded): every fuzzer still gets its
+# SECONDS, the stage takes SECONDS x fuzzers / cores. FUZZ_JOBS overrides the count.
+parallel=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
+[[ "$parallel" =~ ^[1-9][0-9]*$ ]] || parallel=1
+for name in "${fuzzers[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$parallel" ]; do
+    wait -n
+  done
+  run_one "$name" &
+done
+wait
+
+passed=0
+failed=0
+for name in "${fuzzers[@]}"; do
+  log="$work/$name/log"
+  status=$(cat "$work/$name/status" 2>/dev/null || echo "none")
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
-  if [ "$status" -eq 0 ]; then
+  if [ "$status" = 0 ]; then
     echo "fuzzer $name: ok (${runs:-0} runs)"
     passed=$((passed + 1))
   else
