@@ -10,6 +10,7 @@
 #include <cstring>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
@@ -172,8 +173,11 @@ absl::Status CheckWritable(absl::string_view path) {
   return absl::OkStatus();
 }
 
-absl::Status WriteFileAtomically(absl::string_view path, absl::string_view contents) {
-  const std::string target(path);
+namespace {
+
+// Writes `contents` to a new temporary file beside `target`, synced, mode 0666 less the
+// umask; its path, or an error (nothing left behind).
+absl::StatusOr<std::string> StageFile(const std::string& target, absl::string_view contents) {
   if (absl::Status refused = RefuseIfNotRegular(target); !refused.ok()) return refused;
   std::string temporary = absl::StrCat(target, ".tmp.XXXXXX");
   std::vector<char> name(temporary.begin(), temporary.end());
@@ -185,29 +189,30 @@ absl::Status WriteFileAtomically(absl::string_view path, absl::string_view conte
         errno, absl::StrCat("create a temporary file for ", absl::CHexEscape(target)));
   }
   temporary = name.data();
-  if (absl::Status s = WriteAll(fd, contents, temporary); !s.ok()) {
-    close(fd);
-    unlink(temporary.c_str());
-    return s;
+  absl::Status status = WriteAll(fd, contents, temporary);
+  if (status.ok()) {
+    // mkstemp makes the file 0600; results are for sharing: the usual 0666 less umask.
+    const mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
+    if (fsync(fd) != 0) {
+      status = platform::ErrnoToStatus(errno, absl::StrCat("sync ", absl::CHexEscape(temporary)));
+    }
   }
-  // mkstemp makes the file 0600; results are for sharing, so use the usual 0666 less umask.
-  const mode_t mask = umask(0);
-  umask(mask);
-  fchmod(fd, 0666 & ~mask);
-  if (fsync(fd) != 0) {
-    const int error_number = errno;
-    close(fd);
-    unlink(temporary.c_str());
-    return platform::ErrnoToStatus(error_number,
-                                   absl::StrCat("sync ", absl::CHexEscape(temporary)));
+  if (close(fd) != 0 && status.ok()) {
+    status = platform::ErrnoToStatus(errno, absl::StrCat("close ", absl::CHexEscape(temporary)));
   }
-  if (close(fd) != 0) {
-    const int error_number = errno;
+  if (!status.ok()) {
     unlink(temporary.c_str());
-    return platform::ErrnoToStatus(error_number,
-                                   absl::StrCat("close ", absl::CHexEscape(temporary)));
+    return status;
   }
-  // Again, as late as can be: the target may have changed while we wrote.
+  return temporary;
+}
+
+// Renames a staged temporary over `target` (checked again as late as can be: the target
+// may have changed while we wrote), then syncs the directory; removes the temporary on
+// failure.
+absl::Status CommitFile(const std::string& temporary, const std::string& target) {
   if (absl::Status refused = RefuseIfNotRegular(target); !refused.ok()) {
     unlink(temporary.c_str());
     return refused;
@@ -225,6 +230,34 @@ absl::Status WriteFileAtomically(absl::string_view path, absl::string_view conte
     close(directory_fd);
   }
   return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status WriteFilesAtomically(absl::Span<const FileContents> files) {
+  std::vector<std::string> staged;
+  absl::Status status;
+  for (const FileContents& file : files) {
+    absl::StatusOr<std::string> temporary = StageFile(std::string(file.path), file.contents);
+    if (!temporary.ok()) {
+      status = temporary.status();
+      break;
+    }
+    staged.push_back(*std::move(temporary));
+  }
+  for (size_t i = 0; i < staged.size(); ++i) {
+    if (status.ok()) {
+      status = CommitFile(staged[i], std::string(files[i].path));
+    } else {
+      unlink(staged[i].c_str());  // one failed: none is renamed
+    }
+  }
+  return status;
+}
+
+absl::Status WriteFileAtomically(absl::string_view path, absl::string_view contents) {
+  const FileContents file{path, contents};
+  return WriteFilesAtomically(absl::MakeConstSpan(&file, 1));
 }
 
 }  // namespace tickbench::harness

@@ -8,6 +8,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 
 namespace tickbench::harness {
 
@@ -39,6 +40,19 @@ absl::Status CheckOutputTarget(absl::string_view flag, absl::string_view path);
 // between that last check and the rename is still replaced (rename(2) offers no "only if
 // a regular file"), a race this function does not close. Errors name the escaped path.
 absl::Status WriteFileAtomically(absl::string_view path, absl::string_view contents);
+
+// Files that belong together (a plot and its data): each is written as WriteFileAtomically
+// writes one, all or none. Every file is written to its temporary and synced first; only
+// when all of them are are they renamed over their paths, in order. A failure before the
+// renames (a full file system, a write error, something other than a regular file at a
+// path) leaves every path as it was and no temporary behind. Not promised: a rename that
+// fails after an earlier one succeeded (a target replaced by a directory in between)
+// leaves the earlier file new; the error says which path failed.
+struct FileContents {
+  absl::string_view path;
+  absl::string_view contents;
+};
+absl::Status WriteFilesAtomically(absl::Span<const FileContents> files);
 
 // Whether two output paths (already resolved) name the same file, however spelt:
 // "./a.csv", "a.csv" and "dir/../a.csv" are one file (the directory's real path and the

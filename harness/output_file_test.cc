@@ -1,7 +1,9 @@
 #include "harness/output_file.h"
 
 #include <dirent.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -228,6 +230,58 @@ TEST(WriteFileAtomicallyTest, WritesAPathWithANewline) {
   const std::string path = directory + "/a\nb.csv";
   ASSERT_TRUE(WriteFileAtomically(path, "x").ok());
   EXPECT_EQ(Slurp(path), "x");
+}
+
+TEST(WriteFilesAtomicallyTest, WritesEveryFileWhole) {
+  const std::string directory = FreshDirectory();
+  WriteText(directory + "/p.dat", "old dat");
+  const std::string dat = directory + "/p.dat", svg = directory + "/p.svg";
+  const FileContents files[] = {{dat, "new dat"}, {svg, "new svg"}};
+  ASSERT_TRUE(WriteFilesAtomically(files).ok());
+  EXPECT_EQ(Slurp(dat), "new dat");
+  EXPECT_EQ(Slurp(svg), "new svg");
+  EXPECT_EQ(FilesIn(directory), 2);
+}
+
+// The second file cannot be written (a write past the file size limit fails with EFBIG,
+// as one on a full file system with ENOSPC): the first, written already, is not renamed.
+TEST(WriteFilesAtomicallyTest, WhenOneCannotBeWrittenNoneIsReplaced) {
+  const std::string directory = FreshDirectory();
+  const std::string dat = directory + "/p.dat", svg = directory + "/p.svg";
+  WriteText(dat, "old dat");
+  WriteText(svg, "old svg");
+  const std::string large(1 << 20, 'x');
+  const FileContents files[] = {{dat, "new dat"}, {svg, large}};
+  absl::Status status;
+  {
+    rlimit old;
+    ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &old), 0);
+    const sighandler_t old_handler = signal(SIGXFSZ, SIG_IGN);
+    rlimit limit = old;
+    limit.rlim_cur = 64 << 10;
+    ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &limit), 0);
+    status = WriteFilesAtomically(files);
+    setrlimit(RLIMIT_FSIZE, &old);
+    signal(SIGXFSZ, old_handler);
+  }
+  EXPECT_FALSE(status.ok());
+  EXPECT_THAT(std::string(status.message()), HasSubstr("p.svg"));
+  EXPECT_EQ(Slurp(dat), "old dat");
+  EXPECT_EQ(Slurp(svg), "old svg");
+  EXPECT_EQ(FilesIn(directory), 2);  // no temporary left behind
+}
+
+// Something other than a regular file at the second path: refused before the first is
+// renamed.
+TEST(WriteFilesAtomicallyTest, ARefusedTargetLeavesTheOthersAsTheyWere) {
+  const std::string directory = FreshDirectory();
+  const std::string dat = directory + "/p.dat", svg = directory + "/p.svg";
+  WriteText(dat, "old dat");
+  ASSERT_EQ(mkdir(svg.c_str(), 0700), 0);
+  const FileContents files[] = {{dat, "new dat"}, {svg, "new svg"}};
+  EXPECT_EQ(WriteFilesAtomically(files).code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(Slurp(dat), "old dat");
+  EXPECT_EQ(FilesIn(directory), 2);
 }
 
 }  // namespace

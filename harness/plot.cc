@@ -313,12 +313,9 @@ std::vector<std::pair<double, double>> FitCurve(const analysis::ModelComparison&
 
 absl::Status RunGnuplotJob(const std::string& svg_path, const GnuplotJob& job,
                            absl::Duration timeout) {
-  const std::string data_path = PlotDataPath(svg_path);
-  if (absl::Status s = WriteFileAtomically(data_path, job.data); !s.ok()) return s;
   if (!GnuplotInstalled()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "gnuplot is not installed (apt-get install gnuplot-nox); the plot's data is in ",
-        absl::CHexEscape(data_path)));
+    return absl::FailedPreconditionError(
+        "gnuplot is not installed (apt-get install gnuplot-nox): no plot was drawn");
   }
   ScratchDirectory scratch;
   if (absl::Status s = scratch.Create(); !s.ok()) return s;
@@ -330,7 +327,15 @@ absl::Status RunGnuplotJob(const std::string& svg_path, const GnuplotJob& job,
   if (absl::Status s = ReadPrivateFile(scratch.File(kGnuplotSvgName), &svg); !s.ok()) {
     return absl::InternalError(absl::StrCat("gnuplot drew no plot: ", s.message()));
   }
-  return WriteFileAtomically(svg_path, svg);
+  // The plot and its data together or not at all: never new data beside an old plot.
+  const std::string data_path = PlotDataPath(svg_path);
+  const FileContents pair[] = {{data_path, job.data}, {svg_path, svg}};
+  return WriteFilesAtomically(pair);
+}
+
+std::string PlotFailure(const std::string& svg_path, const absl::Status& status) {
+  return absl::StrCat("--plot: ", status.message(), "; ", absl::CHexEscape(svg_path), " and ",
+                      absl::CHexEscape(PlotDataPath(svg_path)), " are as they were");
 }
 
 absl::Status PlotSweep(const std::string& svg_path, const analysis::Sweep& sweep,

@@ -1,7 +1,9 @@
 // Plots with gnuplot (Debian's gnuplot-nox): a sweep's value against size, each run as
 // points, the median as a line, the detected steps marked; a study's histograms of
-// per-iteration readings per clock. The data always goes to a .dat file beside the plot,
-// so that a machine without gnuplot still keeps what would have been drawn.
+// per-iteration readings per clock. The data goes to a .dat file beside the plot. The
+// two are one result: both are replaced together or neither is (WriteFilesAtomically),
+// so a plot that fails (no gnuplot, gnuplot failing, a full file system) leaves the old
+// .svg and .dat as they were, never new data beside an old plot.
 //
 // gnuplot has no sandbox: a script line starting with "!" runs in a shell, `...` is command
 // substitution, @name a macro. So no string from the user reaches a script unfiltered:
@@ -36,11 +38,12 @@ namespace tickbench::harness {
 // "results.svg" -> "results.dat".
 std::string PlotDataPath(const std::string& svg_path);
 
-// Both write the data to PlotDataPath(svg_path) first, then the SVG to `svg_path`; each
-// file whole or not at all, and only over a regular file or nothing (see output_file.h).
-// FailedPrecondition when gnuplot is missing (the data file is written all the same);
-// DeadlineExceeded when gnuplot ran longer than kGnuplotTimeout (it is killed; no SVG is
-// written); Cancelled on a stop request. No temporary file is left behind in any case.
+// Both write the SVG to `svg_path` and the data to PlotDataPath(svg_path) once gnuplot
+// has drawn it: the two files whole, together or not at all, and only over a regular file
+// or nothing (see output_file.h). FailedPrecondition when gnuplot is missing;
+// DeadlineExceeded when gnuplot ran longer than kGnuplotTimeout (it is killed); Cancelled
+// on a stop request; the file system's error when a file cannot be written. On any error
+// neither file is written. No temporary file is left behind in any case.
 // What a measured sweep adds to its plot beyond the runs' values, per size of the sweep
 // (same sizes, same order); everything in ns. A file read back (--analyze) has none of it.
 struct SweepPlotExtras {
@@ -76,6 +79,10 @@ absl::Status PlotSweep(const std::string& svg_path, const analysis::Sweep& sweep
                        const SweepPlotExtras& extras = {});
 
 absl::Status PlotStudyHistograms(const std::string& svg_path, const std::vector<StudyCell>& cells);
+
+// What the user is told of a plot that failed with `status`: "--plot: <why>; <svg> and
+// <dat> are as they were" (the paths escaped). A failed plot is a fault: exit 1.
+std::string PlotFailure(const std::string& svg_path, const absl::Status& status);
 
 // ---- The parts, for tests and for other plots. ----
 
@@ -154,9 +161,10 @@ std::string GnuplotSafeText(absl::string_view text);
 std::string GnuplotQuote(absl::string_view text);
 std::string GnuplotQuoteUser(absl::string_view text);
 
-// Writes job.data to PlotDataPath(svg_path), runs gnuplot on job.script in a private
-// temporary directory (in $TMPDIR, else /tmp), and moves the SVG it drew to `svg_path`.
-// Errors as PlotSweep's; `timeout` bounds gnuplot's run. "gnuplot" is looked up in PATH.
+// Runs gnuplot on job.script with job.data in a private temporary directory (in $TMPDIR,
+// else /tmp), then writes the SVG it drew to `svg_path` and job.data to
+// PlotDataPath(svg_path), both or neither. Errors as PlotSweep's, each saying the pair at
+// the paths is as it was; `timeout` bounds gnuplot's run. "gnuplot" is looked up in PATH.
 absl::Status RunGnuplotJob(const std::string& svg_path, const GnuplotJob& job,
                            absl::Duration timeout = kGnuplotTimeout);
 

@@ -1,7 +1,9 @@
 #include "harness/plot.h"
 
 #include <dirent.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -35,6 +37,8 @@ std::string Slurp(const std::string& path) {
   text << in.rdbuf();
   return text.str();
 }
+
+void WriteText(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
 
 bool Exists(const std::string& path) {
   struct stat st;
@@ -155,11 +159,11 @@ TEST(PlotTest, WritesTheDataAndAnSvgThatNamesItsAxes) {
   const analysis::Sweep sweep = SmallSweep("averaged_rtt_ns", "ns");
   const std::string svg = ::testing::TempDir() + "/sweep.svg";
   const absl::Status status = PlotSweep(svg, sweep, {StepAt(64, 128)}, "test sweep");
-  EXPECT_THAT(Slurp(PlotDataPath(svg)), HasSubstr("128 1.228"));  // us, run 2
   if (status.code() == absl::StatusCode::kFailedPrecondition) {
     GTEST_SKIP() << "gnuplot is not installed: " << status.message();
   }
   ASSERT_TRUE(status.ok()) << status;
+  EXPECT_THAT(Slurp(PlotDataPath(svg)), HasSubstr("128 1.228"));  // us, run 2
   const std::string text = Slurp(svg);
   EXPECT_THAT(text, HasSubstr("<svg"));
   EXPECT_THAT(text, HasSubstr("</svg>"));
@@ -350,7 +354,7 @@ TEST_F(FakeGnuplotTest, AHungGnuplotIsKilledAfterTheTimeout) {
   EXPECT_GE(took, absl::Milliseconds(200));
   EXPECT_LT(took, absl::Seconds(20));  // not the 60 s of the sleep
   EXPECT_FALSE(Exists(out + "/p.svg"));
-  EXPECT_TRUE(Exists(out + "/p.dat"));
+  EXPECT_FALSE(Exists(out + "/p.dat"));  // no data without its plot
   EXPECT_EQ(FilesIn(scratch_), 0);
 }
 
@@ -363,6 +367,83 @@ TEST_F(FakeGnuplotTest, AFailingGnuplotWritesNoPlotAndLeavesNothingBehind) {
   EXPECT_THAT(std::string(status.message()), HasSubstr("exit status 3"));
   EXPECT_FALSE(Exists(out + "/p.svg"));
   EXPECT_EQ(FilesIn(scratch_), 0);
+}
+
+// Files may grow to `bytes` in this scope (RLIMIT_FSIZE, soft limit): a write past it
+// fails with EFBIG, as one on a full file system fails with ENOSPC. SIGXFSZ is ignored
+// meanwhile, so that the write fails instead of the process. A child may raise its own
+// soft limit again (`ulimit -S -f unlimited`): the hard limit stays.
+class ScopedFileSizeLimit {
+ public:
+  explicit ScopedFileSizeLimit(rlim_t bytes) {
+    getrlimit(RLIMIT_FSIZE, &old_);
+    old_handler_ = signal(SIGXFSZ, SIG_IGN);
+    rlimit limit = old_;
+    limit.rlim_cur = bytes;
+    setrlimit(RLIMIT_FSIZE, &limit);
+  }
+  ~ScopedFileSizeLimit() {
+    setrlimit(RLIMIT_FSIZE, &old_);
+    signal(SIGXFSZ, old_handler_);
+  }
+
+ private:
+  rlimit old_;
+  sighandler_t old_handler_;
+};
+
+// A stand-in gnuplot that draws a plot of about 1 MiB, past a limit of 64 KiB (builtins
+// only: gnuplot may start no process).
+constexpr char kLargePlotGnuplot[] =
+    "ulimit -S -f unlimited\n"
+    "line=0\n"
+    "for i in 1 2 3 4 5 6 7 8 9; do line=$line$line; done\n"  // 512 bytes, no subshell
+    "i=0\n"
+    "while [ $i -lt 2048 ]; do printf '%s\\n' \"$line\"; i=$((i + 1)); done > plot.svg\n";
+
+TEST_F(FakeGnuplotTest, APlotThatCannotBeWrittenLeavesTheOldPairUntouched) {
+  Install(kLargePlotGnuplot);
+  const std::string out = FreshDirectory();
+  WriteText(out + "/p.svg", "old svg\n");
+  WriteText(out + "/p.dat", "old dat\n");
+  absl::Status status;
+  {
+    ScopedFileSizeLimit limit(64 << 10);  // the data fits; the plot does not
+    status = RunGnuplotJob(out + "/p.svg", SweepPlotJob(SmallSweep("v", "ns"), {}, "t"));
+  }
+  EXPECT_FALSE(status.ok());
+  EXPECT_THAT(std::string(status.message()), HasSubstr("p.svg"));
+  EXPECT_THAT(PlotFailure(out + "/p.svg", status), HasSubstr("/p.svg and "));
+  EXPECT_THAT(PlotFailure(out + "/p.svg", status), HasSubstr("/p.dat are as they were"));
+  EXPECT_EQ(Slurp(out + "/p.svg"), "old svg\n");
+  EXPECT_EQ(Slurp(out + "/p.dat"), "old dat\n");
+  EXPECT_EQ(FilesIn(out), 2);  // no temporary left behind
+  EXPECT_EQ(FilesIn(scratch_), 0);
+}
+
+TEST_F(FakeGnuplotTest, AFailedGnuplotLeavesTheOldPairUntouched) {
+  Install("exit 3\n");
+  const std::string out = FreshDirectory();
+  WriteText(out + "/p.svg", "old svg\n");
+  WriteText(out + "/p.dat", "old dat\n");
+  EXPECT_FALSE(RunGnuplotJob(out + "/p.svg", SweepPlotJob(SmallSweep("v", "ns"), {}, "t")).ok());
+  EXPECT_EQ(Slurp(out + "/p.svg"), "old svg\n");
+  EXPECT_EQ(Slurp(out + "/p.dat"), "old dat\n");
+  EXPECT_EQ(FilesIn(out), 2);
+}
+
+TEST(GnuplotRunTest, WithoutGnuplotTheOldPairIsUntouched) {
+  const std::string bin = FreshDirectory();  // a PATH with no gnuplot in it
+  ScopedEnv path("PATH", bin);
+  const std::string out = FreshDirectory();
+  WriteText(out + "/p.svg", "old svg\n");
+  WriteText(out + "/p.dat", "old dat\n");
+  const absl::Status status =
+      RunGnuplotJob(out + "/p.svg", SweepPlotJob(SmallSweep("v", "ns"), {}, "t"));
+  EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition) << status;
+  EXPECT_THAT(std::string(status.message()), HasSubstr("gnuplot is not installed"));
+  EXPECT_EQ(Slurp(out + "/p.svg"), "old svg\n");
+  EXPECT_EQ(Slurp(out + "/p.dat"), "old dat\n");
 }
 
 }  // namespace

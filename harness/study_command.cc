@@ -81,12 +81,15 @@ int RunStudyCommand(Experiment& e, Reporter& reporter) {
   absl::Status closed = session->Close();
   if (outcome.status.ok()) outcome.status = closed;
   reporter.ReportCells(outcome.cells);
+  bool plotted = true;
   if (!e.plan.plot_path.empty()) {
     if (absl::Status s = PlotStudyHistograms(e.plan.plot_path, outcome.cells); !s.ok()) {
-      absl::FPrintF(stderr, "tickbench: %s\n", WithFlag("plot", s).message());
+      absl::FPrintF(stderr, "tickbench: %s\n", PlotFailure(e.plan.plot_path, s));
+      plotted = false;
     }
   }
-  const int exit_code = FinishMeasurement(e.plan, reporter, outcome.status, outcome.cells.size());
+  int exit_code = FinishMeasurement(e.plan, reporter, outcome.status, outcome.cells.size());
+  if (!plotted && exit_code == kExitOk) exit_code = kExitFault;  // a failed plot is a fault
   if (e.plan.report_path.empty()) return exit_code;
   return WriteReportPage(
       e.plan.report_path,

@@ -10,7 +10,8 @@ namespace tickbench::harness {
 
 // Runs `e` (prepared, its context reported) and reports its cells to `reporter`; with
 // --plot draws their histograms. kExitUsage without a reference or for a CPU that cannot
-// be pinned; kExitFault when the echo peer cannot start; else FinishMeasurement's code.
+// be pinned; kExitFault when the echo peer cannot start; else FinishMeasurement's code,
+// or kExitFault in place of kExitOk when --plot failed.
 int RunStudyCommand(Experiment& e, Reporter& reporter);
 
 }  // namespace tickbench::harness

@@ -21,9 +21,11 @@ namespace tickbench::harness {
 namespace {
 
 // The steps of the sweep and the sizes of this host that may explain them, reported;
-// with --plot, the sweep drawn with its steps; with --report, the page (else nullopt).
+// with --plot, the sweep drawn with its steps (`plotted` false when that failed, said on
+// stderr); with --report, the page (else nullopt).
 std::optional<ReportPage> AnalyzeAndPlot(const Experiment& e, const remote::RoleOptions& role,
-                                         const SweepOutcome& outcome, Reporter& reporter) {
+                                         const SweepOutcome& outcome, Reporter& reporter,
+                                         bool& plotted) {
   const analysis::Sweep sweep = RttSweepFromRecords(outcome.records);
   const std::string name(e.transport->name());
   const std::string peer_address =
@@ -45,7 +47,8 @@ std::optional<ReportPage> AnalyzeAndPlot(const Experiment& e, const remote::Role
       analyzed.steps.ok() ? analyzed.steps->steps : std::vector<analysis::Step>{};
   if (!e.plan.plot_path.empty()) {
     if (absl::Status s = PlotSweep(e.plan.plot_path, sweep, steps, title, extras); !s.ok()) {
-      absl::FPrintF(stderr, "tickbench: %s\n", WithFlag("plot", s).message());
+      absl::FPrintF(stderr, "tickbench: %s\n", PlotFailure(e.plan.plot_path, s));
+      plotted = false;
     }
   }
   if (e.plan.report_path.empty()) return std::nullopt;
@@ -75,8 +78,10 @@ int RunSweepCommand(Experiment& e, const remote::RoleOptions& role, Reporter& re
       });
   meter.reset();  // the line cleared before the results
   reporter.ReportRuns(outcome.records, e.plan.preset.style);
-  const std::optional<ReportPage> page = AnalyzeAndPlot(e, role, outcome, reporter);
+  bool plotted = true;
+  const std::optional<ReportPage> page = AnalyzeAndPlot(e, role, outcome, reporter, plotted);
   int code = FinishMeasurement(e.plan, reporter, outcome.status, outcome.records.size());
+  if (!plotted && code == kExitOk) code = kExitFault;
   if (page) code = WriteReportPage(e.plan.report_path, *page, code);
   if (e.plan.raw_path.empty()) return code;
   // Every reading, after the sweep, whole or not at all (also of a sweep that ended early).

@@ -10,7 +10,8 @@
 namespace tickbench::harness {
 
 // Runs `e` (prepared, its context reported) and reports the runs and the analysis to
-// `reporter`; the exit code is FinishMeasurement's. Progress goes to a terminal's stderr.
+// `reporter`; the exit code is FinishMeasurement's, or kExitFault in place of kExitOk when
+// --plot failed. Progress goes to a terminal's stderr.
 int RunSweepCommand(Experiment& e, const remote::RoleOptions& role, Reporter& reporter);
 
 }  // namespace tickbench::harness

@@ -355,4 +355,47 @@ TEST(FaultTest, WhenEveryDatagramIsLostTheLaterRunsOfTheSizeAreSkipped) {
   EXPECT_LT(seconds, 15) << "the old code took 37 s";
 }
 
+// A full file system, made deterministic: files may not grow past 128 KiB (ulimit -f, in
+// 512-byte blocks; SIGXFSZ ignored so that the write fails with EFBIG instead of killing
+// the process), and a stand-in gnuplot (shell builtins only, it may start no process)
+// raises its own limit again and draws a plot of 1 MiB. The plot's data fits; the plot
+// does not.
+TEST(FaultTest, APlotThatCannotBeWrittenExitsOneAndLeavesTheOldPair) {
+  const std::string dir = ::testing::TempDir() + "/plot_full";
+  const std::string bin = dir + "/bin";
+  mkdir(dir.c_str(), 0700);
+  mkdir(bin.c_str(), 0700);
+  {
+    FILE* gnuplot = std::fopen((bin + "/gnuplot").c_str(), "w");
+    ASSERT_NE(gnuplot, nullptr);
+    std::fputs(
+        "#!/bin/sh\nulimit -S -f unlimited\nline=0\n"
+        "for i in 1 2 3 4 5 6 7 8 9; do line=$line$line; done\n"
+        "i=0\nwhile [ $i -lt 2048 ]; do printf '%s\\n' \"$line\"; i=$((i + 1)); done > plot.svg\n",
+        gnuplot);
+    std::fclose(gnuplot);
+    ASSERT_EQ(chmod((bin + "/gnuplot").c_str(), 0755), 0);
+  }
+  const std::string env = absl::StrCat("trap '' XFSZ; ulimit -S -f 256; PATH=", bin, ":$PATH");
+  for (const std::string& experiment : {"sweep", "study"}) {
+    const std::string svg = absl::StrCat(dir, "/", experiment, ".svg");
+    const std::string dat = absl::StrCat(dir, "/", experiment, ".dat");
+    for (const std::string& path : {svg, dat}) {
+      FILE* old = std::fopen(path.c_str(), "w");
+      ASSERT_NE(old, nullptr);
+      std::fputs("old\n", old);
+      std::fclose(old);
+    }
+    const HarnessResult r = tickbench::testing::RunHarness(
+        absl::StrCat("--experiment=", experiment,
+                     " --transport=sim --sizes=64 --iterations=100 --runs=2 --plot=", svg),
+        env, 60);
+    EXPECT_EQ(r.exit_code, 1) << experiment << ": " << r.err;
+    EXPECT_THAT(r.err, HasSubstr("--plot: ")) << experiment;
+    EXPECT_THAT(r.err, HasSubstr("are as they were")) << experiment;
+    EXPECT_EQ(ReadWholeFile(svg), "old\n") << experiment;
+    EXPECT_EQ(ReadWholeFile(dat), "old\n") << experiment << ": no new data beside the old plot";
+  }
+}
+
 }  // namespace

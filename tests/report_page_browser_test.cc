@@ -5,7 +5,7 @@
 // in words there, and a hostile --report path (markup, quotes, a newline) shown only as
 // text. Skipped, with the reason, where chromium is not installed (tools/setup.sh
 // --report installs it). Without gnuplot in PATH, the page says the plot is missing and
-// why, and the exit status is 0 as with --plot; that part needs no browser.
+// why, and the exit status is 0 (the page itself was written); that part needs no browser.
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
