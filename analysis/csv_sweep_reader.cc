@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "analysis/csv_cells.h"
 #include "analysis/printed_resolution.h"
 
 namespace tickbench::analysis {
@@ -23,18 +24,9 @@ namespace {
 
 constexpr const char* kDefaultValueColumns[] = {"averaged_rtt_ns", "rtt_ns", "value"};
 
-absl::Status LineError(int line, absl::string_view problem) {
-  return absl::InvalidArgumentError(absl::StrFormat("line %d: %s", line, problem));
-}
-
-// A text of the file (or of the caller) as an error message may quote it: control bytes
-// and non-ASCII C-escaped, at most kMaxQuotedBytes of it, then "...".
-std::string Escaped(absl::string_view text) {
-  if (text.size() <= kMaxQuotedBytes) return absl::CHexEscape(text);
-  return absl::StrCat(absl::CHexEscape(text.substr(0, kMaxQuotedBytes)), "...");
-}
-
-std::string Quoted(absl::string_view text) { return absl::StrCat("'", Escaped(text), "'"); }
+using csv_internal::Escaped;
+using csv_internal::LineError;
+using csv_internal::Quoted;
 
 // The header's columns for a message: each escaped, at most the first 20.
 std::string ColumnList(const std::vector<std::string>& header) {
@@ -114,25 +106,6 @@ absl::StatusOr<std::vector<std::string>> SplitFields(absl::string_view line, int
   return fields;
 }
 
-bool IsNumber(absl::string_view field) {
-  double ignored;
-  return absl::SimpleAtod(field, &ignored);
-}
-
-absl::StatusOr<double> ParseFinite(absl::string_view field, absl::string_view column,
-                                   int line_number) {
-  double value;
-  if (!absl::SimpleAtod(field, &value)) {
-    return LineError(line_number,
-                     absl::StrFormat("%s %s is not a number", Escaped(column), Quoted(field)));
-  }
-  if (!std::isfinite(value)) {
-    return LineError(line_number,
-                     absl::StrFormat("%s %s is not finite", Escaped(column), Quoted(field)));
-  }
-  return value;
-}
-
 struct UnitSuffix {
   const char* suffix;
   const char* unit;  // of the values once scaled: "ns" or "B/s"
@@ -195,6 +168,7 @@ struct Layout {
   size_t value = 1;
   int run = -1;  // no run column
   std::string value_name = "value";
+  const UnitSuffix* unit = nullptr;  // the value column's, if known
   // tickbench's own CSV: the `valid` column (0 for a run that faults left with nothing
   // to time, whose figures are empty cells); -1 when absent.
   int valid = -1;
@@ -281,6 +255,7 @@ absl::StatusOr<Layout> LayoutFromHeader(const std::vector<std::string>& header,
   }
   layout.value = value;
   layout.value_name = header[value];
+  layout.unit = KnownUnit(layout.value_name);
   if (layout.value_name == "averaged_rtt_ns") layout.quantum = find("averaged_quantum_ns");
   if (size >= 0) layout.run = find("run");
   if (size >= 0) layout.valid = find("valid");
@@ -293,15 +268,15 @@ absl::Status AddDataRow(const std::vector<std::string>& fields, const Layout& la
                         std::set<std::pair<double, double>>& runs_seen) {
   // A run without a figure (retried, or a size that got none) is no data point.
   if (layout.valid >= 0 && fields[layout.valid] == "0") return absl::OkStatus();
-  absl::StatusOr<double> size = ParseFinite(fields[layout.size], "size", line_number);
+  absl::StatusOr<double> size = csv_internal::ParseSize(fields[layout.size], line_number);
   if (!size.ok()) return size.status();
-  if (*size <= 0) {
-    return LineError(line_number, absl::StrFormat("size %g is not positive", *size));
-  }
-  absl::StatusOr<double> value = ParseFinite(fields[layout.value], layout.value_name, line_number);
+  const double scale = layout.unit == nullptr ? 1 : layout.unit->scale;
+  absl::StatusOr<double> value =
+      csv_internal::ParseValue(fields[layout.value], layout.value_name,
+                               layout.unit == nullptr ? "" : layout.unit->unit, scale, line_number);
   if (!value.ok()) return value.status();
   if (layout.run >= 0) {
-    absl::StatusOr<double> run = ParseFinite(fields[layout.run], "run", line_number);
+    absl::StatusOr<double> run = csv_internal::ParseDecimal(fields[layout.run], "run", line_number);
     if (!run.ok()) return run.status();
     if (*run < 0 || *run != std::floor(*run)) {
       return LineError(line_number, absl::StrFormat("run %g is not a whole number >= 0", *run));
@@ -320,11 +295,11 @@ absl::Status AddDataRow(const std::vector<std::string>& fields, const Layout& la
   SweepPoint& point = where->second;
   point.size_bytes = *size;
   point.values.push_back(*value);
-  point.resolution = std::max(point.resolution, PrintedResolution(fields[layout.value]));
+  point.resolution = std::max(point.resolution, scale * PrintedResolution(fields[layout.value]));
   if (layout.quantum >= 0) {
-    // An empty or unreadable quantum cell only leaves the floor out.
+    // An empty, unreadable or absurd quantum cell only leaves the floor out.
     double quantum = 0;
-    if (absl::SimpleAtod(fields[layout.quantum], &quantum) && std::isfinite(quantum) &&
+    if (absl::SimpleAtod(fields[layout.quantum], &quantum) && quantum <= kMaxSweepMagnitude &&
         quantum > point.quantum) {
       point.quantum = quantum;
     }
@@ -357,7 +332,7 @@ absl::StatusOr<Sweep> ParseSweepCsv(absl::string_view text, const CsvSweepOption
 
     if (!have_layout) {
       have_layout = true;
-      if (!std::all_of(fields->begin(), fields->end(), IsNumber)) {
+      if (!std::all_of(fields->begin(), fields->end(), csv_internal::LooksNumeric)) {
         absl::StatusOr<Layout> from_header = LayoutFromHeader(*fields, options, line_number);
         if (!from_header.ok()) return from_header.status();
         layout = *std::move(from_header);
@@ -382,15 +357,8 @@ absl::StatusOr<Sweep> ParseSweepCsv(absl::string_view text, const CsvSweepOption
   if (points.empty()) return absl::InvalidArgumentError("no data rows");
   Sweep sweep;
   sweep.value_name = layout.value_name;
-  const UnitSuffix* unit = KnownUnit(layout.value_name);
-  sweep.unit = unit == nullptr ? "" : unit->unit;
-  for (auto& entry : points) {
-    if (unit != nullptr && unit->scale != 1) {
-      for (double& v : entry.second.values) v *= unit->scale;
-      entry.second.resolution *= unit->scale;
-    }
-    sweep.points.push_back(std::move(entry.second));
-  }
+  sweep.unit = layout.unit == nullptr ? "" : layout.unit->unit;
+  for (auto& entry : points) sweep.points.push_back(std::move(entry.second));
   return sweep;
 }
 

@@ -13,7 +13,7 @@
 //        columns are ignored except `run`, which, if present, must hold whole numbers ≥ 0
 //        and may not repeat for one size, and, with averaged_rtt_ns as the value,
 //        `averaged_quantum_ns`, whose largest value per size becomes SweepPoint::quantum
-//        (an empty or unreadable cell is left out).
+//        (an empty, unreadable, negative or absurd cell, past 1e20, is left out).
 //      - A header of two columns without size_bytes: size then value, as without header.
 //    options.value_column names a header column; naming one for a file without a header is
 //    an error.
@@ -24,11 +24,15 @@
 //    order; the sweep is sorted by size. A file holds one sweep: rows of several transports
 //    or value columns in one file would be merged, so split such files first.
 // Rejected with InvalidArgument naming the 1-based line number and the problem: a field that
-// is not a number, NaN or infinite; a size ≤ 0; a wrong number of fields; an unterminated
-// quote; a missing column; a value column whose name has control characters or is not
-// UTF-8 (the name is printed as it is); a repeated run; more than kMaxCsvRows data rows;
-// more than kMaxCsvSizes distinct sizes; a line longer than kMaxCsvLineBytes; no data rows
-// at all.
+// is not a plain decimal number ("0x10", "inf" and "nan" are not) or is too large to be
+// finite; a size that is not a whole number from 1 to kMaxSweepSizeBytes (16 MiB, the
+// transports' largest message: distinct sizes stay distinct); a value that is negative (a
+// time or a throughput), a throughput of 0, or a value outside the analysis' range once in
+// the sweep's unit (analysis::InSweepRange: 0 or a magnitude from 1e-20 to 1e20); a wrong
+// number of fields; an unterminated quote; a missing column; a value column whose name has
+// control characters or is not UTF-8 (the name is printed as it is); a repeated run; more
+// than kMaxCsvRows data rows; more than kMaxCsvSizes distinct sizes; a line longer than
+// kMaxCsvLineBytes; no data rows at all. Every cell is checked in analysis/csv_cells.h.
 // Messages quote the file's text (a cell, the header's column names) and options.value_column
 // C-escaped (absl::CHexEscape: no control byte reaches a terminal) and cut after
 // kMaxQuotedBytes bytes, marked "...".

@@ -220,7 +220,7 @@ TEST(ParseSweepCsvTest, DistinctSizeLimit) {
   const Sweep sweep = Parse(text);
   EXPECT_EQ(sweep.points.size(), kMaxCsvSizes);
   EXPECT_EQ(sweep.points[0].values.size(), 2u);
-  text += "0.5,1\n";
+  text += "10001,1\n";
   EXPECT_EQ(Error(text), "line 10002: more than 10000 distinct sizes, the most the analysis takes");
   EXPECT_EQ(kMaxCsvSizes, kMaxStepDetectorSizes);
 }
@@ -284,9 +284,61 @@ TEST(ParseSweepCsvTest, ValueColumnNameMustBePrintable) {
 TEST(ParseSweepCsvTest, HugeAndTinyNumbers) {
   EXPECT_EQ(Error("32,1e999\n"), "line 1: value '1e999' is not finite");
   EXPECT_EQ(Error("1e999,1\n"), "line 1: size '1e999' is not finite");
-  EXPECT_EQ(Parse("1e-300,1e300\n").points[0].values[0], 1e300);
   EXPECT_EQ(Error("32," + std::string(100, '9') + "e999\n"),
             "line 1: value '" + std::string(kMaxQuotedBytes, '9') + "...' is not finite");
+}
+
+// Values tiny or huge enough to break the fits' arithmetic (1e-200 crashed them) are
+// refused with their line and the range the analysis takes, in the sweep's unit.
+TEST(ParseSweepCsvTest, ValuesOutsideTheAnalysisRangeAreRefusedNamingTheRange) {
+  EXPECT_EQ(Error("64,1e-200\n128,2e-200\n"),
+            "line 1: value '1e-200' is out of range: the analysis takes 0 or a magnitude from "
+            "1e-20 to 1e+20");
+  EXPECT_EQ(Error("size_bytes,rtt_ns\n64,1\n128,1e160\n"),
+            "line 3: rtt_ns '1e160' is out of range: the analysis takes 0 or a magnitude from "
+            "1e-20 to 1e+20 ns");
+  // The range holds once the column's unit is applied: 1e15 s is 1e24 ns.
+  EXPECT_EQ(Error("size_bytes,rtt_s\n64,1e15\n"),
+            "line 2: rtt_s '1e15' is out of range (1e+24 ns): the analysis takes 0 or a "
+            "magnitude from 1e-20 to 1e+20 ns");
+  const Sweep edges = Parse("64,1e-20\n128,0\n192,1e20\n");
+  EXPECT_EQ(edges.points[0].values[0], 1e-20);
+  EXPECT_EQ(edges.points[2].values[0], 1e20);
+}
+
+TEST(ParseSweepCsvTest, ARoundTripOrThroughputIsNeverNegative) {
+  EXPECT_EQ(Error("size_bytes,rtt_ns\n64,10\n128,-5\n"),
+            "line 3: rtt_ns '-5' is negative: a time or a throughput is not");
+  EXPECT_EQ(Error("64,-0.5\n"), "line 1: value '-0.5' is negative: a time or a throughput is not");
+  EXPECT_EQ(Error("size_bytes,throughput_kb_per_s\n64,0\n"),
+            "line 2: throughput_kb_per_s '0' is not positive: a throughput of 0 has no "
+            "round-trip time");
+  // A coarse clock reads a whole loop as 0: a time of 0 is a reading.
+  EXPECT_EQ(Parse("size_bytes,averaged_rtt_ns\n64,0.000\n").points[0].values[0], 0);
+}
+
+TEST(ParseSweepCsvTest, NumbersAreDecimalOnly) {
+  EXPECT_EQ(Error("0x10,5\n32,6\n"), "line 1: size '0x10' is not a decimal number");
+  EXPECT_EQ(Error("32,0x10\n"), "line 1: value '0x10' is not a decimal number");
+  EXPECT_EQ(Error("size_bytes,run,rtt_ns\n64,0x1,5\n"),
+            "line 2: run '0x1' is not a decimal number");
+}
+
+// Sizes are whole bytes up to the transports' largest message: 2^64 and more are refused,
+// and sizes near 2^62, which a double would merge into one, never get that far.
+TEST(ParseSweepCsvTest, SizesAreWholeBytesUpToTheTransportsLargestMessage) {
+  EXPECT_EQ(Error("18446744073709551616,1\n"),
+            "line 1: size '18446744073709551616' is past 16777216 bytes, the transports' largest "
+            "message");
+  EXPECT_EQ(Error("64,1\n4611686018427387904,2\n4611686018427387905,3\n"),
+            "line 2: size '4611686018427387904' is past 16777216 bytes, the transports' largest "
+            "message");
+  EXPECT_EQ(Error("64.5,1\n"), "line 1: size '64.5' is not a whole number of bytes");
+  EXPECT_EQ(Error("1e-300,1\n"), "line 1: size '1e-300' is not a whole number of bytes");
+  std::string distinct;
+  for (int i = 0; i < 20; ++i) distinct += std::to_string(16777216 - i) + ",1\n";
+  EXPECT_EQ(Parse(distinct).points.size(), 20u);
+  EXPECT_EQ(Parse("1e3,1\n1000.0,2\n").points.size(), 1u);  // one size, two runs
 }
 
 TEST(CsvSweepReaderQuantumTest, AveragedQuantumBecomesThePointsQuantum) {

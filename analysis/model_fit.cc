@@ -342,6 +342,7 @@ absl::StatusOr<ModelComparison> FitBufferModels(const Sweep& sweep,
       rank(Form{result.variance_from_runs, result.variance_from_runs
                                                ? noise->degrees_of_freedom
                                                : std::numeric_limits<double>::infinity()});
+  if (order.empty()) return absl::FailedPreconditionError("not even a straight line fits");
   if (result.variance_from_runs) {
     const FamilyFit& best = result.families[order[0]];
     const double df = static_cast<double>(in.sizes.size() - best.costs.size());

@@ -203,6 +203,34 @@ TEST(FitBufferModelsTest, TooFewSizes) {
 
 // Its speed is measured by //bench:analysis_benchmark (FitBufferModels), not asserted here:
 // a CPU-time bound failed under the sanitizers on a shared machine.
+// A sweep of values all near 1e-200 (or 1e160) left no weight finite, and the fit crashed:
+// values outside the range the fits compute in are refused, the range named.
+TEST(FitBufferModelsTest, ValuesOutsideTheComputedRangeAreRefusedNotACrash) {
+  for (const double scale : {1e-200, 1e-150, 1e-21, 1e160, 1e200}) {
+    Sweep sweep;
+    for (int i = 1; i <= 7; ++i) sweep.points.push_back({64.0 * i, {i * scale}});
+    const absl::StatusOr<ModelComparison> fits = FitBufferModels(sweep);
+    ASSERT_FALSE(fits.ok()) << scale;
+    EXPECT_EQ(fits.status().code(), absl::StatusCode::kInvalidArgument) << scale;
+    EXPECT_NE(fits.status().message().find("1e-20 to 1e+20"), absl::string_view::npos)
+        << fits.status();
+  }
+}
+
+// At both ends of that range a straight line is still fitted as one, its slope scaled.
+TEST(FitBufferModelsTest, TheRangesEndsFitAsTheMiddleDoes) {
+  for (const double scale : {1e-20, 1.0, 1e13}) {
+    Sweep sweep;
+    for (int i = 1; i <= 7; ++i) {
+      sweep.points.push_back({64.0 * i, {scale * (1000 + i), scale * (1001 + i)}});
+    }
+    const ModelComparison c = Fit(sweep);
+    ASSERT_FALSE(c.families.empty()) << scale;
+    EXPECT_FALSE(c.beats_line) << scale;
+    EXPECT_NEAR(c.families[0].costs[1], scale / 64, 1e-9 * scale) << scale;
+  }
+}
+
 TEST(FitBufferModelsTest, TwoThousandSizesAreFitted) {
   const Sweep sweep =
       MakeSweep(EvenSizes(32, 64000, 32), Truth(kBsd43, kBsdCosts), Relative(0.01, 1), 9);

@@ -14,6 +14,11 @@ namespace tickbench::analysis {
 // "inf", "nan", no digits), whose resolution is unknown.
 double PrintedResolution(absl::string_view number);
 
+// Whether `number` (blanks around it allowed) is a plain decimal: an optional sign, digits
+// with an optional point (a digit on one side of it at least), an optional exponent
+// e[+-]digits. Not "0x10", "inf", "nan", "1e", "1.5x".
+bool IsPlainDecimal(absl::string_view number);
+
 }  // namespace tickbench::analysis
 
 #endif  // ANALYSIS_PRINTED_RESOLUTION_H_

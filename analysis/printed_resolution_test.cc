@@ -28,5 +28,15 @@ TEST(PrintedResolutionTest, UnknownForAnythingButAPlainDecimal) {
   }
 }
 
+TEST(IsPlainDecimalTest, SignDigitsPointExponentAndNothingElse) {
+  for (const char* text : {"42", "-0.010", "+7.", ".5", " 12.5 ", "1.5e3", "15E-1", "1e99999"}) {
+    EXPECT_TRUE(IsPlainDecimal(text)) << text;
+  }
+  for (const char* text : {"", "-", ".", "e5", "1e", "1e+", "0x10", "0x1p3", "inf", "-infinity",
+                           "nan", "1.5x", "12 3", "1,5"}) {
+    EXPECT_FALSE(IsPlainDecimal(text)) << text;
+  }
+}
+
 }  // namespace
 }  // namespace tickbench::analysis

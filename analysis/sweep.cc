@@ -7,12 +7,26 @@
 
 namespace tickbench::analysis {
 
+bool InSweepRange(double value) {
+  const double magnitude = std::fabs(value);
+  return value == 0 || (magnitude >= kMinSweepMagnitude && magnitude <= kMaxSweepMagnitude);
+}
+
+const char* SweepRangeText() { return "0 or a magnitude from 1e-20 to 1e+20"; }
+
 absl::Status ValidateSweep(const Sweep& sweep) {
   for (size_t i = 0; i < sweep.points.size(); ++i) {
     const SweepPoint& point = sweep.points[i];
-    if (!std::isfinite(point.size_bytes) || point.size_bytes < 0) {
+    if (!(point.size_bytes >= 0 && point.size_bytes <= kMaxSweepSizeBytes)) {
       return absl::InvalidArgumentError(
-          absl::StrFormat("point %d: size %g is not a finite size", i, point.size_bytes));
+          absl::StrFormat("point %d: size %g is not from 0 to %.0f bytes", i, point.size_bytes,
+                          kMaxSweepSizeBytes));
+    }
+    if (!(point.quantum >= 0 && point.quantum <= kMaxSweepMagnitude && point.resolution >= 0 &&
+          point.resolution <= kMaxSweepMagnitude)) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "point %d (size %g): its quantum %g or resolution %g is not from 0 to %g", i,
+          point.size_bytes, point.quantum, point.resolution, kMaxSweepMagnitude));
     }
     if (i > 0 && !(point.size_bytes > sweep.points[i - 1].size_bytes)) {
       return absl::InvalidArgumentError(
@@ -24,9 +38,10 @@ absl::Status ValidateSweep(const Sweep& sweep) {
           absl::StrFormat("point %d (size %g) has no values", i, point.size_bytes));
     }
     for (double value : point.values) {
-      if (!std::isfinite(value)) {
+      if (!InSweepRange(value)) {
         return absl::InvalidArgumentError(
-            absl::StrFormat("point %d (size %g) has a non-finite value", i, point.size_bytes));
+            absl::StrFormat("point %d (size %g) has the value %g: the analysis takes values of %s",
+                            i, point.size_bytes, value, SweepRangeText()));
       }
     }
   }

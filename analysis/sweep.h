@@ -31,8 +31,26 @@ struct Sweep {
   std::vector<SweepPoint> points;  // strictly increasing size_bytes; steps may be uneven
 };
 
-// OK when sizes are finite, non-negative and strictly increasing, and every point has at
-// least one value, all finite. Everything in this package checks this first.
+// The largest size of a sweep: the transports' largest message (16 MiB, that of the stream
+// transports). Whole sizes up to it are exact in a double, so distinct sizes stay distinct.
+inline constexpr double kMaxSweepSizeBytes = 16 * 1024 * 1024;
+
+// The magnitudes the analysis computes with: its fits square values and invert the variances
+// of their means, so a value is 0 or of magnitude from kMinSweepMagnitude to
+// kMaxSweepMagnitude: 1e-20 to 1e20, far past any time in ns (1e20 ns is 3000 years) or
+// throughput in B/s, and far inside a double's range once squared twice.
+inline constexpr double kMinSweepMagnitude = 1e-20;
+inline constexpr double kMaxSweepMagnitude = 1e20;
+
+// Whether `value` is 0 or of a magnitude within the range above (false for NaN, infinities).
+bool InSweepRange(double value);
+
+// "0 or a magnitude from 1e-20 to 1e+20": the range above, for messages.
+const char* SweepRangeText();
+
+// OK when sizes are finite, non-negative, at most kMaxSweepSizeBytes and strictly
+// increasing, and every point has at least one value, all in the range above, and a quantum
+// and resolution from 0 to kMaxSweepMagnitude. Everything in this package checks this first.
 absl::Status ValidateSweep(const Sweep& sweep);
 
 // Mean of the point's runs.

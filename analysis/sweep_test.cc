@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
 
 #include "gtest/gtest.h"
 
@@ -36,6 +37,41 @@ TEST(ValidateSweepTest, RejectsMissingAndNonFiniteValues) {
   EXPECT_EQ(ValidateSweep(sweep).code(), absl::StatusCode::kInvalidArgument);
   sweep = TwoPoints();
   sweep.points[0].size_bytes = -1;
+  EXPECT_EQ(ValidateSweep(sweep).code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST(ValidateSweepTest, RefusesValuesOutsideTheAnalysisRangeNamingIt) {
+  for (const double value : {1e-200, -1e-21, 1e21, -1e300}) {
+    Sweep sweep = TwoPoints();
+    sweep.points[1].values[0] = value;
+    const absl::Status status = ValidateSweep(sweep);
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << value;
+    EXPECT_NE(status.message().find("0 or a magnitude from 1e-20 to 1e+20"), std::string::npos)
+        << status;
+  }
+  for (const double value : {0.0, 1e-20, -1e-20, 1e20, -1e20}) {
+    Sweep sweep = TwoPoints();
+    sweep.points[1].values[0] = value;
+    EXPECT_TRUE(ValidateSweep(sweep).ok()) << value;
+  }
+}
+
+TEST(ValidateSweepTest, RefusesSizesPastTheTransportsLargestMessage) {
+  Sweep sweep = TwoPoints();
+  sweep.points[1].size_bytes = kMaxSweepSizeBytes;
+  EXPECT_TRUE(ValidateSweep(sweep).ok());
+  sweep.points[1].size_bytes = kMaxSweepSizeBytes + 1;
+  EXPECT_EQ(ValidateSweep(sweep).code(), absl::StatusCode::kInvalidArgument);
+  sweep.points[1].size_bytes = 0x1p62;
+  EXPECT_EQ(ValidateSweep(sweep).code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST(ValidateSweepTest, RefusesAQuantumOrResolutionThatWouldOverflowAVariance) {
+  Sweep sweep = TwoPoints();
+  sweep.points[0].quantum = 1e300;
+  EXPECT_EQ(ValidateSweep(sweep).code(), absl::StatusCode::kInvalidArgument);
+  sweep = TwoPoints();
+  sweep.points[0].resolution = -1;
   EXPECT_EQ(ValidateSweep(sweep).code(), absl::StatusCode::kInvalidArgument);
 }
 

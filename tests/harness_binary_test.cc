@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <regex>
 #include <set>
 #include <string>
@@ -207,6 +208,39 @@ TEST(HarnessBinaryTest, NonFiniteAndHugeNumbersExitTwoNamingFlagAndRange) {
     EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.err;
     for (const std::string& part : expected) EXPECT_THAT(r.err, HasSubstr(part)) << args;
     EXPECT_THAT(r.err, ::testing::Not(HasSubstr("not a whole number"))) << args;
+  }
+}
+
+// --analyze of tables whose numbers make no sense: exit 2 naming the line and the problem,
+// never a crash (a table of 7 values near 1e-200 died in the fits with SIGSEGV) or a
+// figure made of them.
+TEST(HarnessBinaryTest, AnalyzeRefusesNumbersThatMakeNoSenseExitingTwo) {
+  const char* dir = std::getenv("TEST_TMPDIR");
+  ASSERT_NE(dir, nullptr);
+  std::string near_2_62;
+  for (int i = 0; i < 20; ++i) near_2_62 += absl::StrCat(4611686018427387904LL + i, ",100\n");
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"64,1e-200\n128,2e-200\n192,3e-200\n256,4e-200\n320,5e-200\n384,6e-200\n448,7e-200\n",
+       "line 1: value '1e-200' is out of range: the analysis takes 0 or a magnitude from 1e-20 to "
+       "1e+20"},
+      {"64,1e160\n128,2e160\n192,3e160\n256,4e160\n320,5e160\n384,6e160\n448,7e160\n",
+       "line 1: value '1e160' is out of range"},
+      {"size_bytes,rtt_ns\n64,100\n128,-200\n", "line 3: rtt_ns '-200' is negative"},
+      {"0x10,100\n32,200\n", "line 1: size '0x10' is not a decimal number"},
+      {"18446744073709551616,100\n", "is past 16777216 bytes, the transports' largest message"},
+      {near_2_62, "line 1: size '4611686018427387904' is past 16777216 bytes"},
+  };
+  int n = 0;
+  for (const auto& [csv, expected] : cases) {
+    const std::string path = absl::StrCat(dir, "/hostile", n++, ".csv");
+    FILE* file = std::fopen(path.c_str(), "w");
+    ASSERT_NE(file, nullptr) << path;
+    std::fputs(csv.c_str(), file);
+    std::fclose(file);
+    const HarnessResult r = RunHarness(absl::StrCat("--analyze=", path, " --explain --fit_sim"));
+    EXPECT_EQ(r.exit_code, 2) << csv << "\n" << r.err;
+    EXPECT_THAT(r.err, HasSubstr(expected)) << csv;
+    EXPECT_EQ(r.out, "") << csv;
   }
 }
 
