@@ -272,14 +272,14 @@ void AppendExcursion(const analysis::Sweep& sweep, const analysis::ModelComparis
     }
     return t * std::sqrt(std::max(variance, 0.0));
   };
-  const double offset_gradient[3] = {0, 0, 1};
+  const double offset_gradient[3] = {0, 0, 1}, trend_gradient[3] = {1, x, 0};
   std::string sizes = absl::StrFormat("%.0f", at[0]);
   if (at.size() > 1) absl::StrAppendFormat(&sizes, " and %.0f", at.back());
   absl::StrAppendFormat(&text, "  excursion %s at %s bytes: %s%s off the line",
                         g >= 0 ? "up" : "down", sizes,
                         timing::FormatWithHalfWidth(g, half_width(offset_gradient)),
                         sweep.unit.empty() ? "" : absl::StrCat(" ", sweep.unit));
-  if (trend > 0 && g > -trend) {
+  if (trend > half_width(trend_gradient) && g > -trend) {  // no share of a line not told from 0
     const double share = g / trend;
     const double share_gradient[3] = {-g / (trend * trend), -g * x / (trend * trend), 1 / trend};
     const double share_hw = half_width(share_gradient);
@@ -301,17 +301,17 @@ void AppendExcursion(const analysis::Sweep& sweep, const analysis::ModelComparis
 // The smallest lone jump the segmented fit can tell from noise, and where nothing can be
 // found: steps among the first or last min_segment_points sizes, excursions at the ends.
 void AppendPower(const analysis::Sweep& sweep, const SweepAnalysis& result, std::string& text) {
-  const std::vector<double> means = analysis::Means(sweep);
-  std::vector<double> sorted = means;
+  std::vector<double> sorted = analysis::Means(sweep);
   std::sort(sorted.begin(), sorted.end());
   const double median = sorted[sorted.size() / 2];
+  const double jump = result.steps->smallest_detectable_jump;
+  const std::string share =  // none of a median of 0
+      median == 0 ? "" : absl::StrFormat(" (%.2g%% of the median)", 100 * jump / std::fabs(median));
   absl::StrAppendFormat(
       &text,
-      "  power: %d sizes; a lone jump smaller than %.3g%s (%.2g%% of the median) cannot be "
-      "told from noise by the segmented fit%s\n",
-      sweep.points.size(), result.steps->smallest_detectable_jump,
-      sweep.unit.empty() ? "" : absl::StrCat(" ", sweep.unit),
-      median != 0 ? 100 * result.steps->smallest_detectable_jump / std::fabs(median) : 0.0,
+      "  power: %d sizes; a lone jump smaller than %.3g%s%s cannot be told from noise by the "
+      "segmented fit%s\n",
+      sweep.points.size(), jump, sweep.unit.empty() ? "" : absl::StrCat(" ", sweep.unit), share,
       sweep.points.size() >= 7
           ? "; the layouts' implied steps need their layout to beat the line by ΔBIC 6"
           : "");

@@ -117,6 +117,28 @@ TEST(SweepAnalysisTest, FittedCostsArePrintedWithTheirIntervals) {
   EXPECT_THAT(*result.explanation, Not(HasSubstr("+/-")));
 }
 
+// An excursion is given as a share of the line under it only where that line is told from
+// 0: off a baseline of 0 the share was round-off over round-off ("3743999999999999488 ±
+// 34457268880907997594276331520% of it").
+TEST(SweepAnalysisTest, AnExcursionOffAZeroBaselineGivesNoPercentageOfIt) {
+  for (const double baseline : {0.0, 1.0}) {
+    analysis::Sweep sweep;
+    sweep.unit = "ns";
+    for (int i = 1; i <= 11; ++i) {  // as read from whole numbers in a CSV: resolution 0.5
+      sweep.points.push_back({64.0 * i, {i == 6 ? 1000 + baseline : baseline}, 0, 0.5});
+    }
+    const SweepAnalysis result = AnalyzeSweep(sweep, {}, /*explain=*/true);
+    const std::string text = FormatSweepAnalysis(sweep, {}, result);
+    EXPECT_THAT(text, HasSubstr("excursion up at 384 bytes")) << text;
+    if (baseline == 0) {
+      EXPECT_THAT(text, Not(HasSubstr("% of it"))) << text;
+      EXPECT_THAT(text, Not(HasSubstr("of the median"))) << text;  // the median is 0 too
+    } else {
+      EXPECT_THAT(text, HasSubstr("100000 ± 25% of it")) << text;  // 1000 over 1 ± 0.00051
+    }
+  }
+}
+
 TEST(SweepAnalysisTest, SystemFactsIncludeThePageSizeAndTheLoopbackMtu) {
   // Set by bazel/toolchains/aarch64/qemu_aarch64.sh.
   if (std::getenv("TICKBENCH_EMULATED") != nullptr) {
