@@ -9,6 +9,7 @@
 #include "absl/time/clock.h"
 #include "harness/build_info.h"
 #include "harness/json_writer.h"
+#include "harness/terminal_text.h"
 
 namespace tickbench::harness {
 
@@ -114,18 +115,21 @@ std::optional<platform::LoadAverage> LoadAverageNow() {
 }
 
 std::string FormatContextComment(const RunContext& context) {
+  // Every string from the system or a peer goes through TerminalText: the lines may reach a
+  // terminal as they are.
   const platform::SystemInfo& s = context.system;
+  const auto t = [](absl::string_view text) { return TerminalText(text); };
   std::string text = absl::StrFormat(
       "# tickbench %s on %s, %s\n# CPU: %s (%d CPUs); kernel: %s %s\n"
       "# clocksource: %s; governor: %s; page size: %d bytes; build: %s%s\n",
-      TickbenchVersion(), s.hostname, context.started_at, s.cpu_model, s.cpu_count, s.os, s.kernel,
-      s.clocksource.empty() ? "unknown" : s.clocksource,
-      s.cpu_governor.empty() ? "none" : s.cpu_governor, s.page_size_bytes, s.build_mode,
+      t(TickbenchVersion()), t(s.hostname), context.started_at, t(s.cpu_model), s.cpu_count,
+      t(s.os), t(s.kernel), s.clocksource.empty() ? "unknown" : t(s.clocksource),
+      s.cpu_governor.empty() ? "none" : t(s.cpu_governor), s.page_size_bytes, t(s.build_mode),
       s.virtual_machine ? "; virtual machine" : "");
   for (const ClockDescription& clock : context.clocks) {
     absl::StrAppendFormat(
         &text, "# %s: %s; claimed resolution %s, observed %s, read cost %.1f ns\n", clock.role,
-        clock.info.name, absl::FormatDuration(clock.info.claimed_resolution),
+        t(clock.info.name), absl::FormatDuration(clock.info.claimed_resolution),
         clock.probe.observed_resolution == absl::ZeroDuration()
             ? "none (never changed)"
             : absl::FormatDuration(clock.probe.observed_resolution),
@@ -136,9 +140,9 @@ std::string FormatContextComment(const RunContext& context) {
     absl::StrAppendFormat(&text, "# load average at start: %.2f %.2f %.2f\n", load.one_minute,
                           load.five_minutes, load.fifteen_minutes);
   }
-  if (!context.peer.empty()) absl::StrAppend(&text, "# peer: ", context.peer, "\n");
+  if (!context.peer.empty()) absl::StrAppend(&text, "# peer: ", t(context.peer), "\n");
   for (const std::string& warning : context.warnings) {
-    absl::StrAppend(&text, "# WARNING: ", warning, "\n");
+    absl::StrAppend(&text, "# WARNING: ", t(warning), "\n");
   }
   return text;
 }

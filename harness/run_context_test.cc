@@ -1,5 +1,7 @@
 #include "harness/run_context.h"
 
+#include "absl/strings/match.h"
+#include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -67,6 +69,50 @@ TEST(RunContextTest, CommentNamesHostClocksAndWarnings) {
   EXPECT_THAT(text, HasSubstr("# CPU: "));
   EXPECT_THAT(text, HasSubstr("clocksource"));
   EXPECT_THAT(text, HasSubstr("WARNING"));
+}
+
+// What the terminal would act on: a C0 control byte but the line ends, DEL, or a C1
+// control (U+0080..U+009F, 0xC2 0x80..0x9F in UTF-8, or the raw byte).
+bool HasTerminalControl(const std::string& text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if ((c < 0x20 && c != '\n') || c == 0x7f) return true;
+    if (c >= 0x80 && c <= 0x9f) return true;
+    if (c == 0xc2 && i + 1 < text.size()) {
+      const unsigned char next = static_cast<unsigned char>(text[i + 1]);
+      if (next >= 0x80 && next <= 0x9f) return true;
+    }
+  }
+  return false;
+}
+
+TEST(RunContextTest, EveryStringFromTheSystemReachesTheTerminalEscaped) {
+  RunContext context = MakeRunContext({Coarse(absl::Milliseconds(10))}, {{"clock", "tick"}});
+  platform::SystemInfo& s = context.system;
+  s.hostname = "host\x1b]0;owned\x07name";
+  s.cpu_model =
+      "CPU \x1b[2J\xc2\x9b"
+      "31m \xc2\xb5"
+      "arch";  // CSI as U+009B; a µ kept
+  s.os = "Linux\r";
+  s.kernel = "6.1\nrelease \x9b";  // a newline, a raw C1 byte
+  s.clocksource = "hpet\x1b[0m";
+  s.cpu_governor = "powersave\x7f";
+  s.build_mode = "opt\b";
+  context.clocks[0].info.name = "tick\x1b[1m";
+  context.peer = "10.0.0.1:7478\x1b";
+  context.warnings = ContextWarnings(s, context.clocks);
+  const std::string text = FormatContextComment(context);
+  EXPECT_FALSE(HasTerminalControl(text)) << text;
+  EXPECT_THAT(text, HasSubstr("host\\x1b]0;owned\\x07name"));
+  EXPECT_THAT(text, HasSubstr("6.1\\x0arelease \\x9b"));
+  EXPECT_THAT(text, HasSubstr("\xc2\xb5"
+                              "arch"));            // printable UTF-8 stays as it is
+  EXPECT_THAT(text, HasSubstr("'hpet\\x1b[0m'"));  // in the warning too
+  // Every line is one of the comment's own: none was split by a newline from the system.
+  for (absl::string_view line : absl::StrSplit(text, '\n', absl::SkipEmpty())) {
+    EXPECT_TRUE(absl::StartsWith(line, "# ")) << line;
+  }
 }
 
 }  // namespace

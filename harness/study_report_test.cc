@@ -50,6 +50,20 @@ TEST(StudyReportTest, TableHasARowPerSizeTheHistogramsAndTheWords) {
   EXPECT_THAT(table, HasSubstr("tick:10ms summary"));
 }
 
+TEST(StudyReportTest, TheTableEscapesClockNamesAndWordsForTheTerminal) {
+  StudyCell c = Cell("tick:10ms", 32);
+  c.clock_name = "cpu \x1b]0;title\x07";
+  c.summary = "";
+  c.error = "run 1: \x1b[2J";
+  for (const TableWidth width : {TableWidth::kNarrow, TableWidth::kWide}) {
+    const std::string table = FormatStudyTable({c}, width);
+    EXPECT_THAT(table, Not(HasSubstr("\x1b"))) << table;
+    EXPECT_THAT(table, Not(HasSubstr("\x07"))) << table;
+    EXPECT_THAT(table, HasSubstr("cpu \\x1b]0;title\\x07"));
+    EXPECT_THAT(table, HasSubstr("tick:10ms: run 1: \\x1b[2J"));
+  }
+}
+
 TEST(StudyReportTest, CsvAndJsonCarryEveryCell) {
   const std::vector<StudyCell> cells = {Cell("tick:10ms", 32), Cell("tick:20ms", 32)};
   std::vector<std::string> lines = absl::StrSplit(FormatStudyCsv(cells), '\n', absl::SkipEmpty());

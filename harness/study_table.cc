@@ -9,6 +9,7 @@
 #include "absl/strings/strip.h"
 #include "absl/time/time.h"
 #include "harness/study_report.h"
+#include "harness/terminal_text.h"
 #include "harness/text_wrap.h"
 #include "timing/confidence.h"
 
@@ -96,11 +97,11 @@ std::string Verdict(const StudyCell& c) {
 }
 
 std::string ClockHeading(const StudyCell& c) {
-  return WrapText(
-      absl::StrFormat("\n%s: %s, resolution T = %s, %d round trips x %d runs\n", c.clock,
-                      c.clock_name, absl::FormatDuration(absl::Nanoseconds(c.resolution_ns)),
-                      c.iterations, c.runs),
-      kTableColumns, 2);
+  return WrapText(absl::StrFormat("\n%s: %s, resolution T = %s, %d round trips x %d runs\n",
+                                  TerminalText(c.clock), TerminalText(c.clock_name),
+                                  absl::FormatDuration(absl::Nanoseconds(c.resolution_ns)),
+                                  c.iterations, c.runs),
+                  kTableColumns, 2);
 }
 
 // Today's header and row, every column (--wide).
@@ -260,18 +261,19 @@ std::string FormatStudyTable(const std::vector<StudyCell>& cells, TableWidth wid
   std::string text = width == TableWidth::kWide ? WideTable(cells) : NarrowTable(cells);
   absl::StrAppend(&text, "\nReadings in ticks of T (count per number of ticks):\n");
   for (const StudyCell& c : cells) {
-    absl::StrAppend(&text, WrapText(absl::StrFormat("  %-28s %6d B: %s\n", c.clock, c.size_bytes,
-                                                    Histogram(c.histogram)),
+    absl::StrAppend(&text, WrapText(absl::StrFormat("  %-28s %6d B: %s\n", TerminalText(c.clock),
+                                                    c.size_bytes, Histogram(c.histogram)),
                                     kTableColumns, 4));
   }
   absl::StrAppend(&text, "\nIn plain words:\n");
   for (const StudyCell& c : cells) {
     absl::StrAppend(
         &text,
-        WrapText(
-            absl::StrCat("  ", c.summary.empty() ? absl::StrCat(c.clock, ": ", c.error) : c.summary,
-                         "\n"),
-            kTableColumns, 2));
+        WrapText(absl::StrCat("  ",
+                              TerminalText(c.summary.empty() ? absl::StrCat(c.clock, ": ", c.error)
+                                                             : c.summary),
+                              "\n"),
+                 kTableColumns, 2));
   }
   absl::StrAppend(&text, "\n", WrapText(width == TableWidth::kWide ? kWideLegend : kNarrowLegend));
   return text;

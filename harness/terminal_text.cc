@@ -1,0 +1,77 @@
+#include "harness/terminal_text.h"
+
+#include <cstdint>
+
+#include "absl/strings/str_format.h"
+
+namespace tickbench::harness {
+namespace {
+
+// The length of the well-formed UTF-8 character at the start of `text` (2 to 4 bytes),
+// and its code point; 0 when the bytes there are not one.
+int Utf8Character(absl::string_view text, uint32_t& code_point) {
+  const unsigned char lead = static_cast<unsigned char>(text[0]);
+  int length = 0;
+  uint32_t minimum = 0;
+  if (lead >= 0xC2 && lead <= 0xDF) {
+    length = 2, code_point = lead & 0x1F, minimum = 0x80;
+  } else if (lead >= 0xE0 && lead <= 0xEF) {
+    length = 3, code_point = lead & 0x0F, minimum = 0x800;
+  } else if (lead >= 0xF0 && lead <= 0xF4) {
+    length = 4, code_point = lead & 0x07, minimum = 0x10000;
+  } else {
+    return 0;
+  }
+  if (text.size() < static_cast<size_t>(length)) return 0;
+  for (int i = 1; i < length; ++i) {
+    const unsigned char next = static_cast<unsigned char>(text[i]);
+    if ((next & 0xC0) != 0x80) return 0;
+    code_point = (code_point << 6) | (next & 0x3F);
+  }
+  const bool surrogate = code_point >= 0xD800 && code_point <= 0xDFFF;
+  if (code_point < minimum || code_point > 0x10FFFF || surrogate) return 0;
+  return length;
+}
+
+// A character a terminal prints and does nothing else with.
+bool Prints(uint32_t code_point) {
+  if (code_point < 0xA0) return false;                             // C1 controls
+  if (code_point >= 0x202A && code_point <= 0x202E) return false;  // bidirectional overrides
+  if (code_point >= 0x2066 && code_point <= 0x2069) return false;  // bidirectional isolates
+  return true;
+}
+
+}  // namespace
+
+std::string TerminalText(absl::string_view text) {
+  std::string safe;
+  safe.reserve(text.size());
+  size_t i = 0;
+  while (i < text.size()) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c == '\\') {
+      safe += "\\\\";
+      ++i;
+      continue;
+    }
+    if (c >= 0x20 && c < 0x7F) {
+      safe += static_cast<char>(c);
+      ++i;
+      continue;
+    }
+    uint32_t code_point = 0;
+    const int length = c >= 0x80 ? Utf8Character(text.substr(i), code_point) : 0;
+    if (length > 0 && Prints(code_point)) {
+      safe.append(text.data() + i, length);
+      i += length;
+      continue;
+    }
+    // A control byte, or the first byte of what is not a printing character: each of its
+    // bytes escaped in turn (the next round sees the continuation bytes alone).
+    absl::StrAppendFormat(&safe, "\\x%02x", c);
+    ++i;
+  }
+  return safe;
+}
+
+}  // namespace tickbench::harness
