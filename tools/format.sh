@@ -33,13 +33,26 @@ if [ "$check" -eq 0 ]; then
   exit 0
 fi
 
+# One clang-format per core, on batches of files, each batch's messages in a file of its
+# own (so that two batches' lines never mix); an unformatted file is named in its
+# "FILE:LINE:COLUMN: error: code should be clang-formatted" line.
 unformatted=0
-for file in "${cpp[@]}"; do
-  if ! clang-format --dry-run -Werror "$file" >/dev/null 2>&1; then
-    echo "not formatted (clang-format): $file"
-    unformatted=$((unformatted + 1))
-  fi
-done
+batches=$(mktemp -d)
+trap 'rm -rf "$batches"' EXIT
+status=0
+printf '%s\0' "${cpp[@]}" |
+  xargs -0 -n 25 -P "$(nproc 2>/dev/null || echo 1)" sh -c \
+    'clang-format --dry-run -Werror --ferror-limit=1 "$@" >/dev/null 2>"$(mktemp "$0/batch.XXXXXX")"' \
+    "$batches" || status=$?
+while read -r file; do
+  echo "not formatted (clang-format): $file"
+  unformatted=$((unformatted + 1))
+done < <(cat "$batches"/batch.* | sed -n 's/^\(.*\):[0-9]*:[0-9]*: error: .*/\1/p' | sort -u)
+if [ "$status" -ne 0 ] && [ "$unformatted" -eq 0 ]; then
+  echo "format.sh: clang-format failed:" >&2
+  cat "$batches"/batch.* >&2
+  unformatted=1
+fi
 if ! "$buildifier" -mode=check -lint=off "${bazel_files[@]}"; then
   unformatted=$((unformatted + 1))
 fi
