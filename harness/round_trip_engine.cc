@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "absl/strings/str_format.h"
+#include "harness/no_figure.h"
 #include "timing/confidence.h"
 #include "transport/echo_peer.h"
 #include "transport/message_pattern.h"
@@ -256,6 +257,7 @@ RunRecord RoundTripEngine::MeasureRun(size_t size_bytes, int run) {
   if (!status.ok()) {
     NoteWarmupFailure(status, record);
     next_sequence_ += options_.iterations;
+    MarkUnmeasured(record);
     return record;
   }
   const bool continue_on_loss = options_.continue_on_loss && endpoint_.is_datagram();
@@ -348,7 +350,10 @@ void RoundTripEngine::Summarize(const LoopOutcome& last_chunk, int64_t reference
                                     reference_marks_.begin() + last_chunk.marks);
     }
   }
-  if (!record.valid()) return;  // no clean interval: no figure, never a made-up one
+  if (!record.valid()) {  // no clean interval: no figure, never a made-up one
+    MarkUnmeasured(record);
+    return;
+  }
 
   SummarizeAveraged(clock_, reference_, reference_elapsed_ticks, record);
 

@@ -7,6 +7,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "harness/json_writer.h"
+#include "harness/no_figure.h"
 #include "timing/confidence.h"
 
 namespace tickbench::harness {
@@ -33,16 +34,84 @@ std::string CsvInterval(const timing::ConfidenceInterval& ci) {
 
 namespace {
 
+// A figure's CSV cell: fixed decimals, or significant digits (negative `digits`); empty
+// where there is no figure (harness/no_figure.h).
+std::string Fig(double value, int digits) {
+  return digits >= 0 ? FigureText(value, digits, kNoFigureCsv)
+                     : FigureTextSignificant(value, -digits, kNoFigureCsv);
+}
+constexpr int kG6 = -6;  // %.6g
+
 // The CSV's columns from per_iteration_sd_ns_ci95_low on: the SD's interval and the
 // theory's intervals, observed and predicted.
 std::string TheoryCsv(const StudyCell& c) {
-  return absl::StrFormat("%s,%s,%s,%.6g,%s,%.6g,%s,%s,%s,%.6g,%s,%.6g,%s", CsvInterval(c.sd_ci),
-                         CsvInterval(c.predicted.f), CsvInterval(c.observed_intervals.share),
-                         c.prediction.zero_share, CsvInterval(c.predicted.zero_share),
-                         c.observed_zero_share_ci.estimate, CsvInterval(c.observed_zero_share_ci),
-                         CsvInterval(c.predicted.mean_ns), CsvInterval(c.predicted.sd_ns),
-                         c.observed.sd_ns, CsvInterval(c.observed_intervals.sd_ns),
-                         c.predicted_bound_percent, CsvInterval(c.predicted_bound_percent_ci));
+  return absl::StrJoin(
+      {CsvInterval(c.sd_ci), CsvInterval(c.predicted.f), CsvInterval(c.observed_intervals.share),
+       Fig(c.prediction.zero_share, kG6), CsvInterval(c.predicted.zero_share),
+       Fig(c.observed_zero_share_ci.estimate, kG6), CsvInterval(c.observed_zero_share_ci),
+       CsvInterval(c.predicted.mean_ns), CsvInterval(c.predicted.sd_ns), Fig(c.observed.sd_ns, kG6),
+       CsvInterval(c.observed_intervals.sd_ns), Fig(c.predicted_bound_percent, kG6),
+       CsvInterval(c.predicted_bound_percent_ci)},
+      ",");
+}
+
+// One cell's CSV row (without its newline), in the header's order.
+std::string StudyCsvRow(const StudyCell& c) {
+  const std::vector<std::string> cells = {
+      c.clock,
+      absl::StrCat(c.size_bytes),
+      absl::StrCat(c.runs),
+      absl::StrCat(c.iterations),
+      Fig(c.resolution_ns, 1),
+      Fig(c.truth_ns, 3),
+      Fig(c.truth_spread_ns, 3),
+      Fig(c.averaged_ns, 3),
+      Fig(c.averaged_error_ns, 3),
+      Fig(c.worst_run_error_ns, 3),
+      Fig(c.averaged_bound_ns, 3),
+      absl::StrCat(c.averaged_within_bound ? 1 : 0),
+      Fig(c.per_iteration.mean, 3),
+      Fig(c.per_iteration.sd, 3),
+      Fig(c.per_iteration.p50, 3),
+      Fig(c.per_iteration.min, 3),
+      Fig(c.per_iteration.zero_fraction, 6),
+      Fig(c.per_iteration_truth_ns, 3),
+      Fig(c.worst_run_bias_ns, 3),
+      Fig(c.prediction.f, 6),
+      Fig(c.observed.share_above_n, 6),
+      Fig(c.prediction.sd_ns, 3),
+      absl::StrCat(c.prediction_applies ? static_cast<int>(c.verdict.agrees()) : -1),
+      Fig(c.phase_test.chi_square, 3),
+      Fig(c.phase_test.p_value, kG6),
+      absl::StrCat(c.phase_locked ? 1 : 0),
+      Fig(c.probe_effect_ns_per_read, 3),
+      Fig(c.read_cost_ns, 3),
+      absl::StrJoin(c.histogram, ";"),
+      CsvInterval(c.truth_ci),
+      CsvInterval(c.averaged_ci),
+      CsvInterval(c.averaged_error_ci),
+      Fig(c.pairing_bound_ns, kG6),
+      Fig(c.reference_bound_ns, kG6),
+      Fig(c.rate_bound_ns, kG6),
+      Fig(c.total_bound_ns(), kG6),
+      Fig(c.pair_skew_ns, kG6),
+      Fig(c.rate_ppm, kG6),
+      Fig(c.rate_bound_ppm, kG6),
+      absl::StrCat(c.averaged_unresolved ? 1 : 0),
+      absl::StrCat(c.round_trips_to_resolve),
+      absl::StrCat(c.single_reading_unresolved ? 1 : 0),
+      CsvInterval(c.per_iteration_mean_ci),
+      CsvInterval(c.median_ci),
+      Fig(c.per_iteration.p99, kG6),
+      CsvInterval(c.p99_ci),
+      CsvInterval(c.zero_share_ci),
+      Fig(c.bias_ci.estimate, kG6),
+      CsvInterval(c.bias_ci),
+      absl::StrCat(c.biased ? 1 : 0),
+      absl::StrCat(c.runs_biased),
+      CsvInterval(c.probe_effect_ci),
+      TheoryCsv(c)};
+  return absl::StrJoin(cells, ",");
 }
 
 }  // namespace
@@ -72,28 +141,7 @@ std::string FormatStudyCsv(const std::vector<StudyCell>& cells) {
       "predicted_mean_ns_ci95_high,predicted_sd_ns_ci95_low,predicted_sd_ns_ci95_high,"
       "observed_sd_ns,observed_sd_ns_ci95_low,observed_sd_ns_ci95_high,predicted_bound_percent,"
       "predicted_bound_percent_ci95_low,predicted_bound_percent_ci95_high\n";
-  for (const StudyCell& c : cells) {
-    absl::StrAppendFormat(
-        &text,
-        "%s,%d,%d,%d,%.1f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%d,%.3f,%.3f,%.3f,%.3f,%.6f,%.3f,%.3f,%.6f,"
-        "%.6f,%.3f,%d,%.3f,%.6g,%d,%.3f,%.3f,%s,"
-        "%s,%s,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%d,%d,%s,%s,%.6g,%s,%s,%.6g,%s,%d,%d,%s,"
-        "%s\n",
-        c.clock, c.size_bytes, c.runs, c.iterations, c.resolution_ns, c.truth_ns, c.truth_spread_ns,
-        c.averaged_ns, c.averaged_error_ns, c.worst_run_error_ns, c.averaged_bound_ns,
-        c.averaged_within_bound, c.per_iteration.mean, c.per_iteration.sd, c.per_iteration.p50,
-        c.per_iteration.min, c.per_iteration.zero_fraction, c.per_iteration_truth_ns,
-        c.worst_run_bias_ns, c.prediction.f, c.observed.share_above_n, c.prediction.sd_ns,
-        c.prediction_applies ? static_cast<int>(c.verdict.agrees()) : -1, c.phase_test.chi_square,
-        c.phase_test.p_value, c.phase_locked, c.probe_effect_ns_per_read, c.read_cost_ns,
-        absl::StrJoin(c.histogram, ";"), CsvInterval(c.truth_ci), CsvInterval(c.averaged_ci),
-        CsvInterval(c.averaged_error_ci), c.pairing_bound_ns, c.reference_bound_ns, c.rate_bound_ns,
-        c.total_bound_ns(), c.pair_skew_ns, c.rate_ppm, c.rate_bound_ppm, c.averaged_unresolved,
-        c.round_trips_to_resolve, c.single_reading_unresolved, CsvInterval(c.per_iteration_mean_ci),
-        CsvInterval(c.median_ci), c.per_iteration.p99, CsvInterval(c.p99_ci),
-        CsvInterval(c.zero_share_ci), c.bias_ci.estimate, CsvInterval(c.bias_ci), c.biased,
-        c.runs_biased, CsvInterval(c.probe_effect_ci), TheoryCsv(c));
-  }
+  for (const StudyCell& c : cells) absl::StrAppend(&text, StudyCsvRow(c), "\n");
   return text;
 }
 

@@ -7,6 +7,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "harness/no_figure.h"
 #include "harness/round_trip_engine.h"
 #include "harness/round_trip_loop.h"
 #include "platform/stop_signal.h"
@@ -189,7 +190,80 @@ class StudyPasses {
   std::mt19937_64 random_;
 };
 
+// No interval, and no estimate to show in its place.
+void MarkUnmeasured(timing::ConfidenceInterval& ci) {
+  ci = timing::ConfidenceInterval();
+  ci.estimate = ci.low = ci.high = kNoFigure;
+}
+
+// The cell's figures that are single numbers.
+void MarkNumbersUnmeasured(StudyCell& c) {
+  double* const figures[] = {&c.truth_ns,
+                             &c.truth_spread_ns,
+                             &c.averaged_ns,
+                             &c.averaged_error_ns,
+                             &c.worst_run_error_ns,
+                             &c.averaged_bound_ns,
+                             &c.pairing_bound_ns,
+                             &c.reference_bound_ns,
+                             &c.rate_bound_ns,
+                             &c.worst_run_bound_ratio,
+                             &c.pair_skew_ns,
+                             &c.rate_ppm,
+                             &c.rate_bound_ppm,
+                             &c.rate_shown_ppm,
+                             &c.per_iteration_truth_ns,
+                             &c.worst_run_bias_ns,
+                             &c.disturbed_threshold_ns,
+                             &c.prediction.f,
+                             &c.prediction.mean_ns,
+                             &c.prediction.sd_ns,
+                             &c.prediction.zero_share,
+                             &c.prediction.share_standard_error,
+                             &c.prediction.mean_standard_error_ns,
+                             &c.prediction.sd_standard_error_ns,
+                             &c.observed.share_above_n,
+                             &c.observed.mean_ns,
+                             &c.observed.sd_ns,
+                             &c.predicted_bound_percent,
+                             &c.phase_test.chi_square,
+                             &c.phase_test.p_value,
+                             &c.loop_period_ns,
+                             &c.probe_effect_ns_per_read};
+  for (double* figure : figures) *figure = kNoFigure;
+}
+
 }  // namespace
+
+void MarkUnmeasured(StudyCell& c) {
+  MarkNumbersUnmeasured(c);
+  MarkUnmeasured(c.per_iteration);
+  MarkUnmeasured(c.reference_per_iteration);
+  timing::ConfidenceInterval* const intervals[] = {&c.truth_ci,
+                                                   &c.averaged_ci,
+                                                   &c.averaged_error_ci,
+                                                   &c.per_iteration_mean_ci,
+                                                   &c.sd_ci,
+                                                   &c.reference_mean_ci,
+                                                   &c.zero_share_ci,
+                                                   &c.median_ci,
+                                                   &c.p99_ci,
+                                                   &c.reference_median_ci,
+                                                   &c.bias_ci,
+                                                   &c.bias_test_ci,
+                                                   &c.observed_intervals.share,
+                                                   &c.observed_intervals.mean_ns,
+                                                   &c.observed_intervals.sd_ns,
+                                                   &c.observed_zero_share_ci,
+                                                   &c.predicted.mean_ns,
+                                                   &c.predicted.f,
+                                                   &c.predicted.zero_share,
+                                                   &c.predicted.sd_ns,
+                                                   &c.predicted_bound_percent_ci,
+                                                   &c.probe_effect_ci};
+  for (timing::ConfidenceInterval* ci : intervals) MarkUnmeasured(*ci);
+  c.observed.share_ci95 = c.observed_intervals.share;
+}
 
 int64_t StudyRoundTripsPerRun(const StudyOptions& options) {
   const int64_t n = options.iterations;
@@ -247,6 +321,8 @@ StudyOutcome RunStudy(transport::Endpoint& endpoint, const std::vector<StudyCloc
       if (!runs.empty()) {
         AggregateStudyRuns(runs, options.reference_resolution_ns, cell);
         cell.summary = SummarizeCell(cell);
+      } else {
+        MarkUnmeasured(cell);  // no run: no figure (harness/no_figure.h)
       }
       outcome.cells.push_back(std::move(cell));
       if (!outcome.status.ok()) return outcome;

@@ -250,6 +250,11 @@ struct StudyRunData {
 void AggregateStudyRuns(const std::vector<StudyRunData>& runs, double reference_resolution_ns,
                         StudyCell& cell);
 
+// A cell no run measured (an error or a stop in its first run): every figure kNoFigure and
+// every interval invalid (harness/no_figure.h); its clock, size, resolution, read cost
+// and counts stay.
+void MarkUnmeasured(StudyCell& cell);
+
 // The plain-words line of a cell (exposed for tests).
 std::string SummarizeCell(const StudyCell& cell);
 

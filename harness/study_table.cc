@@ -8,6 +8,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
 #include "absl/time/time.h"
+#include "harness/no_figure.h"
 #include "harness/study_report.h"
 #include "harness/terminal_text.h"
 #include "harness/text_wrap.h"
@@ -16,7 +17,9 @@
 namespace tickbench::harness {
 namespace {
 
-std::string Micros(double ns) { return absl::StrFormat("%.2f", ns / 1e3); }
+// Every figure of the table goes through FigureText: "-" where nothing measured it
+// (harness/no_figure.h).
+std::string Micros(double ns) { return FigureText(ns / 1e3, 2, kNoFigureTable); }
 
 std::string Histogram(const std::vector<int64_t>& counts) {
   std::vector<std::string> parts;
@@ -35,26 +38,31 @@ struct Unit {
 };
 
 std::string Fixed(double ns, const Unit& u) {
-  return absl::StrFormat("%.*f", u.decimals, ns / u.scale);
+  return FigureText(ns / u.scale, u.decimals, kNoFigureTable);
 }
 
 // An interval's figure rounded to its half-width, with "± half-width".
 std::string WithInterval(const timing::ConfidenceInterval& ci, const Unit& u) {
-  if (!ci.valid) return Fixed(ci.estimate, u);
+  if (!ci.valid || std::isnan(ci.estimate)) return Fixed(ci.estimate, u);
   return timing::FormatWithHalfWidth(ci.estimate / u.scale, ci.half_width() / u.scale);
 }
 
 // A statistic rounded to its interval where it has one of some width.
 std::string Rounded(double ns, const timing::ConfidenceInterval& ci, const Unit& u) {
-  if (!ci.valid || !(ci.half_width() > 0)) return Fixed(ns, u);
+  if (!ci.valid || !(ci.half_width() > 0) || std::isnan(ns)) return Fixed(ns, u);
   return timing::FormatRounded(ns / u.scale, ci.half_width() / u.scale);
 }
 
 std::string MeanText(const StudyCell& c, const Unit& u) {
-  return c.per_iteration_mean_ci.valid
+  return c.per_iteration_mean_ci.valid && !std::isnan(c.per_iteration.mean)
              ? timing::FormatRounded(c.per_iteration.mean / u.scale,
                                      c.per_iteration_mean_ci.half_width() / u.scale)
              : Fixed(c.per_iteration.mean, u);
+}
+
+std::string ZeroPercent(const StudyCell& c) {
+  const std::string percent = FigureText(100 * c.per_iteration.zero_fraction, 0, kNoFigureTable);
+  return std::isnan(c.per_iteration.zero_fraction) ? percent : percent + "%";
 }
 
 std::string AveragedText(const StudyCell& c, const Unit& u) {
@@ -64,6 +72,7 @@ std::string AveragedText(const StudyCell& c, const Unit& u) {
 // A percentage of the truth to two significant digits, without an exponent from 1% up
 // ("-100", "490", "1.5"; "9.9e-05" below 1%).
 std::string PercentOfTruth(const StudyCell& c, double ns) {
+  if (std::isnan(c.truth_ns) || std::isnan(ns)) return std::string(kNoFigureTable);
   if (!(c.truth_ns > 0)) return "0";
   const double v = 100 * ns / c.truth_ns;
   const double a = std::fabs(v);
@@ -79,6 +88,9 @@ std::string PercentOfTruth(const StudyCell& c, double ns) {
 // prediction of 0.0005 is not shown as 0.000 beside an observed 0.0010; 0.01 where
 // neither has a width.
 std::string TheoryShares(const StudyCell& c) {
+  if (std::isnan(c.prediction.f) || std::isnan(c.observed.share_above_n)) {
+    return std::string(kNoFigureTable);
+  }
   const auto width = [](const timing::ConfidenceInterval& ci) {
     const double h = ci.half_width();
     return ci.valid && h > 0 && std::isfinite(h) ? h : 0.0;
@@ -115,15 +127,15 @@ std::string WideHeader() {
 std::string WideRow(const StudyCell& c) {
   const Unit us;
   return absl::StrFormat(
-      "%7d | %9s (%6s) | %-22s %7s %7s | %18s %5s %5s %5s %4.0f%% | %11s %-10s | %8s | "
-      "%6.1f (%.1f)\n",
+      "%7d | %9s (%6s) | %-22s %7s %7s | %18s %5s %5s %5s %5s | %11s %-10s | %8s | "
+      "%6s (%.1f)\n",
       c.size_bytes, Micros(c.truth_ns), Micros(c.truth_spread_ns), AveragedText(c, us),
       PercentOfTruth(c, c.averaged_error_ns), PercentOfTruth(c, c.total_bound_ns()),
       MeanText(c, us), Rounded(c.per_iteration.sd, c.sd_ci, us),
-      Rounded(c.per_iteration.p50, c.median_ci, us), Micros(c.per_iteration.min),
-      100 * c.per_iteration.zero_fraction, TheoryShares(c), Verdict(c),
+      Rounded(c.per_iteration.p50, c.median_ci, us), Micros(c.per_iteration.min), ZeroPercent(c),
+      TheoryShares(c), Verdict(c),
       c.phase_tested ? absl::StrFormat("%.2g", c.phase_test.p_value) : "-",
-      c.probe_effect_ns_per_read, c.read_cost_ns);
+      FigureText(c.probe_effect_ns_per_read, 1, kNoFigureTable), c.read_cost_ns);
 }
 
 // The narrow table: segments of cells, joined by " | "; cells by one space. Each column
@@ -141,7 +153,7 @@ Cells NarrowCells(const StudyCell& c, const Unit& u) {
           MeanText(c, u),
           Rounded(c.per_iteration.sd, c.sd_ci, u),
           Rounded(c.per_iteration.p50, c.median_ci, u),
-          absl::StrFormat("%.0f%%", 100 * c.per_iteration.zero_fraction),
+          ZeroPercent(c),
           Verdict(c)};
 }
 

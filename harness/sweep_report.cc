@@ -3,12 +3,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <limits>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "harness/json_writer.h"
+#include "harness/no_figure.h"
 #include "harness/size_summary.h"
 #include "timing/confidence.h"
 #include "timing/statistics.h"
@@ -37,6 +39,15 @@ void WriteInterval(JsonWriter& json, absl::string_view name, const timing::Confi
     json.Number(ci.high);
   }
   json.EndArray();
+}
+
+// Each of `figures` with `decimals` decimals and a "," after it; an empty cell where
+// there is no figure.
+std::string CsvFigures(std::initializer_list<double> figures, int decimals) {
+  std::string cells;
+  for (double figure : figures)
+    absl::StrAppend(&cells, FigureText(figure, decimals, kNoFigureCsv), ",");
+  return cells;
 }
 
 // "<low>,<high>," of an interval at 3 decimals, or two empty cells.
@@ -193,21 +204,21 @@ std::string FormatCsv(const std::vector<RunRecord>& records,
     absl::StrAppendFormat(&text, "%s,%s,%s,%d,%d,%d,%d,%d,", r.transport, CsvField(r.clock),
                           CsvField(r.reference_clock), r.size_bytes, r.run, r.iterations,
                           r.completed, r.batch);
-    if (!r.valid()) {
-      text += std::string(9, ',');  // no figure: empty cells, never a number
-    } else {
-      absl::StrAppendFormat(&text, "%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.6f,",
-                            r.averaged_rtt_ns, r.throughput_bytes_per_s, r.per_iteration_ns.mean,
-                            r.per_iteration_ns.sd, r.per_iteration_ns.min, r.per_iteration_ns.p50,
-                            r.per_iteration_ns.p99, r.per_iteration_ns.max,
-                            r.per_iteration_ns.zero_fraction);
-    }
+    // A figure nothing measured is an empty cell (harness/no_figure.h).
+    const timing::Summary& it = r.per_iteration_ns;
+    absl::StrAppend(&text,
+                    CsvFigures({r.averaged_rtt_ns, r.throughput_bytes_per_s, it.mean, it.sd, it.min,
+                                it.p50, it.p99, it.max},
+                               3),
+                    CsvFigures({it.zero_fraction}, 6));
     // The per-iteration intervals of one run (RunRecord's *_ci95), empty where invalid.
     absl::StrAppend(&text, CsvInterval(r.per_iteration_mean_ci95),
                     CsvInterval(r.per_iteration_p50_ci95), CsvInterval(r.per_iteration_p99_ci95));
-    if (r.valid() && r.has_reference) {
-      absl::StrAppendFormat(&text, "%.3f,%.3f,%.3f,", r.reference_averaged_rtt_ns,
-                            r.reference_per_iteration_ns.mean, r.reference_per_iteration_ns.sd);
+    if (r.has_reference) {
+      absl::StrAppend(&text,
+                      CsvFigures({r.reference_averaged_rtt_ns, r.reference_per_iteration_ns.mean,
+                                  r.reference_per_iteration_ns.sd},
+                                 3));
     } else {
       text += ",,,";
     }
@@ -216,13 +227,16 @@ std::string FormatCsv(const std::vector<RunRecord>& records,
                           CsvField(r.error), r.attempt, r.valid() ? 1 : 0, r.timed_trips,
                           r.excluded_trips, r.completed > 0 ? Number(LossRate(r), 6) : "",
                           r.warmup_lost, r.receive_timeout_ns, CsvField(r.invalid_reason));
+    absl::StrAppend(&text, FigureTextSignificant(r.resolution_ns, 6, kNoFigureCsv), ",",
+                    FigureTextSignificant(r.quantum_ns, 6, kNoFigureCsv), ",");
+    // Whether the figure is resolved, and by how many trips: said of a figure only.
     if (r.valid()) {
-      absl::StrAppendFormat(&text, "%.6g,%.6g,%d,%d,%s,%.3f,", r.resolution_ns, r.quantum_ns,
-                            r.averaged_unresolved ? 1 : 0, r.round_trips_to_resolve,
-                            CsvField(r.throughput_note), r.per_iteration_ns.p90);
+      absl::StrAppendFormat(&text, "%d,%d,%s,", r.averaged_unresolved ? 1 : 0,
+                            r.round_trips_to_resolve, CsvField(r.throughput_note));
     } else {
-      text += ",,,,,,";
+      text += ",,,";
     }
+    absl::StrAppend(&text, CsvFigures({it.p90}, 3));
     // The SD's interval, last so that the columns before keep their places.
     const std::string sd_interval = CsvInterval(r.per_iteration_sd_ci95);
     absl::StrAppend(&text, sd_interval.substr(0, sd_interval.size() - 1),
@@ -294,15 +308,15 @@ std::string FormatJson(const RunContext& context, const std::vector<RunRecord>& 
     json.IntegerField("timed_trips", r.timed_trips);
     json.IntegerField("excluded_trips", r.excluded_trips);
     json.IntegerField("receive_timeout_ns", r.receive_timeout_ns);
-    const double nan = std::numeric_limits<double>::quiet_NaN();  // written as null
+    // A figure nothing measured is NaN, written as null (harness/no_figure.h).
     json.Key("averaged");
     json.BeginObject();
-    json.NumberField("rtt_ns", r.valid() ? r.averaged_rtt_ns : nan);
+    json.NumberField("rtt_ns", r.averaged_rtt_ns);
     json.IntegerField("elapsed_ticks", r.elapsed_ticks);
-    json.NumberField("throughput_bytes_per_s", r.valid() ? r.throughput_bytes_per_s : nan);
+    json.NumberField("throughput_bytes_per_s", r.throughput_bytes_per_s);
     json.StringField("throughput_note", r.throughput_note);
     json.NumberField("resolution_ns", r.resolution_ns);
-    json.NumberField("quantum_ns", r.valid() ? r.quantum_ns : nan);
+    json.NumberField("quantum_ns", r.quantum_ns);
     json.BoolField("unresolved", r.valid() && r.averaged_unresolved);
     json.IntegerField("round_trips_to_resolve", r.round_trips_to_resolve);
     json.EndObject();
@@ -329,9 +343,8 @@ std::string FormatJson(const RunContext& context, const std::vector<RunRecord>& 
 }
 
 std::string TableNumber(double value, int precision) {
-  if (std::isnan(value)) return "-";
   if (std::isinf(value)) return "inf";
-  return absl::StrFormat("%.*f", precision, value);
+  return FigureText(value, precision, kNoFigureTable);
 }
 
 }  // namespace tickbench::harness

@@ -10,14 +10,19 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <regex>
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/harness_runner.h"
+#include "tests/json_value.h"
 
 namespace {
 
@@ -25,6 +30,8 @@ using ::testing::HasSubstr;
 
 using tickbench::testing::HarnessPath;
 using tickbench::testing::HarnessResult;
+using tickbench::testing::JsonValue;
+using tickbench::testing::ParseJson;
 using tickbench::testing::ReadWholeFile;
 
 HarnessResult RunHarness(const std::string& args) {
@@ -396,6 +403,104 @@ TEST(FaultTest, APlotThatCannotBeWrittenExitsOneAndLeavesTheOldPair) {
     EXPECT_EQ(ReadWholeFile(svg), "old\n") << experiment;
     EXPECT_EQ(ReadWholeFile(dat), "old\n") << experiment << ": no new data beside the old plot";
   }
+}
+
+// The cells of CSV `text`'s data row `row` (0: the first after the header) by column
+// name; comment lines (#) and quoting aside (none of these cells is quoted).
+std::map<std::string, std::string> CsvRow(const std::string& text, size_t row) {
+  std::vector<std::string> lines;
+  for (absl::string_view line : absl::StrSplit(text, '\n', absl::SkipEmpty())) {
+    if (!absl::StartsWith(line, "#")) lines.emplace_back(line);
+  }
+  std::map<std::string, std::string> cells;
+  if (lines.size() < row + 2) return cells;
+  const std::vector<std::string> names = absl::StrSplit(lines[0], ',');
+  const std::vector<std::string> values = absl::StrSplit(lines[row + 1], ',');
+  for (size_t i = 0; i < names.size() && i < values.size(); ++i) cells[names[i]] = values[i];
+  return cells;
+}
+
+// `json`'s member at `path` ("results.0.per_iteration.mean_ns"), or nullptr.
+const JsonValue* At(const JsonValue& json, const std::string& path) {
+  const JsonValue* at = &json;
+  for (absl::string_view key : absl::StrSplit(path, '.')) {
+    size_t index = 0;
+    if (at->type == JsonValue::Type::kArray && absl::SimpleAtoi(key, &index)) {
+      at = index < at->array.size() ? &at->array[index] : nullptr;
+    } else {
+      at = at->Find(key);
+    }
+    if (at == nullptr) return nullptr;
+  }
+  return at;
+}
+
+// The one rule for figures nothing measured, in every format: a sweep whose peer stops in
+// the warm-up, and a study whose first run it stops in (runs=0), have no figure: null in
+// JSON, an empty cell in CSV, "-" in the table; never 0.
+TEST(FaultTest, FiguresNotMeasuredAreNullInJsonAndEmptyInCsvAndTheTable) {
+  const std::string sweep =
+      "--transport=sim --sizes=64 --iterations=100 --runs=1 --peer_stop_after=5";
+  const std::string study =
+      "--experiment=study --transport=sim --sizes=64 --iterations=100 --runs=2 "
+      "--clocks=tick:10ms --peer_stop_after=5";
+  const HarnessResult sweep_json = RunHarness(sweep + " --format=json");
+  const HarnessResult study_json = RunHarness(study + " --format=json");
+  EXPECT_EQ(sweep_json.exit_code, 1) << sweep_json.err;
+  EXPECT_EQ(study_json.exit_code, 1) << study_json.err;
+  absl::StatusOr<JsonValue> swept = ParseJson(sweep_json.out);
+  absl::StatusOr<JsonValue> studied = ParseJson(study_json.out);
+  ASSERT_TRUE(swept.ok()) << swept.status() << sweep_json.out;
+  ASSERT_TRUE(studied.ok()) << studied.status() << study_json.out;
+  for (const char* path :
+       {"averaged.rtt_ns", "averaged.throughput_bytes_per_s", "averaged.quantum_ns",
+        "per_iteration.mean_ns", "per_iteration.sd_ns", "per_iteration.min_ns",
+        "per_iteration.p50_ns", "per_iteration.p99_ns", "per_iteration.max_ns",
+        "per_iteration.zero_fraction", "reference.averaged_rtt_ns",
+        "reference.per_iteration_mean_ns", "reference.per_iteration_p50_ns"}) {
+    const JsonValue* value = At(*swept, absl::StrCat("results.0.", path));
+    ASSERT_NE(value, nullptr) << path;
+    EXPECT_EQ(value->type, JsonValue::Type::kNull) << "sweep " << path << ": " << value->number;
+  }
+  ASSERT_NE(At(*studied, "results.0.runs"), nullptr);
+  EXPECT_EQ(At(*studied, "results.0.runs")->number, 0);
+  for (const char* path :
+       {"reference.rtt_ns", "averaged.rtt_ns", "averaged.error_ns", "per_iteration.mean_ns",
+        "per_iteration.sd_ns", "per_iteration.p50_ns", "per_iteration.zero_fraction",
+        "per_iteration.truth_ns", "per_iteration.mean_error_ns", "theory.observed_f",
+        "probe_effect_ns_per_read"}) {
+    const JsonValue* value = At(*studied, absl::StrCat("results.0.", path));
+    ASSERT_NE(value, nullptr) << path;
+    EXPECT_EQ(value->type, JsonValue::Type::kNull) << "study " << path << ": " << value->number;
+  }
+
+  const std::map<std::string, std::string> sweep_csv =
+      CsvRow(RunHarness(sweep + " --format=csv").out, 0);
+  for (const char* column : {"averaged_rtt_ns", "per_iteration_mean_ns", "per_iteration_p50_ns",
+                             "zero_fraction", "reference_averaged_rtt_ns", "resolution_ns"}) {
+    ASSERT_EQ(sweep_csv.count(column), 1u) << column;
+    EXPECT_EQ(sweep_csv.at(column), "") << "sweep " << column;
+  }
+  const std::map<std::string, std::string> study_csv =
+      CsvRow(RunHarness(study + " --format=csv").out, 0);
+  ASSERT_EQ(study_csv.count("runs"), 1u);
+  EXPECT_EQ(study_csv.at("runs"), "0");
+  for (const char* column :
+       {"truth_ns", "truth_sd_ns", "averaged_ns", "averaged_error_ns", "per_iteration_mean_ns",
+        "per_iteration_sd_ns", "per_iteration_p50_ns", "zero_fraction", "per_iteration_truth_ns",
+        "observed_f", "probe_effect_ns_per_read", "mean_bias_ns"}) {
+    ASSERT_EQ(study_csv.count(column), 1u) << column;
+    EXPECT_EQ(study_csv.at(column), "") << "study " << column;
+  }
+
+  // The study's row for 64 B: its size, then no figure, and no 0 standing in for one.
+  const HarnessResult study_table = RunHarness(study);
+  const std::regex row("\n +64 +([^\n]*)\n");
+  std::smatch match;
+  ASSERT_TRUE(std::regex_search(study_table.out, match, row)) << study_table.out;
+  const std::string cells = match[1];
+  EXPECT_EQ(cells.find_first_of("0123456789"), std::string::npos) << cells;
+  EXPECT_THAT(cells, HasSubstr("-")) << cells;
 }
 
 }  // namespace
