@@ -4,9 +4,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
-#include <map>
-#include <memory>
-#include <set>
 #include <utility>
 #include <vector>
 
@@ -19,7 +16,8 @@
 #include "absl/strings/str_split.h"
 #include "harness/build_info.h"
 #include "harness/command_status.h"
-#include "harness/json_reader.h"
+#include "harness/compare_input.h"
+#include "harness/no_figure.h"
 #include "harness/output_file.h"
 #include "platform/system_info.h"
 #include "timing/confidence.h"
@@ -27,76 +25,11 @@
 namespace tickbench::harness {
 namespace {
 
-// ---- One file's figures per size. ----
-
-struct SizeRuns {
-  std::vector<double> averaged;       // averaged RTT of each valid run, ns
-  std::vector<double> per_iteration;  // per-iteration mean of each valid run, ns
-  double averaged_quantum = 0;        // the largest T/N of the runs
-  double per_iteration_quantum = 0;   // the largest T/intervals of the runs
-};
-
-struct SweepFile {
-  std::string transport;
-  std::string clock;
-  std::map<int64_t, SizeRuns> sizes;
-};
-
-absl::StatusOr<SweepFile> ReadSweepFile(absl::string_view text, absl::string_view name) {
-  absl::StatusOr<JsonValue> root = ParseJson(text);
-  if (!root.ok())
-    return absl::InvalidArgumentError(absl::StrCat(name, ": ", root.status().message()));
-  // A study's JSON has "results" too, one per clock and size: not a sweep's runs.
-  if (const std::string mode = StringAt(*root, "mode"); !mode.empty() && mode != "sweep") {
-    const std::string what =
-        mode == "study" ? "a study" : absl::StrCat("mode \"", absl::CHexEscape(mode), "\"");
-    return absl::InvalidArgumentError(absl::StrCat(
-        name, ": the results of ", what,
-        ", not of a sweep; --compare sets two sweeps' --format=json results side by side "
-        "(a study compares its clocks within one file)"));
-  }
-  const JsonValue* results = root->Get("results");
-  if (results == nullptr || results->kind != JsonValue::Kind::kArray) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(name, ": no \"results\" array (a sweep's --format=json output is expected)"));
-  }
-  SweepFile file;
-  std::set<std::string> transports;
-  for (const JsonValue& record : results->items) {
-    if (record.kind != JsonValue::Kind::kObject) continue;
-    transports.insert(StringAt(record, "transport"));
-    if (file.clock.empty()) file.clock = StringAt(record, "clock");
-    const JsonValue* size = record.Get("size_bytes");
-    if (size == nullptr || size->kind != JsonValue::Kind::kNumber) {
-      return absl::InvalidArgumentError(absl::StrCat(name, ": a result without size_bytes"));
-    }
-    SizeRuns& runs = file.sizes[static_cast<int64_t>(size->number)];
-    const JsonValue* valid = record.Get("valid");
-    if (valid != nullptr && valid->kind == JsonValue::Kind::kBool && !valid->boolean) continue;
-    runs.averaged.push_back(NumberAt(record, "averaged", "rtt_ns"));
-    runs.per_iteration.push_back(NumberAt(record, "per_iteration", "mean_ns"));
-    runs.averaged_quantum =
-        std::max(runs.averaged_quantum, NumberAt(record, "averaged", "quantum_ns"));
-    const double intervals = NumberAt(record, "per_iteration", "intervals");
-    if (intervals > 0) {
-      runs.per_iteration_quantum = std::max(
-          runs.per_iteration_quantum, NumberAt(record, "averaged", "resolution_ns") / intervals);
-    }
-  }
-  if (file.sizes.empty()) return absl::InvalidArgumentError(absl::StrCat(name, ": no results"));
-  if (transports.size() != 1) {
-    return absl::InvalidArgumentError(absl::StrCat(name, ": results of more than one transport (",
-                                                   absl::CHexEscape(absl::StrJoin(transports, ",")),
-                                                   ")"));
-  }
-  file.transport = *transports.begin();
-  return file;
-}
-
 // ---- The ratio. ----
 
 struct Ratio {
-  bool valid = false;
+  bool valid = false;   // a ratio: both means positive
+  bool tested = false;  // an interval and a p-value: valid, and 2 runs or more on each side
   double estimate = 0, low = 0, high = 0;
   double p_value = 1;
   int runs_a = 0, runs_b = 0;
@@ -114,6 +47,9 @@ Ratio RatioOf(const std::vector<double>& a, double quantum_a, const std::vector<
   if (a.empty() || b.empty() || !(ia.estimate > 0) || !(ib.estimate > 0)) return r;
   r.valid = true;
   r.estimate = ib.estimate / ia.estimate;
+  // One run has no spread: a t test needs two a side (a quantum floor is no run spread).
+  if (a.size() < 2 || b.size() < 2) return r;
+  r.tested = true;
   // Relative standard errors; an invalid interval (one run, no floor) gives none.
   const double ra = ia.valid ? ia.standard_error / ia.estimate : 0;
   const double rb = ib.valid ? ib.standard_error / ib.estimate : 0;
@@ -143,6 +79,11 @@ Ratio RatioOf(const std::vector<double>& a, double quantum_a, const std::vector<
 
 std::string Verdict(const Ratio& r) {
   if (!r.valid) return "no figure";
+  if (!r.tested) {
+    const bool a_short = r.runs_a < 2;
+    return absl::StrFormat("no test: %s has %d run; the t test needs 2 or more on each side",
+                           a_short ? "A" : "B", a_short ? r.runs_a : r.runs_b);
+  }
   if (r.low > 1) {
     return absl::StrFormat("B slower by %.1f%% [%.1f, %.1f], p < 0.05", (r.estimate - 1) * 100,
                            (r.low - 1) * 100, (r.high - 1) * 100);
@@ -242,8 +183,9 @@ std::string CompareTable(const SweepFile& a, absl::string_view a_name, const Swe
                         "per-iteration B/A [95%]");
   for (const CompareRow& row : rows) {
     auto cell = [](const Ratio& r) {
-      return r.valid ? absl::StrFormat("%.4f [%.4f, %.4f]", r.estimate, r.low, r.high)
-                     : std::string("-");
+      if (!r.valid) return std::string("-");
+      return r.tested ? absl::StrFormat("%.4f [%.4f, %.4f]", r.estimate, r.low, r.high)
+                      : absl::StrFormat("%.4f", r.estimate);
     };
     absl::StrAppendFormat(&out, "%8d  %8.3f %8.3f  %-24s  %8.3f %8.3f  %s\n", row.size,
                           row.a_averaged / 1e3, row.b_averaged / 1e3, cell(row.averaged),
@@ -261,13 +203,20 @@ std::string CompareCsv(const std::vector<CompareRow>& rows) {
       "averaged_ratio_high,averaged_p_value,averaged_verdict,a_per_iteration_mean_ns,"
       "b_per_iteration_mean_ns,per_iteration_ratio,per_iteration_ratio_low,"
       "per_iteration_ratio_high,per_iteration_p_value,per_iteration_verdict\n";
+  // A ratio's cells: the ratio, its interval and p-value (each no figure where not
+  // computed), the verdict.
+  auto ratio_cells = [](const Ratio& r) {
+    auto cell = [](bool computed, double value, int digits) {
+      return FigureTextSignificant(computed ? value : kNoFigure, digits, kNoFigureCsv);
+    };
+    return absl::StrCat(cell(r.valid, r.estimate, 6), ",", cell(r.tested, r.low, 6), ",",
+                        cell(r.tested, r.high, 6), ",", cell(r.tested, r.p_value, 4), ",",
+                        CsvCell(Verdict(r)));
+  };
   for (const CompareRow& row : rows) {
-    absl::StrAppendFormat(
-        &out, "%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.4g,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%.4g,%s\n", row.size,
-        row.a_averaged, row.b_averaged, row.averaged.estimate, row.averaged.low, row.averaged.high,
-        row.averaged.p_value, CsvCell(Verdict(row.averaged)), row.a_per_iteration,
-        row.b_per_iteration, row.per_iteration.estimate, row.per_iteration.low,
-        row.per_iteration.high, row.per_iteration.p_value, CsvCell(Verdict(row.per_iteration)));
+    absl::StrAppendFormat(&out, "%d,%.6g,%.6g,%s,%.6g,%.6g,%s\n", row.size, row.a_averaged,
+                          row.b_averaged, ratio_cells(row.averaged), row.a_per_iteration,
+                          row.b_per_iteration, ratio_cells(row.per_iteration));
   }
   return out;
 }
@@ -284,8 +233,8 @@ std::string CompareJson(absl::string_view a_name, absl::string_view b_name,
         "{\"a_ns\":%s,\"b_ns\":%s,\"valid\":%s,\"ratio\":%s,\"low\":%s,\"high\":%s,"
         "\"p_value\":%s,\"runs_a\":%d,\"runs_b\":%d,\"verdict\":%s}",
         number(r.runs_a > 0, a_ns), number(r.runs_b > 0, b_ns), r.valid ? "true" : "false",
-        number(r.valid, r.estimate), number(r.valid, r.low), number(r.valid, r.high),
-        number(r.valid, r.p_value, 4), r.runs_a, r.runs_b, JsonString(Verdict(r)));
+        number(r.valid, r.estimate), number(r.tested, r.low), number(r.tested, r.high),
+        number(r.tested, r.p_value, 4), r.runs_a, r.runs_b, JsonString(Verdict(r)));
   };
   std::string out;
   // The provenance every tickbench JSON opens with (as run_context's WriteProvenanceJson).

@@ -10,10 +10,15 @@
 // degrees of freedom, exponentiated. "B slower" / "B faster" when that interval excludes 1
 // (a two-sided test at 5%: it calls a difference where there is none in at most 5% of
 // sizes, each size on its own; no correction across sizes), else "no difference at 5%".
+// A size where either file has fewer than 2 valid runs gets its ratio only: no interval, no
+// p-value, and the verdict "no test: A has 1 run; the t test needs 2 or more on each side"
+// (one run has no spread, and a clock's quantum is no run-to-run spread).
 //
-// Refused (exit 2, naming what differs): files that cannot be read or parsed, that hold no
-// sweep results, whose transports differ, or whose sets of sizes differ. Not promised: that
-// the clocks or hosts match (they are shown, not checked); study results ("cells").
+// Refused (exit 2, naming what differs or is wrong): files that cannot be read, or that
+// harness/compare_input.h refuses (not JSON, an unknown schema_version, not a sweep's
+// results, values that mean nothing: a duration negative, infinite or absurd, a size not a
+// whole number of bytes a transport takes), whose transports differ, or whose sets of sizes
+// differ. Not promised: that the clocks or hosts match (they are shown, not checked).
 #ifndef HARNESS_COMPARE_COMMAND_H_
 #define HARNESS_COMPARE_COMMAND_H_
 

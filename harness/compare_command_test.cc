@@ -1,14 +1,18 @@
 #include "harness/compare_command.h"
 
+#include <algorithm>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "analysis/sweep.h"
 #include "gtest/gtest.h"
 #include "harness/build_info.h"
+#include "transport/transport_registry.h"
 
 namespace tickbench::harness {
 namespace {
@@ -28,8 +32,26 @@ std::string SweepJson(const std::string& transport, const std::vector<int>& size
           transport, sizes[s], r + 1, values[s][r], values[s][r]));
     }
   }
-  return absl::StrCat("{\"context\":{\"flags\":{}},\"results\":[", absl::StrJoin(records, ","),
-                      "]}");
+  return absl::StrCat("{\"schema_version\":", kSchemaVersion,
+                      ",\"mode\":\"sweep\",\"context\":{\"flags\":{}},\"results\":[",
+                      absl::StrJoin(records, ","), "]}");
+}
+
+// `json` with the first `from` replaced by `to`.
+std::string With(std::string json, const std::string& from, const std::string& to) {
+  const size_t at = json.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return at == std::string::npos ? json : json.replace(at, from.size(), to);
+}
+
+// The message of comparing `bad` (as b.json) with a good sweep, which must be refused.
+std::string Refusal(const std::string& bad) {
+  const std::string good = SweepJson("sim", {64}, {{1000, 1010}});
+  const absl::StatusOr<std::string> out =
+      CompareSweepJson(good, "a.json", bad, "b.json", OutputFormat::kJson);
+  EXPECT_FALSE(out.ok()) << *out;
+  EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument);
+  return std::string(out.status().message());
 }
 
 TEST(CompareSweepJson, TenPercentSlowerIsCalledWithAnIntervalThatExcludesOne) {
@@ -124,6 +146,90 @@ TEST(CompareSweepJson, MalformedJsonIsRefusedWithItsPlace) {
     ASSERT_FALSE(out.ok()) << bad;
     EXPECT_TRUE(absl::StartsWith(out.status().message(), "b: ")) << out.status();
   }
+}
+
+// One run a side has no spread to test against: the ratio is given, but no interval, no
+// p-value and no verdict ("B faster by 15.8% [15.8, 15.8], p < 0.05" before, from nothing).
+TEST(CompareSweepJson, OneRunASideGetsNoIntervalNoPValueAndNoVerdict) {
+  const std::string one = SweepJson("sim", {64}, {{1000}});
+  const std::string many = SweepJson("sim", {64}, {{842, 850, 838, 845}});
+  for (const auto& [a, b, runs_a, runs_b] :
+       {std::make_tuple(one, SweepJson("sim", {64}, {{842}}), 1, 1),
+        std::make_tuple(one, many, 1, 4), std::make_tuple(many, one, 4, 1)}) {
+    absl::StatusOr<std::string> json = CompareSweepJson(a, "a", b, "b", OutputFormat::kJson);
+    ASSERT_TRUE(json.ok()) << json.status();
+    EXPECT_TRUE(absl::StrContains(*json, "\"low\":null,\"high\":null,\"p_value\":null,")) << *json;
+    EXPECT_TRUE(absl::StrContains(
+        *json, absl::StrFormat("\"runs_a\":%d,\"runs_b\":%d,\"verdict\":\"no test: %s has 1 "
+                               "run; the t test needs 2 or more on each side\"",
+                               runs_a, runs_b, runs_a == 1 ? "A" : "B")))
+        << *json;
+    absl::StatusOr<std::string> table = CompareSweepJson(a, "a", b, "b", OutputFormat::kTable);
+    ASSERT_TRUE(table.ok());
+    EXPECT_FALSE(absl::StrContains(*table, "p < 0.05")) << *table;
+    EXPECT_FALSE(absl::StrContains(*table, "faster")) << *table;
+    absl::StatusOr<std::string> csv = CompareSweepJson(a, "a", b, "b", OutputFormat::kCsv);
+    ASSERT_TRUE(csv.ok());
+    EXPECT_TRUE(absl::StrContains(*csv, ",,,no test: ")) << *csv;  // no low, high, p-value
+  }
+  // The ratio itself is still given: 842 / 1000.
+  absl::StatusOr<std::string> json =
+      CompareSweepJson(one, "a", SweepJson("sim", {64}, {{842}}), "b", OutputFormat::kJson);
+  ASSERT_TRUE(json.ok());
+  EXPECT_TRUE(absl::StrContains(*json, "\"valid\":true,\"ratio\":0.842,")) << *json;
+}
+
+TEST(CompareSweepJson, RefusesADurationThatIsNotAFiniteNumberOfNanosecondsNamingIt) {
+  const std::string good = SweepJson("sim", {64}, {{1000, 1010}});
+  const std::string range = ": a duration is 0 or a magnitude from 1e-20 to 1e+20 ns";
+  struct Case {
+    std::string from, to, message;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"\"rtt_ns\":1000", "\"rtt_ns\":\"fast\"", "[0]: averaged.rtt_ns is not a number"},
+           {"\"rtt_ns\":1010", "\"rtt_ns\":1e308", "[1]: averaged.rtt_ns is 1e+308" + range},
+           {"\"mean_ns\":1000", "\"mean_ns\":-5", "[0]: per_iteration.mean_ns is -5" + range},
+           {"\"rtt_ns\":1000,", "", "[0]: averaged.rtt_ns is missing"},
+           {"\"quantum_ns\":0.005", "\"quantum_ns\":1e300",
+            "[0]: averaged.quantum_ns is 1e+300" + range},
+           {"\"intervals\":200", "\"intervals\":2.5",
+            "[0]: per_iteration.intervals is 2.5, not a whole number >= 0"},
+           {"\"valid\":true", "\"valid\":\"yes\"", "[0]: valid is not true or false"},
+       }) {
+    EXPECT_EQ(Refusal(With(good, c.from, c.to)), "b.json: results" + c.message);
+  }
+}
+
+TEST(CompareSweepJson, RefusesASizeThatIsNotAWholeNumberOfBytesTheTransportsTake) {
+  const std::string good = SweepJson("sim", {64}, {{1000, 1010}});
+  for (const std::string size : {"1e300", "64.5", "0", "-64", "16777217", "\"64\""}) {
+    const std::string message = Refusal(With(good, "\"size_bytes\":64", "\"size_bytes\":" + size));
+    EXPECT_TRUE(absl::StartsWith(message, "b.json: results[0]: size_bytes ")) << message;
+    EXPECT_TRUE(absl::StrContains(message,
+                                  "not a whole number from 1 to 16777216 bytes (the "
+                                  "transports' largest message)"))
+        << message;
+  }
+}
+
+// The sizes it takes end where the transports' messages do: the largest any row takes.
+TEST(CompareSweepJson, TheLargestSizeIsTheTransportsLargestMessage) {
+  size_t largest = 0;
+  for (const transport::TransportInfo& row : transport::RegisteredTransports()) {
+    largest = std::max(largest, row.max_message_bytes);
+  }
+  EXPECT_EQ(static_cast<double>(largest), analysis::kMaxSweepSizeBytes);
+}
+
+TEST(CompareSweepJson, RefusesASchemaVersionItDoesNotKnow) {
+  const std::string good = SweepJson("sim", {64}, {{1000, 1010}});
+  const std::string version = absl::StrCat("\"schema_version\":", kSchemaVersion);
+  EXPECT_EQ(Refusal(With(good, version, "\"schema_version\":99")),
+            absl::StrCat("b.json: schema_version 99 is not one this tickbench reads (",
+                         kSchemaVersion, ")"));
+  EXPECT_EQ(Refusal(With(good, version + ",", "")),
+            absl::StrCat("b.json: no schema_version (a sweep's --format=json results have ",
+                         kSchemaVersion, ")"));
 }
 
 }  // namespace

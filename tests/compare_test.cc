@@ -1,6 +1,9 @@
 // --compare end to end: two simulated sweeps written as JSON, compared by the binary.
+#include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -71,6 +74,59 @@ TEST(Compare, RefusesAStudySaying) {
     EXPECT_EQ(r.exit_code, 2) << r.out;
     EXPECT_TRUE(absl::StrContains(r.err, "the results of a study, not of a sweep")) << r.err;
     EXPECT_TRUE(absl::StrContains(r.err, "study.json")) << r.err;
+    EXPECT_EQ(r.out, "");
+  }
+}
+
+// Two single-run sweeps of one configuration: a ratio, but no interval, p-value or verdict
+// (it printed "B faster by 15.8% [15.8, 15.8], p < 0.05" from one run a side).
+TEST(Compare, OneRunASideIsNoTest) {
+  std::string paths[2];
+  for (int i = 0; i < 2; ++i) {
+    paths[i] = TempPath(absl::StrCat("one_run", i, ".json"));
+    const HarnessResult r = RunHarness(
+        absl::StrCat("--transport=sim --sim_jitter=normal --seed=", i + 1,
+                     " --sizes=64 --runs=1 --iterations=200 --format=json --output=", paths[i]));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  const HarnessResult r = RunHarness(absl::StrCat("--compare=", paths[0], ",", paths[1]));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(absl::StrContains(
+      r.out, "averaged: no test: A has 1 run; the t test needs 2 or more on each side"))
+      << r.out;
+  EXPECT_FALSE(absl::StrContains(r.out, "p < 0.05")) << r.out;
+}
+
+// Values that mean nothing are refused with exit 2, naming the file, the result and the
+// member: a duration that is a word, or so large its mean is infinite; a size of 1e300; a
+// schema this build does not know.
+TEST(Compare, RefusesValuesThatMeanNothing) {
+  const std::string good = Sweep("good.json", "20us", "64");
+  const std::string text = tickbench::testing::ReadWholeFile(good);
+  ASSERT_NE(text, "");
+  const std::vector<std::pair<std::string, std::string>> edits = {
+      {"\"rtt_ns\":", "\"rtt_ns\":\"fast\",\"was\":"},
+      {"\"rtt_ns\":", "\"rtt_ns\":1e308,\"was\":"},
+      {"\"size_bytes\":64", "\"size_bytes\":1e300"},
+      {"\"schema_version\":2", "\"schema_version\":99"},
+  };
+  const std::vector<std::string> expected = {
+      "results[0]: averaged.rtt_ns is not a number", "results[0]: averaged.rtt_ns is 1e+308",
+      "results[0]: size_bytes 1e+300 is not a whole number", "schema_version 99 is not one"};
+  for (size_t i = 0; i < edits.size(); ++i) {
+    std::string bad = text;
+    const size_t at = bad.find(edits[i].first);
+    ASSERT_NE(at, std::string::npos) << edits[i].first;
+    bad.replace(at, edits[i].first.size(), edits[i].second);
+    const std::string path = TempPath(absl::StrCat("bad", i, ".json"));
+    FILE* file = std::fopen(path.c_str(), "w");
+    ASSERT_NE(file, nullptr);
+    std::fputs(bad.c_str(), file);
+    std::fclose(file);
+    const HarnessResult r = RunHarness(absl::StrCat("--compare=", good, ",", path));
+    EXPECT_EQ(r.exit_code, 2) << r.out;
+    EXPECT_TRUE(absl::StrContains(r.err, expected[i])) << r.err;
+    EXPECT_TRUE(absl::StrContains(r.err, path)) << r.err;
     EXPECT_EQ(r.out, "");
   }
 }
