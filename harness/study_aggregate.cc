@@ -8,6 +8,7 @@
 #include "absl/strings/str_format.h"
 #include "harness/study_runner.h"
 #include "harness/study_theory.h"
+#include "platform/stop_signal.h"
 #include "timing/confidence.h"
 
 // AggregateStudyRuns and SummarizeCell (declared in harness/study_runner.h): a study cell's
@@ -483,13 +484,24 @@ void AggregateStudyRuns(const std::vector<StudyRun>& runs, double reference_reso
   // Each run at a Bonferroni share of half the test's level; the pooled test takes the
   // other half.
   cell.run_bias_confidence = 1 - kBiasTestLevel / 2 / std::max<size_t>(1, runs.size());
+  // A stop request cuts a long aggregation short between its steps (the caller then
+  // leaves the cell without figures; study_runner.h).
+  size_t readings = 0;
+  for (const StudyRun& run : runs) readings += run.readings_ns.size();
+  const auto stopped = [readings] {
+    return readings > kReadingsAggregatedAfterAStop && platform::StopRequested();
+  };
   for (const StudyRun& run : runs) {
+    if (stopped()) return;
     AddRunAveraged(run, reference_resolution_ns, cell, totals);
     AddRunReadings(run, reference_resolution_ns, cell.run_bias_confidence, cell, totals);
   }
   cell.runs = static_cast<int>(runs.size());
+  if (stopped()) return;
   SetAveragedFigures(totals, reference_resolution_ns, !runs.empty(), cell);
+  if (stopped()) return;
   SetPerIterationFigures(totals, reference_resolution_ns, cell);
+  if (stopped()) return;
   SetTickFigures(totals, reference_resolution_ns, cell);
 }
 

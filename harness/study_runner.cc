@@ -28,6 +28,25 @@ constexpr int kPairAttempts = 3;
 // Blocks per probe pass: enough for a median that one preemption cannot move.
 constexpr int kProbeBlocks = 10;
 
+// Elements a large array is filled by at a time (8 MiB of int64_t or double, a few
+// milliseconds), between which a stop request is seen.
+constexpr int64_t kFillChunk = int64_t{1} << 20;
+
+// `v` resized to `n` zeros, its memory touched a chunk at a time; Cancelled, with `v`
+// emptied and its memory freed, when a stop is requested meanwhile.
+absl::Status ResizeUnlessStopped(std::vector<int64_t>& v, int64_t n) {
+  std::vector<int64_t>().swap(v);
+  v.reserve(n);  // address space only: the pages are touched below
+  while (static_cast<int64_t>(v.size()) < n) {
+    if (platform::StopRequested()) {
+      std::vector<int64_t>().swap(v);
+      return platform::CancelledIfStopRequested("allocating the study's arrays");
+    }
+    v.resize(std::min<int64_t>(n, static_cast<int64_t>(v.size()) + kFillChunk));
+  }
+  return absl::OkStatus();
+}
+
 class StudyPasses {
  public:
   StudyPasses(transport::Endpoint& endpoint, timing::Clock& reference, const StudyOptions& options,
@@ -38,13 +57,21 @@ class StudyPasses {
         pause_(pause),
         send_(largest),
         receive_(largest),
-        marks_(options.iterations + 2),
-        starts_(options.iterations),
-        stops_(options.iterations),
-        reference_starts_(options.iterations),
-        reference_stops_(options.iterations),
         random_(options.seed) {
     transport::FillPattern(send_.span());
+  }
+
+  // The arrays of the per-iteration pass, n readings each, filled before any round trip
+  // (no page fault inside a timed pass) and a chunk at a time: Cancelled when a stop comes
+  // meanwhile. The loop's marks are bounded by the probe pass's longest block: the averaged
+  // pass takes 2, a probed block one per round trip and one more.
+  absl::Status Allocate() {
+    const int64_t n = options_.iterations;
+    marks_.assign(std::max<int64_t>(1, n / kProbeBlocks) + 2, 0);
+    for (std::vector<int64_t>* v : {&starts_, &stops_, &reference_starts_, &reference_stops_}) {
+      if (absl::Status s = ResizeUnlessStopped(*v, n); !s.ok()) return s;
+    }
+    return absl::OkStatus();
   }
 
   // One run of `clock` at `size`: warm-up, then the three passes. Returns the first error.
@@ -57,6 +84,7 @@ class StudyPasses {
                                                      static_cast<uint32_t>(options_.warmup + n));
     for (int64_t i = 0; status.ok() && i < options_.warmup; ++i) {
       status = RoundTrip(endpoint_, buffers_, sequence_++, integrity_);
+      if (status.ok()) status = platform::CancelledIfStopRequested("warming up");
     }
     if (!status.ok()) return status;
     // Faults of the warm-up are not in any figure; those of the timed passes end the run.
@@ -135,17 +163,20 @@ class StudyPasses {
     }
     run.loop_period_ns = reference_.TicksToNanos(reference_.NowTicks() - loop_start) / n;
     Store(clock, ReadPair(clock), run.end_before_ns, run.end_clock_ns, run.end_after_ns);
-    run.readings_ns.resize(recorded);
-    run.true_ns.resize(recorded);
-    run.phases.resize(recorded);
+    // Kept for the cell a chunk at a time (reserving takes address space only), so that a
+    // stop is seen while the memory fills.
+    run.readings_ns.reserve(recorded);
+    run.true_ns.reserve(recorded);
+    run.phases.reserve(recorded);
     for (int64_t i = 0; i < recorded; ++i) {
-      run.readings_ns[i] = clock.TicksToNanos(stops_[i] - starts_[i]);
-      run.true_ns[i] = reference_.TicksToNanos(reference_stops_[i] - reference_starts_[i]);
+      if (i % kFillChunk == 0) TICKBENCH_RETURN_IF_STOPPED("keeping the readings of a run");
+      run.readings_ns.push_back(clock.TicksToNanos(stops_[i] - starts_[i]));
+      run.true_ns.push_back(reference_.TicksToNanos(reference_stops_[i] - reference_starts_[i]));
       // Where the round trip started within the tick. The reference's epoch differs from
       // the tick's by a constant, which turns the phases on the circle but leaves uniform
       // phases uniform and locked ones locked.
       const double start_ns = reference_.TicksToNanos(reference_starts_[i]);
-      run.phases[i] = std::fmod(start_ns, resolution_ns) / resolution_ns;
+      run.phases.push_back(std::fmod(start_ns, resolution_ns) / resolution_ns);
     }
     return absl::OkStatus();
   }
@@ -265,6 +296,35 @@ void MarkUnmeasured(StudyCell& c) {
   c.observed.share_ci95 = c.observed_intervals.share;
 }
 
+namespace {
+
+// The cell's figures from its runs; none (MarkUnmeasured) without a run, or when a stop,
+// requested before or during the aggregation of more than
+// kReadingsAggregatedAfterAStop readings, cut it short (the error says so).
+void FinishCell(const std::vector<StudyRun>& runs, const StudyOptions& options, StudyCell& cell) {
+  int64_t readings = 0;
+  for (const StudyRun& run : runs) readings += static_cast<int64_t>(run.readings_ns.size());
+  const auto cut_short = [readings] {
+    return readings > kReadingsAggregatedAfterAStop && platform::StopRequested();
+  };
+  if (!runs.empty() && !cut_short()) {
+    AggregateStudyRuns(runs, options.reference_resolution_ns, cell);
+    if (!cut_short()) {
+      cell.summary = SummarizeCell(cell);
+      return;
+    }
+  }
+  MarkUnmeasured(cell);  // no figure (harness/no_figure.h)
+  cell.runs = static_cast<int>(runs.size());
+  if (runs.empty()) return;
+  cell.error = absl::StrFormat(
+      "%s%s: its %d runs (%d readings) were not aggregated, which takes more than a second",
+      cell.error.empty() ? "" : absl::StrCat(cell.error, "; "),
+      platform::CancelledIfStopRequested("before the figures").message(), runs.size(), readings);
+}
+
+}  // namespace
+
 int64_t StudyRoundTripsPerRun(const StudyOptions& options) {
   const int64_t n = options.iterations;
   return options.warmup + n + 2 * kProbeBlocks * std::max<int64_t>(1, n / kProbeBlocks) + n;
@@ -276,6 +336,10 @@ StudyOutcome RunStudy(transport::Endpoint& endpoint, const std::vector<StudyCloc
   StudyOutcome outcome;
   const size_t largest = *std::max_element(options.sizes.begin(), options.sizes.end());
   StudyPasses passes(endpoint, reference, options, largest, pause);
+  if (absl::Status allocated = passes.Allocate(); !allocated.ok()) {
+    outcome.status = allocated;
+    return outcome;
+  }
   uint64_t phase_seed = options.seed;
   for (const StudyClock& study_clock : clocks) {
     timing::Clock& clock = *study_clock.clock;
@@ -318,12 +382,7 @@ StudyOutcome RunStudy(transport::Endpoint& endpoint, const std::vector<StudyCloc
         if (options.run_done) options.run_done();
       }
       runs.resize(done);
-      if (!runs.empty()) {
-        AggregateStudyRuns(runs, options.reference_resolution_ns, cell);
-        cell.summary = SummarizeCell(cell);
-      } else {
-        MarkUnmeasured(cell);  // no run: no figure (harness/no_figure.h)
-      }
+      FinishCell(runs, options, cell);
       outcome.cells.push_back(std::move(cell));
       if (!outcome.status.ok()) return outcome;
     }

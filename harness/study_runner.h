@@ -207,6 +207,13 @@ struct StudyCell {
   std::string error;    // why it ended early, or ""
 };
 
+// A stop request (SIGINT, SIGTERM) is answered within a second in every phase: filling the
+// study's arrays (a chunk at a time), the round trips, keeping a run's readings. A cell's
+// runs are aggregated after a stop only when they hold at most this many readings (about 2
+// us of work each); larger ones, and any whose aggregation a stop interrupts, are left
+// without figures, saying so.
+inline constexpr int64_t kReadingsAggregatedAfterAStop = 100'000;
+
 struct StudyOutcome {
   std::vector<StudyCell> cells;
   absl::Status status;

@@ -1,13 +1,19 @@
 // The study in deterministic simulation, where the theory's predictions are exact.
 #include "harness/study_runner.h"
 
+#include <signal.h>
+#include <sys/resource.h>
+
 #include <cmath>
 #include <random>
 #include <regex>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "absl/time/clock.h"
 #include "gtest/gtest.h"
+#include "platform/stop_signal.h"
 #include "timing/tick_clock.h"
 #include "timing/virtual_clock.h"
 #include "transport/sim_transport.h"
@@ -52,6 +58,70 @@ StudyOptions Options(int runs, int64_t iterations) {
   options.iterations = iterations;
   options.warmup = 3;
   return options;
+}
+
+// The most memory the process has held, in bytes.
+int64_t PeakResidentBytes() {
+  rusage usage;
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<int64_t>(usage.ru_maxrss) * 1024;
+}
+
+// SIGINT's handler installed and no stop recorded, for one test; restored after.
+class StopSignalScope {
+ public:
+  StopSignalScope() {
+    EXPECT_TRUE(platform::InstallStopHandlers().ok());
+    platform::ResetStopForTesting();
+  }
+  ~StopSignalScope() {
+    platform::ResetStopForTesting();
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+  }
+};
+
+// 50,000,000 round trips a run: the study's arrays would take 2 GB, filled in seconds. A
+// SIGINT 100 ms in ends the study within a second, having taken little of that memory.
+TEST(StudyRunnerTest, ASigintWhileTheStudyAllocatesEndsItWithinASecond) {
+  StopSignalScope scope;
+  SimStudy sim(absl::Microseconds(10), absl::Milliseconds(10), false);
+  const int64_t peak_before = PeakResidentBytes();
+  absl::Time signalled = absl::InfiniteFuture();
+  std::thread stopper([&signalled] {
+    absl::SleepFor(absl::Milliseconds(100));
+    signalled = absl::Now();
+    raise(SIGINT);
+  });
+  const StudyOutcome outcome = sim.Run(Options(1, 50'000'000));
+  const absl::Time returned = absl::Now();
+  stopper.join();
+  EXPECT_TRUE(absl::IsCancelled(outcome.status)) << outcome.status;
+  EXPECT_LT(returned - signalled, absl::Seconds(1));
+  const int64_t grew = PeakResidentBytes() - peak_before;
+  EXPECT_LT(grew, int64_t{1} << 30) << "the whole 2 GB was filled after the signal";
+}
+
+// A stop after the first of two runs of 2,000,000 round trips: aggregating what they
+// measured takes seconds (the theory's passes over every reading), so the cell is left
+// without figures, saying why, and the study ends within a second of the signal.
+TEST(StudyRunnerTest, ASigintBeforeALongAggregationEndsTheStudyWithinASecond) {
+  StopSignalScope scope;
+  SimStudy sim(absl::Microseconds(1300), absl::Milliseconds(10), false);
+  StudyOptions options = Options(2, 2'000'000);
+  absl::Time signalled = absl::InfiniteFuture();
+  options.run_done = [&signalled] {
+    if (signalled != absl::InfiniteFuture()) return;
+    signalled = absl::Now();
+    raise(SIGINT);
+  };
+  const StudyOutcome outcome = sim.Run(options);
+  const absl::Time returned = absl::Now();
+  EXPECT_TRUE(absl::IsCancelled(outcome.status)) << outcome.status;
+  EXPECT_LT(returned - signalled, absl::Seconds(1));
+  ASSERT_EQ(outcome.cells.size(), 1u);
+  EXPECT_TRUE(std::isnan(outcome.cells[0].truth_ns));
+  EXPECT_NE(outcome.cells[0].error.find("stopped"), std::string::npos) << outcome.cells[0].error;
 }
 
 TEST(StudyRunnerTest, RandomPhaseReadingsMatchTheTheory) {
