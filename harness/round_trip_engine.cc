@@ -197,6 +197,8 @@ absl::Status RoundTripEngine::WarmUp(const LoopBuffers& buffers, RunRecord& reco
     const int64_t start_ticks = warmup_clock.NowTicks();
     bool faulty = false;
     status = RoundTrip(endpoint_, buffers, next_sequence_++, ignored, &faulty);
+    // A fault in the warm-up's last trip leaves the first timed trip out (round_trip_loop.h).
+    record.integrity.next_follows_fault = faulty || !status.ok();
     if (status.code() == absl::StatusCode::kDeadlineExceeded && continue_on_loss) {
       ++record.warmup_lost;
       if (warmup_rtt_ns_.empty() && record.warmup_lost >= kWarmupSilentLimit) {

@@ -9,6 +9,8 @@
 //     (round_trip_loop_allocation_test, tests/syscall_count_test).
 //   * A lost, late, reordered or corrupted round trip is never timed: its interval is cut
 //     out of every figure (RunRecord::timed_trips); a run with nothing left has no figure.
+//     Nor is the first clean round trip after one (slow: caches and the peer gone cold):
+//     its interval is cut out too, and it is counted (IntegrityCounts::after_fault).
 //   * On a byte stream a missing echo ends the run with an error; on a datagram transport
 //     it is counted as lost and the run goes on (unless continue_on_loss is false), until
 //     kMaxConsecutiveLosses round trips in a row are lost: the peer has stopped answering,

@@ -41,8 +41,10 @@ LoopOutcome RoundTripEngine::TimeChunk(const LoopBuffers& buffers, int64_t trips
       total.status = part.status;
       break;
     }
-    // Trip done + 1 was lost, in the interval the part's last reading opened.
+    // Trip done + 1 was lost, in the interval the part's last reading opened; the next
+    // clean trip is left out too (round_trip_loop.h).
     buffers.faulty[total.marks - 1] = 1;
+    integrity.next_follows_fault = true;
     total.status = CountLoss(integrity);
     if (!total.status.ok()) break;
     ++done;
@@ -73,13 +75,23 @@ absl::Status RoundTripEngine::FinishFaultyInterval(const LoopBuffers& buffers, i
                                                    int64_t& done) {
   for (int64_t i = 0; i < trips; ++i) {
     transport::Endpoint& endpoint = endpoint_;  // untimed: virtual calls will do
-    absl::Status status = RoundTrip(endpoint, buffers, sequence + i, integrity);
+    bool faulty = false;
+    absl::Status status = RoundTrip(endpoint, buffers, sequence + i, integrity, &faulty);
     if (status.code() == absl::StatusCode::kDeadlineExceeded) {
+      integrity.next_follows_fault = true;
       if (absl::Status s = CountLoss(integrity); !s.ok()) return s;
     } else if (!status.ok()) {
       return status;
     } else {
       consecutive_lost_ = 0;
+      // In the faulty interval already: the first clean trip after the fault is only
+      // counted (round_trip_loop.h).
+      if (faulty) {
+        integrity.next_follows_fault = true;
+      } else if (integrity.next_follows_fault) {
+        integrity.next_follows_fault = false;
+        ++integrity.after_fault;
+      }
     }
     TICKBENCH_RETURN_IF_STOPPED("timing round trips");
     ++done;

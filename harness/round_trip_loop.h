@@ -101,13 +101,33 @@ TICKBENCH_ALWAYS_INLINE absl::Status RoundTrip(EndpointT& endpoint, const LoopBu
   return absl::DeadlineExceededError("only stale echoes arrived");
 }
 
+// After one trip of interval `interval`: a faulty trip flags its interval in `faulty` (when
+// there is one); so does the first clean trip after a fault, which is left out as a
+// warm-up's trips are and counted in integrity.after_fault. `follows_fault` carries the
+// state from trip to trip.
+TICKBENCH_ALWAYS_INLINE void NoteFault(bool trip_faulty, bool& follows_fault, uint8_t* faulty,
+                                       int64_t interval, IntegrityCounts& integrity) {
+  if (ABSL_PREDICT_FALSE(trip_faulty)) {
+    if (faulty != nullptr) faulty[interval] = 1;
+    follows_fault = true;
+  } else if (ABSL_PREDICT_FALSE(follows_fault)) {
+    follows_fault = false;
+    if (faulty != nullptr) {
+      faulty[interval] = 1;
+      ++integrity.after_fault;
+    }
+  }
+}
+
 // Runs `iterations` timed round trips, reading the clocks every `batch` trips (and after
 // the last). Sequence numbers start at `first_sequence`. With `continue_on_loss`, a lost
 // datagram is counted, its interval flagged in buffers.faulty, and the loop goes on;
-// otherwise it ends the loop. A stop requested by SIGINT or SIGTERM (one relaxed load
-// per trip, platform/stop_signal.h) ends the loop with Cancelled. An error ends the loop
-// without a reading after it: the interval it cut short is not closed, so no figure
-// holds the failed trip's wait.
+// otherwise it ends the loop. The first clean trip after a faulty one (after
+// integrity.next_follows_fault on entry, for the first) has its interval flagged too and
+// is counted in integrity.after_fault: it is left out as a warm-up's trips are. A stop
+// requested by SIGINT or SIGTERM (one relaxed load per trip, platform/stop_signal.h) ends
+// the loop with Cancelled. An error ends the loop without a reading after it: the interval
+// it cut short is not closed, so no figure holds the failed trip's wait.
 template <typename EndpointT, typename ClockT, typename ReferenceT>
 LoopOutcome TimedLoop(EndpointT& endpoint, ClockT& clock, ReferenceT reference,
                       const LoopBuffers& buffers, int64_t iterations, int64_t batch,
@@ -127,6 +147,7 @@ LoopOutcome TimedLoop(EndpointT& endpoint, ClockT& clock, ReferenceT reference,
   int64_t until_mark = batch;
   int64_t completed = 0;  // outcome.completed, kept here (outcome is in the caller's frame)
   uint8_t* faulty = local.faulty.empty() ? nullptr : local.faulty.data();
+  bool follows_fault = integrity.next_follows_fault;  // in a register, written back below
   for (int64_t i = 0; i < iterations; ++i) {
     bool trip_faulty = false;
     absl::Status status = RoundTrip(endpoint, local, first_sequence + i, integrity, &trip_faulty);
@@ -143,7 +164,7 @@ LoopOutcome TimedLoop(EndpointT& endpoint, ClockT& clock, ReferenceT reference,
       outcome.status = platform::CancelledIfStopRequested("timing round trips");
       break;
     }
-    if (ABSL_PREDICT_FALSE(trip_faulty) && faulty != nullptr) faulty[written - 1] = 1;
+    NoteFault(trip_faulty, follows_fault, faulty, written - 1, integrity);
     ++completed;
     if (--until_mark == 0) {
       marks[written] = clock.NowTicks();
@@ -157,6 +178,7 @@ LoopOutcome TimedLoop(EndpointT& endpoint, ClockT& clock, ReferenceT reference,
     if constexpr (ReferenceT::kReads) reference_marks[written] = reference.NowTicks();
     ++written;
   }
+  integrity.next_follows_fault = follows_fault;
   outcome.completed = completed;
   outcome.marks = written;
   outcome.closed = outcome.status.ok() ? completed : (written - 1) * batch;

@@ -147,6 +147,7 @@ class StudyPasses {
     const int64_t dither_ns = std::max<int64_t>(1, std::llround(resolution_ns));
     std::uniform_int_distribution<int64_t> dither(0, dither_ns - 1);
     int64_t recorded = 0;
+    bool follows_fault = false;
     const int64_t loop_start = reference_.NowTicks();
     for (int64_t i = 0; i < n; ++i) {
       const int64_t pause = gap_ns + (options_.dither ? dither(random_) : 0);
@@ -159,7 +160,11 @@ class StudyPasses {
       reference_stops_[recorded] = reference_.NowTicks();
       if (!status.ok()) return status;
       TICKBENCH_RETURN_IF_STOPPED("timing round trips one by one");
-      if (!faulty) ++recorded;  // a faulty echo's reading is overwritten by the next
+      // A faulty echo's reading is overwritten by the next, and so is the first clean one's
+      // after it, which is left out as a warm-up's trips are (round_trip_loop.h).
+      if (!faulty && follows_fault) ++integrity_.after_fault;
+      if (!faulty && !follows_fault) ++recorded;
+      follows_fault = faulty;
     }
     run.loop_period_ns = reference_.TicksToNanos(reference_.NowTicks() - loop_start) / n;
     Store(clock, ReadPair(clock), run.end_before_ns, run.end_clock_ns, run.end_after_ns);

@@ -128,7 +128,8 @@ const char* const kCsvColumns[] = {"transport",
                                    "size_throughput_bytes_per_s_ci95_low",
                                    "size_throughput_bytes_per_s_ci95_high",
                                    "size_loss_rate",
-                                   "size_retried_runs"};
+                                   "size_retried_runs",
+                                   "after_fault"};
 
 namespace {
 
@@ -240,7 +241,7 @@ std::string FormatCsv(const std::vector<RunRecord>& records,
     // The SD's interval, last so that the columns before keep their places.
     const std::string sd_interval = CsvInterval(r.per_iteration_sd_ci95);
     absl::StrAppend(&text, sd_interval.substr(0, sd_interval.size() - 1),
-                    SizeCsvCells(SummaryOf(sizes, r.size_bytes)),
+                    SizeCsvCells(SummaryOf(sizes, r.size_bytes)), ",", r.integrity.after_fault,
                     PooledCsvCells(pooled, r.size_bytes, percentiles.size()), "\n");
   }
   return text;
@@ -278,6 +279,7 @@ void WriteReferenceAndFaults(JsonWriter& json, const RunRecord& r) {
   json.IntegerField("corrupted", r.integrity.corrupted);
   json.IntegerField("warmup_lost", r.warmup_lost);
   json.NumberField("loss_rate", LossRate(r));
+  json.IntegerField("after_fault", r.integrity.after_fault);
   json.EndObject();
 }
 
