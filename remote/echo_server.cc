@@ -167,29 +167,47 @@ void EchoServer::RunSession(UniqueFd control, const InetAddress& client,
     if (!absl::IsCancelled(s)) Log(absl::StrCat(who, ": ", s.message()));
     return;
   }
-  UniqueFd data_socket;
-  if (request.transport->is_udp()) {
-    data_socket = std::move(*data);
-  } else {
-    absl::StatusOr<UniqueFd> connection = AcceptDataConnection(
-        data->get(), client, absl::Now() + options_.data_accept_timeout, cancel_fd);
-    data->reset();  // one data connection per session: stop listening at once
-    if (release.held) {
-      ReleaseTcpDataPort();
-      release.held = false;
-    }
-    if (absl::IsCancelled(connection.status())) return;
-    if (!connection.ok()) {
-      Log(absl::StrCat(who, ": no data connection: ", connection.status().message()));
-      return;
-    }
-    data_socket = std::move(*connection);
-  }
+  UniqueFd data_socket =
+      AwaitClient(std::move(*data), client, request.transport->is_udp(), who, cancel_fd, [&] {
+        if (!release.held) return;
+        ReleaseTcpDataPort();
+        release.held = false;
+      });
+  if (!data_socket.valid()) return;
   const int data_fd = data_socket.get();
   std::unique_ptr<transport::Endpoint> endpoint =
       SessionEndpoint(std::move(data_socket), *request.transport);
+  // Bounded in time whatever the transport: a client silent this long is gone.
+  if (absl::Status s = endpoint->SetReceiveTimeout(options_.data_idle_timeout); !s.ok()) {
+    Log(absl::StrCat(who, ": ", s.message()));
+    return;
+  }
   Log(absl::StrFormat("%s: session: %s; data port %d", who, Describe(request), bound.port()));
   Echo(control.get(), *endpoint, data_fd, who, cancel_fd);
+}
+
+UniqueFd EchoServer::AwaitClient(UniqueFd data, const InetAddress& client, bool udp,
+                                 const std::string& who, int cancel_fd,
+                                 const std::function<void()>& release_data_port) {
+  const absl::Time deadline = absl::Now() + options_.data_accept_timeout;
+  if (udp) {
+    const absl::Status first = WaitReady(data.get(), POLLIN, deadline, cancel_fd);
+    if (first.ok()) return data;
+    if (!absl::IsCancelled(first)) {
+      Log(absl::StrCat(who, ": no datagram within ",
+                       absl::FormatDuration(options_.data_accept_timeout), "; session over"));
+    }
+    return UniqueFd();
+  }
+  absl::StatusOr<UniqueFd> connection =
+      AcceptDataConnection(data.get(), client, deadline, cancel_fd);
+  data.reset();  // one data connection per session: stop listening at once
+  release_data_port();
+  if (connection.ok()) return *std::move(connection);
+  if (!absl::IsCancelled(connection.status())) {
+    Log(absl::StrCat(who, ": no data connection: ", connection.status().message()));
+  }
+  return UniqueFd();
 }
 
 void EchoServer::Echo(int control_fd, transport::Endpoint& endpoint, int data_fd,
@@ -226,6 +244,11 @@ void EchoServer::Echo(int control_fd, transport::Endpoint& endpoint, int data_fd
   echo.join();
   // After the shutdown the echo peer fails as if the client had gone; only an end it
   // came to by itself says something.
+  if (peer_returned && absl::IsDeadlineExceeded(peer_status)) {
+    Log(absl::StrCat(who, ": session over: the client sent nothing for ",
+                     absl::FormatDuration(options_.data_idle_timeout)));
+    return;
+  }
   const bool peer_failed = peer_returned && !peer_status.ok();
   Log(absl::StrCat(who, ": session over: ", why,
                    peer_failed ? absl::StrCat(" (", peer_status.message(), ")") : ""));

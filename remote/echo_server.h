@@ -13,7 +13,11 @@
 // It answers "accept" with the data port, and runs the echo peer (transport/echo_peer.h)
 // on the data socket in a thread of its own. The session ends when the client closes
 // the control connection, when the echo peer returns (the client sent kQuit, or an
-// error), or on a stop. The server then shuts the data socket down, which on Linux wakes
+// error), on a stop, or when the client is silent: a UDP session's first datagram must
+// come within data_accept_timeout (as a TCP data connection), and a receive on the data
+// socket waits at most data_idle_timeout (the echo peer's receive timeout: SO_RCVTIMEO
+// on UDP, the read watchdog on TCP). Every session is so bounded in time, whatever its
+// transport. The server then shuts the data socket down, which on Linux wakes
 // the echo thread from a blocked recv() or send() on TCP and UDP alike, joins the
 // thread, and closes both sockets.
 //
@@ -69,8 +73,11 @@ struct ServerOptions {
   // A request must arrive whole within this long of the connection's accept (it is 32
   // bytes); the connection is then answered with an error and closed.
   absl::Duration request_timeout = absl::Seconds(2);
-  // TCP: the client's data connection must arrive within this long of the accept.
+  // TCP: the client's data connection, UDP: its first datagram, must arrive within this
+  // long of the accept.
   absl::Duration data_accept_timeout = absl::Seconds(5);
+  // A session whose client sends nothing on the data socket for this long ends.
+  absl::Duration data_idle_timeout = absl::Seconds(60);
   // Sessions served at once (at least 1); a request beyond them is answered "busy".
   int max_sessions = 8;
   // Connections accepted and still waiting for their request (at least 1); one more
@@ -106,6 +113,14 @@ class EchoServer {
   // becomes readable when the server stops. Answers in `version`.
   void RunSession(transport::UniqueFd control, const transport::InetAddress& client,
                   const SessionRequest& request, uint16_t version, int cancel_fd);
+  // The session's data socket once the client has shown up on it within
+  // data_accept_timeout: `data` when its first datagram has come (UDP), the connection
+  // accepted on the listener `data` (TCP; the listener is closed then and
+  // `release_data_port` called). Invalid when the client did not (logged) or the server
+  // stops.
+  transport::UniqueFd AwaitClient(transport::UniqueFd data, const transport::InetAddress& client,
+                                  bool udp, const std::string& who, int cancel_fd,
+                                  const std::function<void()>& release_data_port);
   // Echoes on the data socket until the session ends.
   void Echo(int control_fd, transport::Endpoint& endpoint, int data_fd, const std::string& who,
             int cancel_fd);

@@ -46,6 +46,23 @@ void SendRaw(int fd, const std::string& bytes) {
   ASSERT_EQ(send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL), static_cast<ssize_t>(bytes.size()));
 }
 
+// A control connection whose raw request for `kind` (client data port `port`) the server
+// accepted; the client then does nothing more.
+UniqueFd AcceptedRawSession(const TestServer& server, TransportRow kind, uint16_t port) {
+  SessionRequest request;
+  request.transport = kind;
+  request.client_data_port = port;
+  UniqueFd client = RawConnect(server.address());
+  const std::string bytes = EncodeControlMessage(request);
+  EXPECT_EQ(send(client.get(), bytes.data(), bytes.size(), MSG_NOSIGNAL),
+            static_cast<ssize_t>(bytes.size()));
+  absl::StatusOr<ControlMessage> answer =
+      ReadControlMessage(client.get(), absl::Now() + absl::Seconds(5));
+  EXPECT_TRUE(answer.ok()) << answer.status();
+  EXPECT_TRUE(answer.ok() && std::get_if<SessionAccept>(&*answer) != nullptr);
+  return client;
+}
+
 // The server's answer on `fd`, which must be an error; its message.
 std::string ErrorAnswer(int fd) {
   absl::StatusOr<ControlMessage> answer = ReadControlMessage(fd, absl::Now() + absl::Seconds(5));
@@ -352,15 +369,38 @@ TEST(EchoServerTest, TcpDataConnectionThatNeverComesEndsTheSession) {
   options.data_accept_timeout = absl::Milliseconds(200);
   TestServer server("127.0.0.1:0", options);
   ASSERT_TRUE(server.ok()) << server.status();
-  SessionRequest request;
-  request.transport = Row("tcp");
-  UniqueFd client = RawConnect(server.address());
-  SendRaw(client.get(), EncodeControlMessage(request));
-  absl::StatusOr<ControlMessage> answer =
-      ReadControlMessage(client.get(), absl::Now() + absl::Seconds(5));
-  ASSERT_TRUE(answer.ok()) << answer.status();
-  EXPECT_NE(std::get_if<SessionAccept>(&*answer), nullptr);
+  const UniqueFd client = AcceptedRawSession(server, Row("tcp"), 0);
   EXPECT_TRUE(server.WaitForLog("no data connection", absl::Seconds(10)));
+  ExpectServes(server);
+}
+
+// Every place of a server held by sessions that stay silent: a UDP one that never sends a
+// datagram, one that sent one round trip and then nothing, a TCP one whose data connection
+// stays silent. Each ends within its bound, whatever its transport, and the next client
+// is served.
+TEST(EchoServerTest, SilentSessionsEndWhateverTheirTransportAndLetTheNextClientIn) {
+  ServerOptions options;
+  options.max_sessions = 3;
+  options.data_accept_timeout = absl::Milliseconds(300);
+  options.data_idle_timeout = absl::Milliseconds(600);
+  TestServer server("127.0.0.1:0", options);
+  ASSERT_TRUE(server.ok()) << server.status();
+  // UDP, never a datagram: the request names a port nobody sends from.
+  const UniqueFd never = AcceptedRawSession(server, Row("udp"), 9);
+  absl::StatusOr<transport::EndpointPair> once = Client(server, Row("udp"))->Connect();
+  ASSERT_TRUE(once.ok()) << once.status();
+  ExpectRoundTrip(*once->client, 'o');
+  absl::StatusOr<transport::EndpointPair> tcp = Client(server, Row("tcp"))->Connect();
+  ASSERT_TRUE(tcp.ok()) << tcp.status();
+  const absl::Time full = absl::Now();
+  EXPECT_TRUE(absl::IsUnavailable(Client(server, Row("udp"))->Connect().status()));
+
+  EXPECT_TRUE(server.WaitForLog("no datagram within 300ms", absl::Seconds(10)));
+  EXPECT_TRUE(
+      server.WaitForLog("session over: the client sent nothing for 600ms", absl::Seconds(10), 2));
+  const absl::Duration freed = absl::Now() - full;
+  std::cout << "three silent sessions ended within " << absl::FormatDuration(freed) << "\n";
+  EXPECT_LT(freed, absl::Seconds(5));
   ExpectServes(server);
 }
 

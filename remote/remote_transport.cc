@@ -19,6 +19,7 @@
 #include "remote/control_channel.h"
 #include "remote/control_protocol.h"
 #include "remote/role_options.h"
+#include "transport/echo_peer.h"
 #include "transport/socket_endpoint.h"
 #include "transport/udp_transport.h"
 #include "transport/unique_fd.h"
@@ -97,12 +98,18 @@ absl::StatusOr<const SessionAccept*> AcceptedSession(const ControlMessage& answe
   return accept;
 }
 
-// Connects the data socket to the server's data port: a UDP connect(), or a TCP
-// connection made before `deadline` with TCP_NODELAY.
+// Connects the data socket to the server's data port: a UDP connect() and an empty block
+// (the server ends a UDP session whose first datagram does not come within its data
+// accept timeout, echo_server.h: this says "here" at once, however long the client then
+// takes to start measuring), or a TCP connection made before `deadline` with TCP_NODELAY.
 absl::Status ConnectDataSocket(int fd, const InetAddress& target, bool udp, absl::Time deadline) {
   if (udp) {
     if (connect(fd, target.get(), target.length) != 0) {
       return platform::ErrnoToStatus(errno, absl::StrCat("connect ", target.ToString()));
+    }
+    const auto here = transport::EncodeControlFrame({transport::PeerCommand::kEchoBlock, 0, 0});
+    if (send(fd, here.data(), here.size(), MSG_NOSIGNAL) != static_cast<ssize_t>(here.size())) {
+      return platform::ErrnoToStatus(errno, absl::StrCat("send to ", target.ToString()));
     }
     return absl::OkStatus();
   }
