@@ -60,8 +60,8 @@ absl::StatusOr<double> ParseSize(absl::string_view field, int line) {
   return size;
 }
 
-absl::StatusOr<double> ParseValue(absl::string_view field, absl::string_view column,
-                                  absl::string_view unit, double scale, int line) {
+absl::StatusOr<ValueCell> ParseValue(absl::string_view field, absl::string_view column,
+                                     absl::string_view unit, double scale, int line) {
   absl::StatusOr<double> cell = ParseDecimal(field, column, line);
   if (!cell.ok()) return cell.status();
   const double value = *cell * scale;
@@ -82,7 +82,14 @@ absl::StatusOr<double> ParseValue(absl::string_view field, absl::string_view col
                               scale == 1 ? "" : absl::StrFormat(" (%g%s)", value, unit_text),
                               SweepRangeText(), unit_text));
   }
-  return value;
+  const double resolution = scale * PrintedResolution(field);
+  if (resolution > kMaxSweepMagnitude) {
+    return LineError(
+        line, absl::StrFormat("%s %s is written to +-%g: the analysis takes a "
+                              "resolution of at most %g",
+                              Escaped(column), Quoted(field), resolution, kMaxSweepMagnitude));
+  }
+  return ValueCell{value, resolution};
 }
 
 }  // namespace tickbench::analysis::csv_internal

@@ -31,11 +31,19 @@ absl::StatusOr<double> ParseDecimal(absl::string_view field, absl::string_view c
 // largest message), so that distinct sizes stay distinct.
 absl::StatusOr<double> ParseSize(absl::string_view field, int line);
 
+// A value and the resolution it was printed to (analysis::PrintedResolution), both in the
+// sweep's unit.
+struct ValueCell {
+  double value = 0;
+  double resolution = 0;
+};
+
 // A value of `column` in the sweep's unit (`unit`, "" for none), the cell times `scale`:
 // a round-trip time or a throughput, so not negative, a throughput (unit "B/s") positive,
-// and in the analysis' range (analysis::InSweepRange).
-absl::StatusOr<double> ParseValue(absl::string_view field, absl::string_view column,
-                                  absl::string_view unit, double scale, int line);
+// and in the analysis' range (analysis::InSweepRange), its printed resolution at most
+// kMaxSweepMagnitude too ("0e41" is 0 written to ±5e40).
+absl::StatusOr<ValueCell> ParseValue(absl::string_view field, absl::string_view column,
+                                     absl::string_view unit, double scale, int line);
 
 }  // namespace tickbench::analysis::csv_internal
 

@@ -17,7 +17,6 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "analysis/csv_cells.h"
-#include "analysis/printed_resolution.h"
 
 namespace tickbench::analysis {
 namespace {
@@ -271,7 +270,7 @@ absl::Status AddDataRow(const std::vector<std::string>& fields, const Layout& la
   absl::StatusOr<double> size = csv_internal::ParseSize(fields[layout.size], line_number);
   if (!size.ok()) return size.status();
   const double scale = layout.unit == nullptr ? 1 : layout.unit->scale;
-  absl::StatusOr<double> value =
+  absl::StatusOr<csv_internal::ValueCell> value =
       csv_internal::ParseValue(fields[layout.value], layout.value_name,
                                layout.unit == nullptr ? "" : layout.unit->unit, scale, line_number);
   if (!value.ok()) return value.status();
@@ -294,8 +293,8 @@ absl::Status AddDataRow(const std::vector<std::string>& fields, const Layout& la
   }
   SweepPoint& point = where->second;
   point.size_bytes = *size;
-  point.values.push_back(*value);
-  point.resolution = std::max(point.resolution, scale * PrintedResolution(fields[layout.value]));
+  point.values.push_back(value->value);
+  point.resolution = std::max(point.resolution, value->resolution);
   if (layout.quantum >= 0) {
     // An empty, unreadable or absurd quantum cell only leaves the floor out.
     double quantum = 0;

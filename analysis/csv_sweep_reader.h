@@ -28,11 +28,12 @@
 // finite; a size that is not a whole number from 1 to kMaxSweepSizeBytes (16 MiB, the
 // transports' largest message: distinct sizes stay distinct); a value that is negative (a
 // time or a throughput), a throughput of 0, or a value outside the analysis' range once in
-// the sweep's unit (analysis::InSweepRange: 0 or a magnitude from 1e-20 to 1e20); a wrong
-// number of fields; an unterminated quote; a missing column; a value column whose name has
-// control characters or is not UTF-8 (the name is printed as it is); a repeated run; more
-// than kMaxCsvRows data rows; more than kMaxCsvSizes distinct sizes; a line longer than
-// kMaxCsvLineBytes; no data rows at all. Every cell is checked in analysis/csv_cells.h.
+// the sweep's unit (analysis::InSweepRange: 0 or a magnitude from 1e-20 to 1e20) or
+// written to a resolution past 1e20 ("0e41"); a wrong number of fields; an unterminated
+// quote; a missing column; a value column whose name has control characters or is not
+// UTF-8 (the name is printed as it is); a repeated run; more than kMaxCsvRows data rows;
+// more than kMaxCsvSizes distinct sizes; a line longer than kMaxCsvLineBytes; no data rows
+// at all. Every cell is checked in analysis/csv_cells.h.
 // Messages quote the file's text (a cell, the header's column names) and options.value_column
 // C-escaped (absl::CHexEscape: no control byte reaches a terminal) and cut after
 // kMaxQuotedBytes bytes, marked "...".

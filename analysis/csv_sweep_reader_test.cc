@@ -301,6 +301,10 @@ TEST(ParseSweepCsvTest, ValuesOutsideTheAnalysisRangeAreRefusedNamingTheRange) {
   EXPECT_EQ(Error("size_bytes,rtt_s\n64,1e15\n"),
             "line 2: rtt_s '1e15' is out of range (1e+24 ns): the analysis takes 0 or a "
             "magnitude from 1e-20 to 1e+20 ns");
+  // So does the resolution it was written to: "0e41" is 0 ± 5e40.
+  EXPECT_EQ(Error("64,1\n128,0e41\n"),
+            "line 2: value '0e41' is written to +-5e+40: the analysis takes a resolution of at "
+            "most 1e+20");
   const Sweep edges = Parse("64,1e-20\n128,0\n192,1e20\n");
   EXPECT_EQ(edges.points[0].values[0], 1e-20);
   EXPECT_EQ(edges.points[2].values[0], 1e20);

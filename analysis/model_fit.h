@@ -182,7 +182,7 @@ std::vector<ImpliedStep> ImpliedSteps(const Sweep& sweep, const FamilyFit& fit,
 // separately so that the run spread carries over, and the printed resolution r of a value x
 // (SweepPoint::resolution) carried over as 2n·r/(x·(x − r)) in ns, the larger side of the
 // interval 2n/(x ± r) (≈ RTT·r/x), the largest over the runs. InvalidArgument if a
-// throughput is ≤ 0 or a size is 0.
+// throughput is ≤ 0, a size is 0, or a time it implies is outside ValidateSweep's range.
 absl::StatusOr<Sweep> RttFromThroughput(const Sweep& throughput);
 
 }  // namespace tickbench::analysis

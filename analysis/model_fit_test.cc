@@ -257,6 +257,20 @@ TEST(RttFromThroughputTest, TwoNBytesPerRoundTrip) {
   EXPECT_EQ(RttFromThroughput(throughput).status().code(), absl::StatusCode::kInvalidArgument);
 }
 
+// A throughput in range may imply a time that is not: 1e-15 B/s at 64 bytes is 1.28e26 ns.
+TEST(RttFromThroughputTest, ATimeOutsideTheAnalysisRangeIsRefused) {
+  Sweep throughput;
+  throughput.unit = "B/s";
+  throughput.points = {{64, {1e-15}}, {128, {1e6}}};
+  const absl::StatusOr<Sweep> rtt = RttFromThroughput(throughput);
+  ASSERT_FALSE(rtt.ok());
+  EXPECT_EQ(rtt.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(rtt.status().message().find("the round-trip times the throughputs imply: point 0 "
+                                        "(size 64) has the value 1.28e+26"),
+            absl::string_view::npos)
+      << rtt.status();
+}
+
 TEST(RttFromThroughputTest, PrintedResolutionBecomesTheLargerSideInTime) {
   Sweep throughput;
   throughput.value_name = "throughput_bytes_per_second";

@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "analysis/buffer_models.h"
@@ -87,6 +88,10 @@ absl::StatusOr<Sweep> RttFromThroughput(const Sweep& throughput) {
       }
     }
     rtt.points.push_back(std::move(converted));
+  }
+  if (absl::Status valid = ValidateSweep(rtt); !valid.ok()) {  // a time past the range
+    return absl::InvalidArgumentError(
+        absl::StrCat("the round-trip times the throughputs imply: ", valid.message()));
   }
   return rtt;
 }

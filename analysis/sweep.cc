@@ -22,12 +22,6 @@ absl::Status ValidateSweep(const Sweep& sweep) {
           absl::StrFormat("point %d: size %g is not from 0 to %.0f bytes", i, point.size_bytes,
                           kMaxSweepSizeBytes));
     }
-    if (!(point.quantum >= 0 && point.quantum <= kMaxSweepMagnitude && point.resolution >= 0 &&
-          point.resolution <= kMaxSweepMagnitude)) {
-      return absl::InvalidArgumentError(absl::StrFormat(
-          "point %d (size %g): its quantum %g or resolution %g is not from 0 to %g", i,
-          point.size_bytes, point.quantum, point.resolution, kMaxSweepMagnitude));
-    }
     if (i > 0 && !(point.size_bytes > sweep.points[i - 1].size_bytes)) {
       return absl::InvalidArgumentError(
           absl::StrFormat("point %d: size %g does not follow %g: sizes must increase", i,
@@ -43,6 +37,12 @@ absl::Status ValidateSweep(const Sweep& sweep) {
             absl::StrFormat("point %d (size %g) has the value %g: the analysis takes values of %s",
                             i, point.size_bytes, value, SweepRangeText()));
       }
+    }
+    if (!(point.quantum >= 0 && point.quantum <= kMaxSweepMagnitude && point.resolution >= 0 &&
+          point.resolution <= kMaxSweepMagnitude)) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "point %d (size %g): its quantum %g or resolution %g is not from 0 to %g", i,
+          point.size_bytes, point.quantum, point.resolution, kMaxSweepMagnitude));
     }
   }
   return absl::OkStatus();

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "fuzz/analyze_fuzz.h"
+#include "fuzz/compare_fuzz.h"
 #include "fuzz/control_frame_fuzz.h"
 #include "fuzz/csv_reader_fuzz.h"
 #include "fuzz/remote_control_fuzz.h"
@@ -31,10 +33,9 @@ struct FuzzTarget {
 
 // One line per fuzzer in fuzz/BUILD.bazel, each with a corpus.
 constexpr FuzzTarget kTargets[] = {
-    {"size_list_fuzzer", &FuzzSizeList},
-    {"control_frame_fuzzer", &FuzzControlFrame},
-    {"csv_reader_fuzzer", &FuzzCsvReader},
-    {"remote_control_fuzzer", &FuzzRemoteControl},
+    {"size_list_fuzzer", &FuzzSizeList},   {"control_frame_fuzzer", &FuzzControlFrame},
+    {"csv_reader_fuzzer", &FuzzCsvReader}, {"remote_control_fuzzer", &FuzzRemoteControl},
+    {"analyze_fuzzer", &FuzzAnalyze},      {"compare_fuzzer", &FuzzCompare},
 };
 
 // The corpus as the test's runfiles hold it (the `data` of this test).

@@ -7,19 +7,9 @@
 #include "analysis/csv_sweep_reader.h"
 #include "analysis/sweep.h"
 #include "fuzz/fuzz_check.h"
+#include "fuzz/fuzz_text.h"
 
 namespace tickbench::fuzz {
-namespace {
-
-bool HasControlOrHighByte(absl::string_view text) {
-  for (const char c : text) {
-    const unsigned char byte = static_cast<unsigned char>(c);
-    if (byte < 0x20 || byte >= 0x7f) return true;
-  }
-  return false;
-}
-
-}  // namespace
 
 void FuzzCsvReader(const uint8_t* data, size_t size) {
   const absl::string_view input(reinterpret_cast<const char*>(data), size);

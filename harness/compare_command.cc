@@ -28,8 +28,9 @@ namespace {
 // ---- The ratio. ----
 
 struct Ratio {
-  bool valid = false;   // a ratio: both means positive
-  bool tested = false;  // an interval and a p-value: valid, and 2 runs or more on each side
+  bool valid = false;     // a ratio: both means positive
+  bool tested = false;    // an interval and a p-value: valid, 2 runs or more a side, finite
+  bool too_wide = false;  // 2 runs or more a side, but the interval overflows (no test)
   double estimate = 0, low = 0, high = 0;
   double p_value = 1;
   int runs_a = 0, runs_b = 0;
@@ -74,23 +75,34 @@ Ratio RatioOf(const std::vector<double>& a, double quantum_a, const std::vector<
   r.low = std::exp(log_ratio - t * se);
   r.high = std::exp(log_ratio + t * se);
   r.p_value = 2 * (1 - timing::StudentTCdf(std::fabs(log_ratio) / se, df));
+  // A spread of many times the mean leaves exp() no finite bound: no interval, no test.
+  r.too_wide = !(r.low > 0) || !std::isfinite(r.high);
+  r.tested = !r.too_wide;
   return r;
+}
+
+// `x` with `decimals` decimals, or from 1e6 on with decimals + 1 significant digits: no
+// absurd ratio is printed as a 40-digit number.
+std::string Fixed(double x, int decimals) {
+  return std::fabs(x) < 1e6 ? absl::StrFormat("%.*f", decimals, x)
+                            : absl::StrFormat("%.*g", decimals + 1, x);
 }
 
 std::string Verdict(const Ratio& r) {
   if (!r.valid) return "no figure";
+  if (r.too_wide) return "no test: the runs spread too widely for an interval";
   if (!r.tested) {
     const bool a_short = r.runs_a < 2;
     return absl::StrFormat("no test: %s has %d run; the t test needs 2 or more on each side",
                            a_short ? "A" : "B", a_short ? r.runs_a : r.runs_b);
   }
   if (r.low > 1) {
-    return absl::StrFormat("B slower by %.1f%% [%.1f, %.1f], p < 0.05", (r.estimate - 1) * 100,
-                           (r.low - 1) * 100, (r.high - 1) * 100);
+    return absl::StrFormat("B slower by %s%% [%s, %s], p < 0.05", Fixed((r.estimate - 1) * 100, 1),
+                           Fixed((r.low - 1) * 100, 1), Fixed((r.high - 1) * 100, 1));
   }
   if (r.high < 1) {
-    return absl::StrFormat("B faster by %.1f%% [%.1f, %.1f], p < 0.05", (1 - r.estimate) * 100,
-                           (1 - r.high) * 100, (1 - r.low) * 100);
+    return absl::StrFormat("B faster by %s%% [%s, %s], p < 0.05", Fixed((1 - r.estimate) * 100, 1),
+                           Fixed((1 - r.high) * 100, 1), Fixed((1 - r.low) * 100, 1));
   }
   return "no difference at 5%";
 }
@@ -102,7 +114,7 @@ std::string JsonString(absl::string_view s) {
     if (c == '"' || c == '\\') {
       out += '\\';
       out += c;
-    } else if (u < 0x20) {
+    } else if (u < 0x20 || u == 0x7f) {  // no control byte, DEL too, reaches a terminal
       absl::StrAppendFormat(&out, "\\u%04x", u);
     } else {
       out += c;
@@ -184,13 +196,14 @@ std::string CompareTable(const SweepFile& a, absl::string_view a_name, const Swe
   for (const CompareRow& row : rows) {
     auto cell = [](const Ratio& r) {
       if (!r.valid) return std::string("-");
-      return r.tested ? absl::StrFormat("%.4f [%.4f, %.4f]", r.estimate, r.low, r.high)
-                      : absl::StrFormat("%.4f", r.estimate);
+      return r.tested ? absl::StrFormat("%s [%s, %s]", Fixed(r.estimate, 4), Fixed(r.low, 4),
+                                        Fixed(r.high, 4))
+                      : Fixed(r.estimate, 4);
     };
-    absl::StrAppendFormat(&out, "%8d  %8.3f %8.3f  %-24s  %8.3f %8.3f  %s\n", row.size,
-                          row.a_averaged / 1e3, row.b_averaged / 1e3, cell(row.averaged),
-                          row.a_per_iteration / 1e3, row.b_per_iteration / 1e3,
-                          cell(row.per_iteration));
+    absl::StrAppendFormat(&out, "%8d  %8s %8s  %-24s  %8s %8s  %s\n", row.size,
+                          Fixed(row.a_averaged / 1e3, 3), Fixed(row.b_averaged / 1e3, 3),
+                          cell(row.averaged), Fixed(row.a_per_iteration / 1e3, 3),
+                          Fixed(row.b_per_iteration / 1e3, 3), cell(row.per_iteration));
     absl::StrAppendFormat(&out, "%8s  averaged: %s\n%8s  per-iteration: %s\n", "",
                           Verdict(row.averaged), "", Verdict(row.per_iteration));
   }

@@ -12,7 +12,8 @@
 // sizes, each size on its own; no correction across sizes), else "no difference at 5%".
 // A size where either file has fewer than 2 valid runs gets its ratio only: no interval, no
 // p-value, and the verdict "no test: A has 1 run; the t test needs 2 or more on each side"
-// (one run has no spread, and a clock's quantum is no run-to-run spread).
+// (one run has no spread, and a clock's quantum is no run-to-run spread); where the runs
+// spread so widely that the interval's bounds overflow, "no test" as well.
 //
 // Refused (exit 2, naming what differs or is wrong): files that cannot be read, or that
 // harness/compare_input.h refuses (not JSON, an unknown schema_version, not a sweep's

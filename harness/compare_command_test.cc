@@ -179,6 +179,31 @@ TEST(CompareSweepJson, OneRunASideGetsNoIntervalNoPValueAndNoVerdict) {
   EXPECT_TRUE(absl::StrContains(*json, "\"valid\":true,\"ratio\":0.842,")) << *json;
 }
 
+// Durations at the ends of the range: a spread of 1e17 times the mean has no finite
+// interval, so no test; the ratio of 1e40 is printed short, never as 41 digits or "inf".
+TEST(CompareSweepJson, AnIntervalTooWideToComputeIsNoTestAndAHugeRatioPrintsShort) {
+  const std::string a = SweepJson("sim", {64}, {{1e-20, 1e-20}});
+  const std::string b = SweepJson("sim", {64}, {{1e20, 1e20}});
+  absl::StatusOr<std::string> table = CompareSweepJson(a, "a", b, "b", OutputFormat::kTable);
+  ASSERT_TRUE(table.ok()) << table.status();
+  EXPECT_TRUE(absl::StrContains(*table, "    1e+17  1e+40  ")) << *table;
+  EXPECT_TRUE(
+      absl::StrContains(*table, "averaged: no test: the runs spread too widely for an interval"))
+      << *table;
+  EXPECT_FALSE(absl::StrContains(*table, "inf")) << *table;
+  absl::StatusOr<std::string> json = CompareSweepJson(a, "a", b, "b", OutputFormat::kJson);
+  ASSERT_TRUE(json.ok());
+  EXPECT_TRUE(absl::StrContains(*json, "\"ratio\":1e+40,\"low\":null,\"high\":null,")) << *json;
+}
+
+TEST(CompareSweepJson, JsonEscapesEveryControlByteOfANameDelToo) {
+  const std::string a = SweepJson("s\\u001b\\u007f", {64}, {{1000, 1010}});
+  absl::StatusOr<std::string> json = CompareSweepJson(a, "a", a, "b", OutputFormat::kJson);
+  ASSERT_TRUE(json.ok()) << json.status();
+  EXPECT_TRUE(absl::StrContains(*json, "\"transport\":\"s\\u001b\\u007f\"")) << *json;
+  EXPECT_FALSE(absl::StrContains(*json, "\x7f")) << *json;
+}
+
 TEST(CompareSweepJson, RefusesADurationThatIsNotAFiniteNumberOfNanosecondsNamingIt) {
   const std::string good = SweepJson("sim", {64}, {{1000, 1010}});
   const std::string range = ": a duration is 0 or a magnitude from 1e-20 to 1e+20 ns";

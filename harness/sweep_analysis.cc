@@ -1,7 +1,5 @@
 #include "harness/sweep_analysis.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -13,10 +11,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "analysis/model_fit.h"
-#include "platform/network_facts.h"
-#include "platform/system_info.h"
 #include "timing/confidence.h"
-#include "transport/transport_registry.h"
 
 namespace tickbench::harness {
 
@@ -37,46 +32,6 @@ analysis::Sweep RttSweepFromRecords(const std::vector<RunRecord>& records) {
     sweep.points.push_back(std::move(point));
   }
   return sweep;
-}
-
-std::string MtuPeerAddress(absl::string_view transport_name, absl::string_view remote_host) {
-  absl::StatusOr<const transport::TransportInfo*> row = transport::FindTransport(transport_name);
-  if (!row.ok() || !(*row)->is_ip()) return "";
-  if (!remote_host.empty()) return std::string(remote_host);
-  return (*row)->is_ipv6() ? "::1" : "127.0.0.1";
-}
-
-analysis::SizeFacts CollectSizeFacts(
-    const std::string& transport_name,
-    const std::optional<transport::Endpoint::BufferSizes>& socket_buffers,
-    const std::string& peer_address) {
-  analysis::SizeFacts facts;
-  facts.push_back({"page size", static_cast<double>(sysconf(_SC_PAGESIZE))});
-  if (socket_buffers) {
-    facts.push_back({"SO_SNDBUF", static_cast<double>(socket_buffers->send_bytes)});
-    facts.push_back({"SO_RCVBUF", static_cast<double>(socket_buffers->receive_bytes)});
-    // A UNIX stream skb carries at most sndbuf/2 - 64 bytes (net/unix/af_unix.c).
-    absl::StatusOr<const transport::TransportInfo*> row = transport::FindTransport(transport_name);
-    if (row.ok() && (*row)->family == transport::AddressFamily::kUnix && !(*row)->datagram) {
-      facts.push_back({"SO_SNDBUF/2 - 64 (largest AF_UNIX stream skb)",
-                       static_cast<double>(socket_buffers->send_bytes / 2 - 64)});
-    }
-  }
-  if (!peer_address.empty()) {
-    if (absl::StatusOr<int> mtu = platform::PathMtu(peer_address); mtu.ok()) {
-      const bool v6 = peer_address.find(':') != std::string::npos;
-      facts.push_back({absl::StrCat("path MTU to ", peer_address), static_cast<double>(*mtu)});
-      facts.push_back({absl::StrFormat("largest unfragmented UDP payload (MTU - %d)", v6 ? 48 : 28),
-                       static_cast<double>(*mtu - (v6 ? 48 : 28))});
-    }
-  }
-  for (const char* sysctl :
-       {"net.core.wmem_default", "net.core.rmem_default", "net.unix.max_dgram_qlen"}) {
-    if (absl::StatusOr<int64_t> value = platform::ReadSysctlInt(sysctl); value.ok()) {
-      facts.push_back({sysctl, static_cast<double>(*value)});
-    }
-  }
-  return facts;
 }
 
 namespace {
@@ -357,14 +312,19 @@ std::string FormatSweepAnalysis(const analysis::Sweep& sweep, const analysis::Si
   } else if (result.steps->steps.empty() && !implied && !excursion) {
     absl::StrAppend(&text, NoStepsLine(sweep));
   } else if (!result.steps->steps.empty() && !result.steps_established) {
-    absl::StrAppendFormat(
-        &text,
-        "  not established: the segmented fit's %d step%s beat%s the straight line by only "
-        "ΔBIC %.1f < %.0f in the ranking's criterion (the explanation's margin), so none is "
-        "found; below that margin it would be:\n",
-        result.steps->steps.size(), result.steps->steps.size() == 1 ? "" : "s",
-        result.steps->steps.size() == 1 ? "s" : "", result.steps_delta_bic,
-        analysis::ModelFitOptions{}.strong_evidence_delta_bic);
+    const size_t steps = result.steps->steps.size();
+    // NaN: the ranking could not fit the detector's segmentation (its columns degenerate).
+    const std::string margin =
+        std::isnan(result.steps_delta_bic)
+            ? std::string("could not be ranked against the straight line")
+            : absl::StrFormat("beat%s the straight line by only ΔBIC %.1f < %.0f",
+                              steps == 1 ? "s" : "", result.steps_delta_bic,
+                              analysis::ModelFitOptions{}.strong_evidence_delta_bic);
+    absl::StrAppendFormat(&text,
+                          "  not established: the segmented fit's %d step%s %s in the ranking's "
+                          "criterion (the explanation's margin), so none is found; below that "
+                          "margin it would be:\n",
+                          steps, steps == 1 ? "" : "s", margin);
     std::string below;
     AppendDetectedSteps(sweep, result, below);
     absl::StrAppend(&text, absl::StrReplaceAll(below, {{"\n  ", "\n    "}}).insert(0, "  "));

@@ -19,6 +19,8 @@ fuzzers=(
   control_frame_fuzzer
   csv_reader_fuzzer
   remote_control_fuzzer
+  analyze_fuzzer
+  compare_fuzzer
 )
 
 seconds=${1:-30}
