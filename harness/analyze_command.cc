@@ -42,6 +42,7 @@ int RunAnalyzeCommand(const CommandLine& command_line, const ReportStreams& stre
   const bool json = *format == OutputFormat::kJson;
   if (!json) streams.out(done->report);
   if (!done->fit_sim.ok()) return Usage(done->fit_sim);
+  bool plotted = true;  // a plot asked for and not drawn is a failed run (exit 1)
   if (!plot_path.empty()) {
     const SweepAnalysis& analyzed = done->analyzed;
     if (absl::Status s = PlotSweep(plot_path, done->sweep,
@@ -51,12 +52,13 @@ int RunAnalyzeCommand(const CommandLine& command_line, const ReportStreams& stre
                                        : std::vector<analysis::Step>{},
                                    resolved);
         !s.ok()) {
-      absl::FPrintF(stderr, "tickbench: %s\n", WithFlag("plot", s).message());
+      absl::FPrintF(stderr, "tickbench: %s\n", PlotFailure(plot_path, s));
+      plotted = false;
     }
   }
   if (int stopped = ExitIfStopped("during --analyze"); stopped >= 0) return stopped;
   if (json) streams.out(FormatAnalysisJson(shown, done->sweep, done->analyzed, done->report));
-  return kExitOk;
+  return plotted ? kExitOk : kExitFault;
 }
 
 }  // namespace tickbench::harness

@@ -383,8 +383,16 @@ TEST(FaultTest, APlotThatCannotBeWrittenExitsOneAndLeavesTheOldPair) {
     std::fclose(gnuplot);
     ASSERT_EQ(chmod((bin + "/gnuplot").c_str(), 0755), 0);
   }
+  // --analyze draws the sweep's plot from a table: its failure is exit 1 as well.
+  const std::string csv = dir + "/table.csv";
+  const HarnessResult table = tickbench::testing::RunHarness(
+      absl::StrCat("--experiment=sweep --transport=sim --sizes=64:1024:64 --iterations=100 "
+                   "--runs=2 --format=csv --output=",
+                   csv),
+      "", 60);
+  ASSERT_EQ(table.exit_code, 0) << table.err;
   const std::string env = absl::StrCat("trap '' XFSZ; ulimit -S -f 256; PATH=", bin, ":$PATH");
-  for (const std::string& experiment : {"sweep", "study"}) {
+  for (const std::string& experiment : {"sweep", "study", "analyze"}) {
     const std::string svg = absl::StrCat(dir, "/", experiment, ".svg");
     const std::string dat = absl::StrCat(dir, "/", experiment, ".dat");
     for (const std::string& path : {svg, dat}) {
@@ -393,10 +401,13 @@ TEST(FaultTest, APlotThatCannotBeWrittenExitsOneAndLeavesTheOldPair) {
       std::fputs("old\n", old);
       std::fclose(old);
     }
-    const HarnessResult r = tickbench::testing::RunHarness(
-        absl::StrCat("--experiment=", experiment,
-                     " --transport=sim --sizes=64 --iterations=100 --runs=2 --plot=", svg),
-        env, 60);
+    const std::string what =
+        experiment == "analyze"
+            ? absl::StrCat("--analyze=", csv)
+            : absl::StrCat("--experiment=", experiment,
+                           " --transport=sim --sizes=64 --iterations=100 --runs=2");
+    const HarnessResult r =
+        tickbench::testing::RunHarness(absl::StrCat(what, " --plot=", svg), env, 60);
     EXPECT_EQ(r.exit_code, 1) << experiment << ": " << r.err;
     EXPECT_THAT(r.err, HasSubstr("--plot: ")) << experiment;
     EXPECT_THAT(r.err, HasSubstr("are as they were")) << experiment;
