@@ -19,8 +19,10 @@
 //
 // The client reads CLOCK_MONOTONIC (vDSO, no system call) once per round trip, as
 // tickbench does with --batch=1, and prints one line:
-//   transport size mode iterations median_us mean_us
-// where mode is "blocking" or "busy_poll" and the figures are per round trip. The peer
+//   transport size mode iterations median_us mean_us p90_us p99_us
+// where mode is "blocking" or "busy_poll" and the figures are per round trip: the mean
+// is the whole loop's time over the round trips (tickbench's averaged figure), the
+// quantiles are of the round trips' own times, by the nearest-rank rule. The peer
 // ends at end of file (streams) or on an empty datagram, and dies with the client
 // (PR_SET_PDEATHSIG). Exit code 0, or 1 with a message on standard error.
 #include <fcntl.h>
@@ -35,6 +37,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
@@ -65,7 +68,7 @@ namespace {
 constexpr char kUsage[] =
     "The least a round trip can cost: n bytes each way between a client and a forked peer,\n"
     "the system calls tickbench's endpoints make and nothing else. Prints one line:\n"
-    "  transport size mode iterations median_us mean_us\n"
+    "  transport size mode iterations median_us mean_us p90_us p99_us\n"
     "  bare_loop [--transport=unix_stream] [--size=1] [--iterations=20000] [--warmup=1000]\n"
     "            [--pin=CLIENT[,PEER]] [--busy_poll]";
 
@@ -251,6 +254,13 @@ int64_t NowNanos() {
   return static_cast<int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
 }
 
+// The q-quantile of sorted, non-empty `values` by the nearest-rank rule: the smallest
+// value with at least q of them at or below it.
+double NearestRank(const std::vector<double>& values, double q) {
+  const auto rank = static_cast<size_t>(std::ceil(q * static_cast<double>(values.size())));
+  return values[std::clamp<size_t>(rank, 1, values.size()) - 1];
+}
+
 void ParsePin(const std::string& pin, int* client, int* peer) {
   *client = *peer = -1;
   if (pin.empty()) return;
@@ -316,10 +326,10 @@ int main(int argc, char** argv) {
   std::vector<double> rtts(static_cast<size_t>(iterations));
   for (size_t i = 0; i < rtts.size(); ++i) rtts[i] = static_cast<double>(marks[i + 1] - marks[i]);
   const double mean_ns = static_cast<double>(marks.back() - marks.front()) / rtts.size();
-  std::nth_element(rtts.begin(), rtts.begin() + rtts.size() / 2, rtts.end());
-  const double median_ns = rtts[rtts.size() / 2];
-  std::printf("%s %lld %s %lld %.3f %.3f\n", transport.c_str(), static_cast<long long>(size),
-              busy_poll ? "busy_poll" : "blocking", static_cast<long long>(iterations),
-              median_ns / 1e3, mean_ns / 1e3);
+  std::sort(rtts.begin(), rtts.end());
+  std::printf("%s %lld %s %lld %.3f %.3f %.3f %.3f\n", transport.c_str(),
+              static_cast<long long>(size), busy_poll ? "busy_poll" : "blocking",
+              static_cast<long long>(iterations), rtts[rtts.size() / 2] / 1e3, mean_ns / 1e3,
+              NearestRank(rtts, 0.90) / 1e3, NearestRank(rtts, 0.99) / 1e3);
   return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
 }

@@ -22,19 +22,24 @@
 # with neither (busy polling: without sockperf) exits 2. --all needs neither: it skips
 # the runs that have no peer tool, saying why, and still runs the bare-loop comparison
 # (bazel build //harness //bench:bare_loop), which exits as that comparison does, or 1
-# if a peer-tool run failed. Prints, for each transport and size, the median over the
-# repetitions of each tool's RTT in µs and the ratio tickbench / peer: the median of the
-# paired ratios (repetition r of tickbench over repetition r of the peer, run side by
-# side) with its bootstrap 95% interval (bench/paired_ratios.awk):
-#  * tickbench: the median per-iteration RTT (CSV column per_iteration_p50_ns), and the
-#    averaged RTT (averaged_rtt_ns), set against the peers' means (qperf has no other);
-#  * sockperf: the median and mean RTT of its run. sockperf reports one-way latency,
+# if a peer-tool run failed. Prints, for each transport, size and figure (mean, p50, p90,
+# p99), the median over the repetitions of each tool's RTT in µs and the ratio
+# tickbench / peer: the median of the paired ratios (repetition r of tickbench over
+# repetition r of the peer, run side by side) with its bootstrap 95% interval
+# (bench/paired_ratios.awk). The mean is what users read first and where a harness's tail
+# shows, so the table ends with how many rows' mean ratio to sockperf is at most 1.00,
+# naming the others.
+#  * tickbench: the averaged RTT (CSV averaged_rtt_ns: the whole loop over its round
+#    trips) as the mean, and the round trips' p50, p90, p99 (per_iteration_p50_ns, ...);
+#  * sockperf: the mean RTT of its run (avg-rtt) and its percentiles 50, 90 and 99;
+#    sockperf reports one-way latency,
 #    RTT / 2, unless given --full-rtt, which this script passes: its figures are whole
 #    round trips.
 #    sockperf's messages carry a 14-byte header: it refuses smaller ones, so every tool
 #    runs a size below 14 at 14 bytes (said in the header; bare_compare.sh, under --all,
 #    keeps the sizes asked for);
-#  * qperf: its "latency" is one-way too, the mean RTT / 2: this script doubles it.
+#  * qperf: its "latency" is one-way too, the mean RTT / 2: this script doubles it; it
+#    has a mean only.
 # --busy_poll compares the spinning receives: tickbench --busy_poll (client and echo peer)
 # against sockperf with non-blocking sockets, which its recvfrom() loop then spins on
 # (--nonblocked, on both sides); qperf has no such mode and is left out.
@@ -206,7 +211,7 @@ stop_last_server() {
 
 strip_colour() { sed 's/\x1b\[[0-9;]*m//g'; }
 
-# tickbench: prints "p50_us mean_us" for one size, or nothing on failure.
+# tickbench: prints "mean p50 p90 p99" (µs) for one size, or nothing on failure.
 run_tickbench() {
   local transport=$1 size=$2 csv="$work/tickbench.csv"
   # shellcheck disable=SC2086  # tickbench_flags is a list of flags
@@ -216,14 +221,16 @@ run_tickbench() {
       --reference_clock=none --batch=1 --pin="$client_cpu,$peer_cpu" $tickbench_flags \
       >"$csv" 2>"$work/tickbench.err"; then
     awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; next }
-             { printf "%.3f %.3f\n", $col["per_iteration_p50_ns"] / 1e3, $col["averaged_rtt_ns"] / 1e3 }' "$csv"
+             { printf "%.3f %.3f %.3f %.3f\n", $col["averaged_rtt_ns"] / 1e3, $col["per_iteration_p50_ns"] / 1e3,
+                      $col["per_iteration_p90_ns"] / 1e3, $col["per_iteration_p99_ns"] / 1e3 }' "$csv"
   else
     echo "compare.sh: tickbench $transport $size failed:" >&2
     tail -3 "$work/tickbench.err" >&2
   fi
 }
 
-# sockperf ping-pong: prints "p50_us mean_us" of the RTT (--full-rtt: whole round trips).
+# sockperf ping-pong: prints "mean p50 p90 p99" (µs) of the RTT (--full-rtt: whole round
+# trips), or nothing when its output lacks one of them.
 run_sockperf() {
   local transport=$1 size=$2 protocol=()
   if [ "$transport" = tcp ]; then protocol=(--tcp); fi
@@ -231,9 +238,11 @@ run_sockperf() {
       -p "$sockperf_port" "${protocol[@]}" "${sockperf_mode[@]}" -m "$size" -t "$seconds" \
       --full-rtt 2>&1 |
     strip_colour | awk '/percentile 50.000 =/ { p50 = $NF }
+                        /percentile 90.000 =/ { p90 = $NF }
+                        /percentile 99.000 =/ { p99 = $NF }
                         match($0, /avg-rtt=[0-9.]+/) { mean = substr($0, RSTART + 8, RLENGTH - 8) }
-                        END { if (p50 != "" && mean != "") print p50, mean
-                              else print "compare.sh: sockperf gave no median or mean" > "/dev/stderr" }'
+                        END { if (p50 != "" && p90 != "" && p99 != "" && mean != "") print mean, p50, p90, p99
+                              else print "compare.sh: sockperf gave no mean, p50, p90 or p99" > "/dev/stderr" }'
 }
 
 # qperf udp_lat / tcp_lat: prints the mean RTT in µs, twice its one-way "latency".
@@ -280,7 +289,18 @@ if [ "$busy_poll" = 0 ]; then
   if command -v qperf >/dev/null; then start_server qperf qperf -lp "$qperf_port"; fi
 fi
 
-results="$work/results"   # tool transport size rep value_us
+# Adds a run's "mean p50 p90 p99" to the results, one line a figure; nothing for a run
+# that failed.
+record() {
+  local tool=$1 transport=$2 size=$3 rep=$4 mean p50 p90 p99
+  read -r mean p50 p90 p99 <<<"$5"
+  [ -n "${p99:-}" ] || return 0
+  printf '%s_mean %s %s %s %s\n%s_p50 %s %s %s %s\n%s_p90 %s %s %s %s\n%s_p99 %s %s %s %s\n' \
+    "$tool" "$transport" "$size" "$rep" "$mean" "$tool" "$transport" "$size" "$rep" "$p50" \
+    "$tool" "$transport" "$size" "$rep" "$p90" "$tool" "$transport" "$size" "$rep" "$p99" >>"$results"
+}
+
+results="$work/results"   # tool_figure transport size rep value_us (qperf: the mean alone)
 : >"$results"
 IFS=, read -r -a size_list <<<"$sizes"
 for ((rep = 1; rep <= reps; ++rep)); do
@@ -292,12 +312,7 @@ for ((rep = 1; rep <= reps; ++rep)); do
       for tool in "${order[@]}"; do
         case "$tool" in
           tickbench)
-            read -r p50 mean < <(run_tickbench "$transport" "$size") || true
-            if [ -n "${p50:-}" ]; then
-              echo "tickbench_p50 $transport $size $rep $p50" >>"$results"
-              echo "tickbench_mean $transport $size $rep $mean" >>"$results"
-            fi
-            p50="" mean="" ;;
+            record tickbench "$transport" "$size" "$rep" "$(run_tickbench "$transport" "$size" || true)" ;;
           sockperf)
             # A non-blocking sockperf server spins on its CPU even while no client talks
             # to it, so with --busy_poll it runs only for its own client's run: left
@@ -306,16 +321,12 @@ for ((rep = 1; rep <= reps; ++rep)); do
               start_server "sockperf_$transport" sockperf server -i 127.0.0.1 \
                 -p "$sockperf_port" $([ "$transport" = tcp ] && echo --tcp) "${sockperf_mode[@]}"
             fi
-            read -r p50 mean < <(run_sockperf "$transport" "$size") || true
+            figures=$(run_sockperf "$transport" "$size" || true)
             if [ "$busy_poll" = 1 ]; then stop_last_server; fi
-            if [ -n "${p50:-}" ]; then
-              echo "sockperf_p50 $transport $size $rep $p50" >>"$results"
-              echo "sockperf_mean $transport $size $rep $mean" >>"$results"
-            fi
-            p50="" mean="" ;;
+            record sockperf "$transport" "$size" "$rep" "$figures" ;;
           qperf)
             value=$(run_qperf "$transport" "$size" || true)
-            if [ -n "$value" ]; then echo "qperf $transport $size $rep $value" >>"$results"; fi ;;
+            if [ -n "$value" ]; then echo "qperf_mean $transport $size $rep $value" >>"$results"; fi ;;
         esac
       done
     done
@@ -348,26 +359,33 @@ awk -v sizes="$sizes" -v seed=1 "$(cat "$(dirname "$0")/paired_ratios.awk")"'
   { value[$1, $2 " " $3, $4] = $5; if ($4 > reps) reps = $4 }
   END {
     srand(seed)
-    format = "%-9s %7s | %9s %9s %18s | %9s %9s %18s | %9s %18s\n"
-    header = sprintf(format, "", "", "tickbench", "sockperf", "", "tickbench", "sockperf", "", "qperf", "")
+    nfig = split("mean p50 p90 p99", fig, " ")
+    format = "%-9s %7s %4s | %9s %9s %18s | %9s %18s\n"
+    header = sprintf(format, "", "", "", "tickbench", "sockperf", "", "qperf", "")
     sub(/ +\n$/, "\n", header)
     printf "%s", header
-    printf format, "transport", "size B", "p50", "p50", "ratio [95%]", "mean", "mean", "ratio [95%]",
-           "mean", "ratio [95%]"
+    printf format, "transport", "size B", "of", "", "", "ratio [95%]", "", "ratio [95%]"
     n = split(sizes, size_list, ",")
     for (t = 1; t <= 2; ++t) {
       transport = t == 1 ? "udp" : "tcp"
       for (s = 1; s <= n; ++s) {
         key = transport " " size_list[s]
-        printf format, transport, size_list[s], show(median_of("tickbench_p50", key)),
-               show(median_of("sockperf_p50", key)), paired("tickbench_p50", "sockperf_p50", key),
-               show(median_of("tickbench_mean", key)), show(median_of("sockperf_mean", key)),
-               paired("tickbench_mean", "sockperf_mean", key), show(median_of("qperf", key)),
-               paired("tickbench_mean", "qperf", key)
+        for (f = 1; f <= nfig; ++f) {
+          tb = "tickbench_" fig[f]; sp = "sockperf_" fig[f]; qp = "qperf_" fig[f]
+          ratio = paired(tb, sp, key)
+          printf format, transport, size_list[s], fig[f], show(median_of(tb, key)), show(median_of(sp, key)),
+                 ratio, show(median_of(qp, key)), paired(tb, qp, key)
+          if (f == 1 && ratio != "-") {
+            ++rows
+            split(ratio, part, " ")
+            if (part[1] + 0 <= 1.00) ++met; else missed = missed sprintf("\n#   %s %s: %s", transport, size_list[s], ratio)
+          }
+        }
       }
     }
     print "RTT in us, the median over the repetitions. ratio: the median of the paired ratios"
     print "tickbench / peer (repetition by repetition, run side by side) with a bootstrap 95%"
-    print "interval. p50: the median round trip of a run; mean: a run'"'"'s average (qperf reports"
-    print "nothing else)."
+    print "interval. mean: a run'"'"'s average (tickbench'"'"'s averaged figure; qperf reports nothing"
+    print "else); p50, p90, p99: of a run'"'"'s round trips."
+    printf "# mean against sockperf: %d of %d rows at most 1.00%s\n", met, rows, missed == "" ? "" : "; not:" missed
   }' "$results"

@@ -3,18 +3,24 @@
 # binaries whose figures are known, so that what a script computes and passes on can be
 # checked exactly:
 #
-#  * bare_compare.sh: the ratio column is the median of the paired ratios, its interval
-#    lies between the smallest and largest of them; the round-trip columns are medians;
+#  * bare_compare.sh: for each of the four figures (mean from averaged_rtt_ns, p50, p90,
+#    p99; the bare loop's from its own columns) the ratio column is the median of the
+#    paired ratios, its interval lies between the smallest and largest of them; the
+#    round-trip columns are medians; the closing lines count the mean and p99 rows that
+#    meet the criterion (<= 1.02, upper end <= 1.05) and name those that do not;
 #    each placement and mode passes the pinning and --busy_poll flags it names;
 #    --against=HARNESS puts that build in the bare loop's column (and says so), and the
 #    bare loop is then not run; a run that fails is left out of the pairs, not counted
 #    as zero; bad options exit 2 naming the option.
 #  * compare.sh: a size below 14 B runs at 14 B for every tool (sockperf's smallest
-#    message), once, and the header says so; the ratios are the medians of the paired
-#    ratios of tickbench over sockperf's figures and qperf's doubled one-way latency, with
-#    their intervals; bad options exit 2 naming the option.
+#    message), once, and the header says so; for the mean, p50, p90 and p99 the ratios
+#    are the medians of the paired ratios of tickbench over sockperf's figures (avg-rtt,
+#    percentiles 50, 90, 99) and, for the mean, qperf's doubled one-way latency, with
+#    their intervals; the closing line counts the means at most sockperf's; bad options
+#    exit 2 naming the option.
 #  * bare_loop itself: a short run prints its one line (transport size mode iterations
-#    median_us mean_us, the figures positive), and a bad flag exits 2 naming the flag.
+#    median_us mean_us p90_us p99_us, the figures positive and the quantiles in order),
+#    and a bad flag exits 2 naming the flag.
 #
 #   scripts_test.sh BARE_COMPARE COMPARE BARE_LOOP
 set -euo pipefail
@@ -48,7 +54,8 @@ exits() {  # exits CODE OUTPUT COMMAND...: COMMAND's exit code is CODE; its outp
 }
 
 # A stub tickbench: writes the CSV a sweep would, one row, whose per_iteration_p50_ns is
-# the next of the figures given (in ns, one per call, cycling), and averaged_rtt_ns 2000.
+# the next of the figures given (F, in ns, one per call, cycling), averaged_rtt_ns F + 1000,
+# per_iteration_p90_ns F + 500 and per_iteration_p99_ns 4000.
 # Its arguments, one call a line, go to NAME.args. A figure "fail" exits 1.
 make_harness() {
   local name=$1
@@ -65,17 +72,18 @@ figure=\$(sed -n "\$(( (n - 1) % count + 1 ))p" "$stubs/$name.figures")
 [ "\$figure" = fail ] && { echo "stub failure" >&2; exit 1; }
 transport=""
 for arg in "\$@"; do case "\$arg" in --transport=*) transport=\${arg#*=} ;; esac; done
-echo "transport,size_bytes,per_iteration_p50_ns,averaged_rtt_ns"
-echo "\$transport,1,\$figure,2000"
+echo "transport,size_bytes,per_iteration_p50_ns,averaged_rtt_ns,per_iteration_p90_ns,per_iteration_p99_ns"
+echo "\$transport,1,\$figure,\$((figure + 1000)),\$((figure + 500)),4000"
 EOF
   chmod +x "$stubs/$name"
 }
 
-# A stub bare loop: prints its line, median 0.500 µs; arguments to bare_loop.args.
+# A stub bare loop: prints its line, median 0.500 µs, mean 0.600, p90 0.700, p99 0.900;
+# arguments to bare_loop.args.
 cat >"$stubs/bare_loop" <<EOF
 #!/usr/bin/env bash
 echo "\$*" >>"$stubs/bare_loop.args"
-echo "pipe 1 blocking 10 0.500 0.600"
+echo "pipe 1 blocking 10 0.500 0.600 0.700 0.900"
 EOF
 chmod +x "$stubs/bare_loop"
 
@@ -91,7 +99,19 @@ check "bare_compare.sh --against runs" exits 0 "$out" "$bare_compare" --reps=3 -
 check "--against says which build is in the bare column" has_line "$out" "^# against: $stubs/old"
 # Median ratio 1.2, median round trips 1.2 and 1.0 µs; the interval within [1.1, 1.3].
 check "the ratio is the median of the paired ratios" \
-  has_line "$out" '^same:blocking +pipe +1 \| +1\.20 +1\.00 \| +1\.200 +\[1\.[123]00, 1\.[123]00\] +3$'
+  has_line "$out" '^same:blocking +pipe +1 +p50 \| +1\.20 +1\.00 \| +1\.200 +\[1\.[123]00, 1\.[123]00\] +3$'
+# Means 2.1, 2.3, 2.2 against 2.0: ratios 1.05, 1.15, 1.10; p90 1.6, 1.8, 1.7 against 1.5.
+check "the mean row compares averaged_rtt_ns" \
+  has_line "$out" '^same:blocking +pipe +1 +mean \| +2\.20 +2\.00 \| +1\.100 +\[1\.(050|100|150), 1\.(050|100|150)\] +3$'
+check "the p90 row compares per_iteration_p90_ns" \
+  has_line "$out" '^same:blocking +pipe +1 +p90 \| +1\.70 +1\.50 \| +1\.133 +\[1\.(067|133|200), 1\.(067|133|200)\] +3$'
+check "the p99 row compares per_iteration_p99_ns" \
+  has_line "$out" '^same:blocking +pipe +1 +p99 \| +4\.00 +4\.00 \| +1\.000 +\[1\.000, 1\.000\] +3$'
+check "a mean over 1.02 is named as not meeting the criterion" \
+  has_line "$out" '^# mean: 0 of 1 rows at most 1\.02 .*; not:$'
+check "the row not meeting it is named with its ratio" \
+  has_line "$out" '^#   same:blocking pipe 1: 1\.100 \['
+check "a p99 at 1.000 meets the criterion" has_line "$out" '^# p99: 1 of 1 rows at most 1\.02 [^;]*$'
 check "--against runs the other build with the same flags" \
   bash -c "[ \"\$(sed -n 1p '$stubs/new.args')\" = \"\$(sed -n 1p '$stubs/old.args')\" ]"
 check "--against does not run the bare loop" test ! -e "$stubs/bare_loop.args"
@@ -104,7 +124,12 @@ check "bare_compare.sh against the bare loop runs" exits 0 "$out" "$bare_compare
   --iterations=200 --warmup=100 --sizes=1024 --transports=udp --cpus=3,5 \
   --cases=same:blocking,split:busy_poll,same:busy_poll --harness="$stubs/tb" --bare="$stubs/bare_loop"
 check "the ratio is tickbench's median over the bare loop's" \
-  has_line "$out" '^split:busy_poll +udp +1024 \| +0\.60 +0\.50 \| +1\.200 +\[1\.200, 1\.200\] +1$'
+  has_line "$out" '^split:busy_poll +udp +1024 +p50 \| +0\.60 +0\.50 \| +1\.200 +\[1\.200, 1\.200\] +1$'
+check "the bare loop's mean is its sixth column" \
+  has_line "$out" '^split:busy_poll +udp +1024 +mean \| +1\.60 +0\.60 \| +2\.667 '
+check "the bare loop's p90 and p99 are its seventh and eighth columns" \
+  bash -c "grep -qE '^split:busy_poll +udp +1024 +p90 \| +1\.10 +0\.70 ' '$out' &&
+           grep -qE '^split:busy_poll +udp +1024 +p99 \| +4\.00 +0\.90 ' '$out'"
 check "same places client and peer on the first CPU" \
   has_line "$stubs/bare_loop.args" '^--transport=udp --size=1024 --iterations=200 --warmup=100 --pin=3,3$'
 check "split places the peer on the second CPU and busy polls" \
@@ -122,7 +147,7 @@ check "a failed run does not fail the comparison" exits 0 "$out" "$bare_compare"
   --iterations=10 --warmup=1 --sizes=1 --transports=tcp --cases=split:blocking \
   --harness="$stubs/flaky" --bare="$stubs/bare_loop"
 check "a failed run is left out of the pairs" \
-  has_line "$out" '^split:blocking +tcp +1 \| +1\.50 +0\.50 \| +3\.000 +\[3\.000, 3\.000\] +2$'
+  has_line "$out" '^split:blocking +tcp +1 +p50 \| +1\.50 +0\.50 \| +3\.000 +\[3\.000, 3\.000\] +2$'
 check "a failed run is reported" has_line "$out" "failed:"
 
 for bad in --reps=0 --cpus=1 --cases=same:spin --colour; do
@@ -138,13 +163,16 @@ check "bare_compare.sh: a missing binary is named" has_line "$out" "no binary at
 # ---- compare.sh ---------------------------------------------------------------------------
 
 # Stub peer tools, first on PATH: servers wait to be stopped; sockperf's client reports a
-# median RTT of 0.5 µs and a mean of 1 µs, qperf a one-way latency of 0.5 µs.
+# median RTT of 0.5 µs, a p90 of 0.7, a p99 of 0.9 and a mean of 1 µs, qperf a one-way
+# latency of 0.5 µs.
 cat >"$stubs/sockperf" <<EOF
 #!/usr/bin/env bash
 [ "\$1" = --version ] && { echo "sockperf: == version #0.0-stub =="; exit 0; }
 [ "\$1" = server ] && exec sleep 600
 echo "\$*" >>"$stubs/sockperf.args"
 echo "sockperf: ====> avg-rtt=1.000 (std-dev=0.100)"
+echo "sockperf: ---> percentile 99.000 =        0.900"
+echo "sockperf: ---> percentile 90.000 =        0.700"
 echo "sockperf: ---> percentile 50.000 =        0.500"
 EOF
 cat >"$stubs/qperf" <<EOF
@@ -170,10 +198,18 @@ check "sockperf runs at 14 B" has_line "$stubs/sockperf.args" ' -m 14 '
 check "qperf runs at 14 B" has_line "$stubs/qperf.args" ' -m 14 '
 check "each size runs once a repetition" \
   bash -c "[ \"\$(grep -c -- '--sizes=14 ' '$stubs/peerless.args')\" = 2 ]"  # udp, tcp
-# tickbench p50 0.7 / sockperf p50 0.5; mean 2.0 / 1.0; qperf mean 2 x 0.5.
-check "the ratios are tickbench over each peer" \
-  has_line "$out" '^udp +14 \| +0\.7 +0\.5 +1\.40 \[1\.40, 1\.40\] \| +2\.0 +1\.0 +2\.00 \[2\.00, 2\.00\] \| +1\.0 +2\.00 \[2\.00, 2\.00\]$'
-check "no row for an asked size below 14 B" lacks_line "$out" '^(udp|tcp) +(1|10) \|'
+# tickbench mean 1.7 / sockperf 1.0 and qperf 2 x 0.5; p50 0.7 / 0.5; p90 1.2 / 0.7;
+# p99 4.0 / 0.9.
+check "the mean's ratios are tickbench over each peer" \
+  has_line "$out" '^udp +14 +mean \| +1\.7 +1\.0 +1\.70 \[1\.70, 1\.70\] \| +1\.0 +1\.70 \[1\.70, 1\.70\]$'
+check "the p50's ratio is tickbench over sockperf, no qperf figure" \
+  has_line "$out" '^udp +14 +p50 \| +0\.7 +0\.5 +1\.40 \[1\.40, 1\.40\] \| +- +-$'
+check "the p90 and p99 are sockperf's percentiles 90 and 99" \
+  bash -c "grep -qE '^tcp +1024 +p90 \| +1\.2 +0\.7 +1\.71 ' '$out' && grep -qE '^tcp +1024 +p99 \| +4\.0 +0\.9 +4\.44 ' '$out'"
+check "the closing line counts the means over sockperf's and names them" \
+  bash -c "grep -qE '^# mean against sockperf: 0 of 4 rows at most 1\.00; not:$' '$out' &&
+           grep -qE '^#   tcp 1024: 1\.70 ' '$out'"
+check "no row for an asked size below 14 B" lacks_line "$out" '^(udp|tcp) +(1|10) '
 
 # Repetitions whose tickbench figures vary, over sockperf's p50 of 0.5: udp 0.9, 0.5, 0.7
 # and a failed run (paired ratios 1.8, 1.0, 1.4: median 1.4, the interval within them),
@@ -183,8 +219,8 @@ out="$work/varying.out"
 check "compare.sh with varying figures runs" exits 0 "$out" env PATH="$stubs:$PATH" "$compare" \
   --reps=4 --seconds=1 --pin=0,0 --iterations=10 --sizes=64 --harness="$stubs/varying"
 check "the ratio is the median of the paired ratios, a failed run no pair" \
-  has_line "$out" '^udp +64 \| +0\.7 +0\.5 +1\.40 \[1\.(00|40|80), 1\.(00|40|80)\] \|'
-check "the round-trip column is the median over the repetitions" has_line "$out" '^tcp +64 \| +0\.8 +0\.5 +1\.60 '
+  has_line "$out" '^udp +64 +p50 \| +0\.7 +0\.5 +1\.40 \[1\.(00|40|80), 1\.(00|40|80)\] \|'
+check "the round-trip column is the median over the repetitions" has_line "$out" '^tcp +64 +p50 \| +0\.8 +0\.5 +1\.60 '
 check "the table says what its ratios are" has_line "$out" 'median of the paired ratios'
 
 for bad in --sizes=1,x --placement=both --pin=0 --reps=-1 --iterations=0 --fast; do
@@ -207,8 +243,10 @@ done
 out="$work/bare_loop.out"
 check "bare_loop runs a short pipe loop" exits 0 "$out" "$bare_loop" --transport=pipe --size=3 \
   --iterations=50 --warmup=5
-check "bare_loop prints transport size mode iterations median_us mean_us" \
-  has_line "$out" '^pipe 3 blocking 50 [0-9]*\.[0-9]*[1-9][0-9]* [0-9]*\.[0-9]*[1-9][0-9]*$'
+check "bare_loop prints transport size mode iterations median_us mean_us p90_us p99_us" \
+  has_line "$out" '^pipe 3 blocking 50( [0-9]*\.[0-9]*[1-9][0-9]*){4}$'
+check "bare_loop's quantiles are in order (p50 <= p90 <= p99)" \
+  awk '{ exit !($5 <= $7 && $7 <= $8) }' "$out"
 for bad in --transport=tcp4 --size=0 --size=65537 --iterations=0 --warmup=-1 --pin=0,x; do
   out="$work/bad.out"
   check "bare_loop $bad exits 2" exits 2 "$out" "$bare_loop" "$bad"
