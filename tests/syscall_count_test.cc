@@ -22,11 +22,18 @@
 // second test reads the client's trace for the threads it starts: none before the peer's
 // fork, none until its last round trip.
 //
+// A rate per round trip cannot see a periodic signal or timer whose ticks are rarer than
+// one in ten round trips, nor a timer the kernel arms inside a call. A third test lists,
+// from the same traces, every timer call, socket timeout and signal of client and peer
+// with the user's defaults: beyond the bare loop's, only the client's declared receive
+// bound may appear.
+//
 // Skipped, with the reason, where strace is missing or may not trace (no ptrace).
 // Timing is not asserted here: bench/bare_compare.sh measures it.
 #include <dirent.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -116,25 +123,27 @@ std::string MainTraceFile(const std::string& dir) {
 }
 
 // The per-thread trace files of one run, counted by role and call.
-Counts CountTrace(const std::string& dir) {
-  const std::vector<std::string> files = TraceFiles(dir);
+// The client's trace files in `dir`: the traced process's own and those of the threads
+// it started (clone with CLONE_THREAD); every other file is the peer's.
+std::set<std::string> ClientFiles(const std::string& dir) {
   const std::string main_file = MainTraceFile(dir);
   std::set<std::string> client_files = {main_file};
-  {
-    std::istringstream lines(ReadWholeFile(dir + "/" + main_file));
-    for (std::string line; std::getline(lines, line);) {
-      if (line.rfind("clone", 0) != 0 || line.find("CLONE_THREAD") == std::string::npos) {
-        continue;
-      }
-      const size_t equals = line.rfind("= ");
-      int tid = 0;
-      if (equals != std::string::npos && absl::SimpleAtoi(line.substr(equals + 2), &tid)) {
-        client_files.insert(absl::StrCat("tr.", tid));
-      }
+  std::istringstream lines(ReadWholeFile(dir + "/" + main_file));
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("clone", 0) != 0 || line.find("CLONE_THREAD") == std::string::npos) continue;
+    const size_t equals = line.rfind("= ");
+    int tid = 0;
+    if (equals != std::string::npos && absl::SimpleAtoi(line.substr(equals + 2), &tid)) {
+      client_files.insert(absl::StrCat("tr.", tid));
     }
   }
+  return client_files;
+}
+
+Counts CountTrace(const std::string& dir) {
+  const std::set<std::string> client_files = ClientFiles(dir);
   Counts counts;
-  for (const std::string& file : files) {
+  for (const std::string& file : TraceFiles(dir)) {
     const std::string role = client_files.count(file) ? "client" : "peer";
     std::istringstream lines(ReadWholeFile(dir + "/" + file));
     for (std::string line; std::getline(lines, line);) {
@@ -271,6 +280,108 @@ TEST(SyscallCountThreadsTest, TheClientIsAloneFromThePeersForkToItsLastRoundTrip
   // frames that start each block, all before any thread.
   EXPECT_GE(writes_after_fork, 2 * (kTrips + kWarmup));
 }
+
+// What a run arms or is sent beyond its round trips' calls, by role ("client", "peer"):
+// the timer calls (timer_create, timer_settime, setitimer, alarm, timerfd_create,
+// timerfd_settime), socket timeouts (setsockopt SO_RCVTIMEO or SO_SNDTIMEO, which arm a
+// kernel timer in every receive or send that waits) and the signals delivered ("signal
+// SIGNAME"). A periodic signal or a timer per round trip shows here as one of these,
+// whatever its rate.
+// Whether a traced setsockopt line sets SO_RCVTIMEO or SO_SNDTIMEO to a time other than
+// zero: zero clears the timeout (no timer), as an endpoint does when its read watchdog
+// takes over the bound. strace shows the value decoded ({tv_sec=0, tv_usec=0}) or as
+// the raw bytes ("\0\0..."); either way it is zero when no digit but a 0 is in it.
+bool SetsASocketTimeout(const std::string& line) {
+  const size_t option = std::min(line.find("SO_RCVTIMEO"), line.find("SO_SNDTIMEO"));
+  if (option == std::string::npos) return false;
+  const size_t value = line.find(", ", option);
+  const size_t length = line.rfind(", ");
+  if (value == std::string::npos || length == std::string::npos || length <= value) return true;
+  const std::string text = line.substr(value + 2, length - value - 2);
+  return text.find_first_of("123456789") != std::string::npos;
+}
+
+std::map<std::string, std::set<std::string>> TimersAndSignals(const std::string& dir) {
+  static const std::set<std::string> kTimerCalls = {
+      "timer_create", "timer_settime", "setitimer", "alarm", "timerfd_create", "timerfd_settime"};
+  const std::set<std::string> client_files = ClientFiles(dir);
+  std::map<std::string, std::set<std::string>> found;
+  for (const std::string& file : TraceFiles(dir)) {
+    const std::string role = client_files.count(file) ? "client" : "peer";
+    std::istringstream lines(ReadWholeFile(dir + "/" + file));
+    for (std::string line; std::getline(lines, line);) {
+      if (line.rfind("--- SIG", 0) == 0) {
+        found[role].insert(absl::StrCat("signal ", line.substr(4, line.find(' ', 4) - 4)));
+        continue;
+      }
+      const std::string call = line.substr(0, line.find('('));
+      if (kTimerCalls.count(call)) found[role].insert(call);
+      if (call == "setsockopt" && SetsASocketTimeout(line)) {
+        found[role].insert(absl::StrCat(
+            "setsockopt ", absl::StrContains(line, "SO_RCVTIMEO") ? "SO_RCVTIMEO" : "SO_SNDTIMEO"));
+      }
+    }
+  }
+  return found;
+}
+
+std::string Describe(const std::set<std::string>& items) {
+  return items.empty() ? "(none)" : absl::StrJoin(items, ", ");
+}
+
+// strace's name for the read watchdog's signal (transport/read_watchdog.h: SIGRTMAX - 1,
+// 63 on Linux, which strace counts from the kernel's first real-time signal, 32).
+constexpr char kWatchdogSignal[] = "signal SIGRT_31";
+
+// The one bound a blocking receive has beyond the bare loop's, as the transports declare
+// it (docs/overhead.md, "What the loop does beyond send and receive"): a stream or pipe
+// client's read watchdog (a timer armed once per timeout, whose periodic signal a run
+// may receive), a datagram client's SO_RCVTIMEO (its timeout tells a lost datagram from
+// a late one). The echo peer has none.
+std::set<std::string> DeclaredBound(const std::string& transport) {
+  if (transport == "udp" || transport == "unix_dgram") return {"setsockopt SO_RCVTIMEO"};
+  return {"timer_create", "timer_settime", kWatchdogSignal};
+}
+
+class TimersAndSignalsTest : public ::testing::TestWithParam<std::string> {};
+
+// With the user's defaults (no flag but the transport and the round trips), neither the
+// client nor the echo peer arms a timer, sets a socket timeout or receives a signal that
+// the bare loop does not, except the client's declared receive bound: a new periodic
+// signal, timer, or timeout anywhere in either fails here.
+TEST_P(TimersAndSignalsTest, TheLoopAndThePeerGainNothingButTheDeclaredBound) {
+  if (const std::string why = StraceUnavailable(); !why.empty()) GTEST_SKIP() << why;
+  const std::string& transport = GetParam();
+  constexpr int kTrips = 2000;
+  auto harness = TimersAndSignals(
+      TraceInto(absl::StrCat("timers_harness_", transport), HarnessPath(),
+                absl::StrCat("--experiment=sweep --transport=", transport, " --sizes=", kSize,
+                             " --runs=1 --iterations=", kTrips, " --format=csv")));
+  auto bare = TimersAndSignals(TraceInto(
+      absl::StrCat("timers_bare_", transport), BareLoopPath(),
+      absl::StrCat("--transport=", transport, " --size=", kSize, " --iterations=", kTrips)));
+  const std::set<std::string> declared = DeclaredBound(transport);
+  for (const std::string role : {"client", "peer"}) {
+    std::set<std::string> gained;
+    for (const std::string& item : harness[role]) {
+      const bool allowed = bare[role].count(item) || (role == "client" && declared.count(item));
+      if (!allowed) gained.insert(item);
+    }
+    std::printf("%s %s: tickbench %s | bare %s\n", transport.c_str(), role.c_str(),
+                Describe(harness[role]).c_str(), Describe(bare[role]).c_str());
+    EXPECT_TRUE(gained.empty()) << transport << " " << role
+                                << " has beyond the bare loop's: " << Describe(gained);
+  }
+  // The declared bound is what the client arms: without it the test above would pass
+  // for a bound that moved somewhere it does not look.
+  for (const std::string& item : declared) {
+    if (item == kWatchdogSignal) continue;  // ticks only if the run lasts a period
+    EXPECT_TRUE(harness["client"].count(item)) << transport << ": the client did not arm " << item;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(BlockingTransports, TimersAndSignalsTest,
+                         ::testing::Values("unix_stream", "unix_dgram", "udp", "tcp", "pipe"));
 
 INSTANTIATE_TEST_SUITE_P(AllTransports, SyscallCountTest,
                          ::testing::Values(Case{"unix_stream", false}, Case{"unix_stream", true},
