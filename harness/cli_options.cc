@@ -26,21 +26,6 @@
 
 namespace tickbench::harness {
 
-bool AbslParseFlag(absl::string_view text, DurationFlag* flag, std::string* error) {
-  if (absl::ParseDuration(absl::StripAsciiWhitespace(text), &flag->value)) return true;
-  double number = 0;
-  if (absl::SimpleAtod(text, &number) && !std::isnan(number)) {
-    *error = "a duration needs a unit: e.g. 5s, 250ms, 100us (units: ns, us, ms, s, m, h)";
-  } else {
-    *error =
-        "not a duration: write a decimal number (no exponent, not nan) and a unit, e.g. 5s, "
-        "250ms, 100us (units: ns, us, ms, s, m, h)";
-  }
-  return false;
-}
-
-std::string AbslUnparseFlag(const DurationFlag& flag) { return absl::FormatDuration(flag.value); }
-
 bool Given(const CommandLine& c, const std::string& flag) { return c.specified.count(flag) > 0; }
 
 // "--flag: message", unless the message already names the flag first.

@@ -28,6 +28,7 @@ namespace tickbench::harness {
 // (Abseil's own absl::Duration flag says only "Illegal value"). Ranges are MakePlan's.
 struct DurationFlag {
   absl::Duration value;
+  bool none = false;  // given as "none" (value absl::InfiniteDuration()); "inf" is not
 };
 bool AbslParseFlag(absl::string_view text, DurationFlag* flag, std::string* error);
 std::string AbslUnparseFlag(const DurationFlag& flag);
@@ -55,6 +56,7 @@ struct CommandLine {
   std::string pin;
   uint64_t seed = 1;
   absl::Duration receive_timeout = absl::Seconds(1);
+  bool receive_timeout_none = false;  // --receive_timeout=none: no bound at all
   bool allow_variable_cycle_counter = false;
   // Faults: what to do on loss, and the echo peer's test hooks.
   bool stop_on_loss = false;

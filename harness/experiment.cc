@@ -99,6 +99,10 @@ absl::Status PrepareExperiment(const CommandLine& command_line, const remote::Ro
   e.context.settings = SettingsInForce(command_line, e.plan);
   if (role.role == remote::Role::kClient) e.context.peer = role.peer.ToString();
   const SweepOptions& sweep = e.plan.sweep;
+  if (!e.plan.simulate) {
+    e.context.loop = ReceiveBoundText(e.transport->is_datagram(), sweep.peer.busy_poll,
+                                      sweep.receive_timeout, sweep.engine.auto_receive_timeout);
+  }
   if (std::optional<std::string> warning =
           BusyPollWarning(sweep.peer.busy_poll, e.transport->needs_local_peer(),
                           sweep.pin_client_cpu, sweep.pin_peer_cpu, e.context.system.cpu_count)) {

@@ -136,7 +136,9 @@ ABSL_FLAG(DurationFlag, receive_timeout, DurationFlag{Defaults().receive_timeout
           "stream or pipe peer ends the run after this long, or up to a quarter more (from "
           "20ms their waits are bounded by a periodic tick, not a timer per receive). Default: 1s "
           "during warm-up, then 1000 times the warm-up's "
-          "mean round trip, within [250ms, 10s]. Given: 1us..1h.");
+          "mean round trip, within [250ms, 10s]. Given: 1us..1h, or none: receives without "
+          "a bound, as the bare loop's (no watchdog, no SO_RCVTIMEO; a local echo peer "
+          "only; a lost datagram or a stopped peer then holds the run until Ctrl-C).");
 ABSL_FLAG(bool, busy_poll, Defaults().busy_poll,
           "Receive by busy polling: client and echo peer spin on non-blocking receives "
           "instead of sleeping in the kernel until the echo arrives, which takes the wake-up "
@@ -378,6 +380,7 @@ void ReadMeasurementFlags(CommandLine& c) {
   c.pin = absl::GetFlag(FLAGS_pin);
   c.seed = absl::GetFlag(FLAGS_seed);
   c.receive_timeout = absl::GetFlag(FLAGS_receive_timeout).value;
+  c.receive_timeout_none = absl::GetFlag(FLAGS_receive_timeout).none;
   c.allow_variable_cycle_counter = absl::GetFlag(FLAGS_allow_variable_cycle_counter);
   c.stop_on_loss = absl::GetFlag(FLAGS_stop_on_loss);
   c.busy_poll = absl::GetFlag(FLAGS_busy_poll);

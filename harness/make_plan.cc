@@ -242,9 +242,19 @@ absl::Status ResolveCounts(PlanState& st) {
   if (iterations + c.warmup > UINT32_MAX) {
     return BadFlag("iterations", "plus --warmup must fit one echo block (4294967295 round trips)");
   }
-  if (absl::Status s = DurationInRange("receive_timeout", c.receive_timeout, kMinReceiveTimeout,
-                                       kMaxReceiveTimeout);
-      !s.ok()) {
+  if (c.receive_timeout_none) {
+    // The bare loop's receives: no watchdog, no SO_RCVTIMEO. Only where nothing is lost
+    // and the peer is this run's own child: a simulated loss, or a remote peer that goes
+    // silent, would wait for ever (until Ctrl-C).
+    if (plan.simulate || st.client) {
+      return BadFlag("receive_timeout",
+                     "none (receives without a bound) needs a local echo peer over a real "
+                     "transport, not --transport=sim or --role=client; give a duration "
+                     "(1us..1h)");
+    }
+  } else if (absl::Status s = DurationInRange("receive_timeout", c.receive_timeout,
+                                              kMinReceiveTimeout, kMaxReceiveTimeout);
+             !s.ok()) {
     return s;
   }
   absl::StatusOr<std::vector<size_t>> sizes =

@@ -223,7 +223,9 @@ absl::Status RoundTripEngine::WarmUp(const LoopBuffers& buffers, RunRecord& reco
     timeout = std::clamp(1000 * absl::Nanoseconds(*middle), kMinAutoTimeout, kMaxAutoTimeout);
     status = endpoint_.SetReceiveTimeout(timeout);
   }
-  record.receive_timeout_ns = absl::ToInt64Nanoseconds(timeout);
+  // 0: no bound (--receive_timeout=none).
+  record.receive_timeout_ns =
+      timeout == absl::InfiniteDuration() ? 0 : absl::ToInt64Nanoseconds(timeout);
   timed_receive_timeout_ = timeout;
   return status;
 }

@@ -10,6 +10,7 @@
 #include "harness/build_info.h"
 #include "harness/json_writer.h"
 #include "harness/terminal_text.h"
+#include "transport/read_watchdog.h"
 
 namespace tickbench::harness {
 
@@ -141,10 +142,37 @@ std::string FormatContextComment(const RunContext& context) {
                           load.five_minutes, load.fifteen_minutes);
   }
   if (!context.peer.empty()) absl::StrAppend(&text, "# peer: ", t(context.peer), "\n");
+  if (!context.loop.empty()) absl::StrAppend(&text, "# loop: ", t(context.loop), "\n");
   for (const std::string& warning : context.warnings) {
     absl::StrAppend(&text, "# WARNING: ", t(warning), "\n");
   }
   return text;
+}
+
+std::string ReceiveBoundText(bool datagram, bool busy_poll, absl::Duration timeout,
+                             bool automatic) {
+  if (timeout == absl::InfiniteDuration()) {
+    return "sends and receives only: receives wait without a bound (--receive_timeout=none), "
+           "as the bare loop's";
+  }
+  const std::string length =
+      automatic ? "1000 x the warm-up's median round trip, within [250ms, 10s]"
+                : absl::StrCat("--receive_timeout=", absl::FormatDuration(timeout));
+  if (busy_poll) {
+    return absl::StrCat(
+        "a spinning receive reads the clock after every 64 empty attempts, "
+        "to end at its timeout (",
+        length, "); --receive_timeout=none leaves that out");
+  }
+  const std::string how =
+      datagram ? "SO_RCVTIMEO on the socket (the kernel arms a timer in each receive that "
+                 "waits; it tells a lost datagram from a late one)"
+      : !automatic && timeout < transport::kMinWatchdogTimeout
+          ? "ppoll() after a read that found nothing"
+          : "a read watchdog: a timer signal to the measuring thread every min(timeout / 4, "
+            "250ms), a handler and a few system calls when it lands in a read";
+  return absl::StrCat("each receive is bounded by ", how, "; timeout ", length,
+                      "; --receive_timeout=none leaves that out");
 }
 
 std::string FormatSettingsComment(const std::vector<Setting>& settings) {
@@ -260,6 +288,7 @@ void WriteContextJson(JsonWriter& json, const RunContext& context, absl::string_
   json.Key("load_average_end");
   WriteLoadAverage(json, context.load_average_end);
   json.StringField("peer", context.peer);
+  if (!context.loop.empty()) json.StringField("loop", context.loop);
   json.Key("warnings");
   json.BeginArray();
   for (const std::string& warning : context.warnings) json.String(warning);

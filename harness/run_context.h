@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "absl/time/time.h"
 #include "harness/json_writer.h"
 #include "harness/setting.h"
 #include "platform/system_info.h"
@@ -37,7 +38,16 @@ struct RunContext {
   std::optional<platform::LoadAverage> load_average_start;
   std::optional<platform::LoadAverage> load_average_end;
   std::string peer;  // --role=client: the server's address; "" otherwise
+  // What the measuring loop does beyond its sends and receives (ReceiveBoundText), ""
+  // where nothing is said (a listing, a simulation).
+  std::string loop;
 };
+
+// What bounds a blocking or busy-polled receive beyond the bare loop's calls, for the
+// context's "# loop:" line: a datagram socket's SO_RCVTIMEO, a stream or pipe's read
+// watchdog (or ppoll() for a timeout under its minimum), a busy-polled receive's clock
+// read every 64 empty attempts, or nothing (`timeout` absl::InfiniteDuration()).
+std::string ReceiveBoundText(bool datagram, bool busy_poll, absl::Duration timeout, bool automatic);
 
 // The load average now, or nullopt where it cannot be read.
 std::optional<platform::LoadAverage> LoadAverageNow();

@@ -2,6 +2,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
+#include "absl/time/time.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -16,6 +17,28 @@ ClockDescription Coarse(absl::Duration resolution) {
   clock.info.claimed_resolution = resolution;
   clock.probe.observed_resolution = resolution;
   return clock;
+}
+
+// Each kind of receive names its own bound, its timeout and the switch that removes it;
+// none names no bound.
+TEST(RunContextTest, TheLoopLineNamesTheBoundOfEachKindOfReceive) {
+  const absl::Duration second = absl::Seconds(1);
+  const std::string datagram = ReceiveBoundText(true, false, second, true);
+  const std::string stream = ReceiveBoundText(false, false, second, false);
+  const std::string short_pipe = ReceiveBoundText(false, false, absl::Milliseconds(5), false);
+  const std::string spinning = ReceiveBoundText(false, true, second, true);
+  const std::string none = ReceiveBoundText(true, false, absl::InfiniteDuration(), false);
+  EXPECT_THAT(datagram, HasSubstr("SO_RCVTIMEO"));
+  EXPECT_THAT(datagram, HasSubstr("1000 x the warm-up's median round trip"));
+  EXPECT_THAT(stream, HasSubstr("a read watchdog"));
+  EXPECT_THAT(stream, HasSubstr("--receive_timeout=1s"));
+  EXPECT_THAT(short_pipe, HasSubstr("ppoll()"));
+  EXPECT_THAT(spinning, HasSubstr("reads the clock after every 64 empty attempts"));
+  for (const std::string& bounded : {datagram, stream, short_pipe, spinning}) {
+    EXPECT_THAT(bounded, HasSubstr("--receive_timeout=none leaves that out"));
+  }
+  EXPECT_THAT(none, HasSubstr("receives wait without a bound"));
+  EXPECT_FALSE(absl::StrContains(none, "SO_RCVTIMEO")) << none;
 }
 
 TEST(RunContextTest, WarnsWhereResultsMayMislead) {

@@ -81,6 +81,25 @@ TEST(FlagMessagesTest, ADurationWithoutItsUnitStillSaysSo) {
   EXPECT_THAT(r.err, HasSubstr("--receive_timeout: must be a duration in [1us, 1h]"));
 }
 
+// --receive_timeout=none is the bare loop's unbounded receive: only for a local echo peer
+// over a real transport. Other duration flags refuse it by their range.
+TEST(FlagMessagesTest, NoReceiveBoundIsRefusedWhereAWaitCouldLastForEver) {
+  const HarnessResult sim = RunHarness(absl::StrCat(kQuick, "--receive_timeout=none"), "", 30);
+  EXPECT_EQ(sim.exit_code, 2) << sim.err;
+  EXPECT_THAT(sim.err, HasSubstr("--receive_timeout: none (receives without a bound) needs a "
+                                 "local echo peer over a real transport"));
+  const HarnessResult gap = RunHarness(
+      "--experiment=study --transport=sim --sizes=64 --iterations=10 --gap=none", "", 30);
+  EXPECT_EQ(gap.exit_code, 2) << gap.err;
+  EXPECT_THAT(gap.err, HasSubstr("--gap"));
+  const HarnessResult pipe = RunHarness(
+      "--experiment=sweep --transport=pipe --sizes=1 --iterations=100 --runs=1 "
+      "--receive_timeout=none --format=csv",
+      "", 60);
+  EXPECT_EQ(pipe.exit_code, 0) << pipe.err;
+  EXPECT_THAT(pipe.out, HasSubstr("# loop: sends and receives only"));
+}
+
 struct UselessCase {
   std::string flags;
   std::string flag;   // named in the message

@@ -372,6 +372,16 @@ TEST_P(TimersAndSignalsTest, TheLoopAndThePeerGainNothingButTheDeclaredBound) {
     EXPECT_TRUE(gained.empty()) << transport << " " << role
                                 << " has beyond the bare loop's: " << Describe(gained);
   }
+  // --receive_timeout=none is the bare loop's receive: nothing beyond it, client or peer.
+  auto unbounded = TimersAndSignals(TraceInto(
+      absl::StrCat("timers_none_", transport), HarnessPath(),
+      absl::StrCat("--experiment=sweep --transport=", transport, " --sizes=", kSize,
+                   " --runs=1 --iterations=", kTrips, " --format=csv --receive_timeout=none")));
+  for (const std::string role : {"client", "peer"}) {
+    EXPECT_EQ(unbounded[role], bare[role])
+        << transport << " " << role << " with --receive_timeout=none: tickbench "
+        << Describe(unbounded[role]) << "; bare loop " << Describe(bare[role]);
+  }
   // The declared bound is what the client arms: without it the test above would pass
   // for a bound that moved somewhere it does not look.
   for (const std::string& item : declared) {
