@@ -48,7 +48,7 @@
 # session, as tickbench's echo peer (forked by the harness) stays in the harness's: with
 # the kernel's autogroup scheduling (one group per session), a server in a session of its
 # own (setsid) gets a full share of its CPU instead of half of its session's, and on a
-# loaded machine its mean RTT drops by about 1.3x (docs/overhead.md).
+# loaded machine its mean RTT drops markedly (docs/overhead.md has the figure).
 set -euo pipefail
 
 reps=7

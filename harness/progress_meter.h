@@ -9,9 +9,7 @@
 // while the loop runs would make each of the loop's system calls dearer: the kernel then
 // takes and drops a reference on every file descriptor a call touches (its table is
 // shared), and the C library brackets each cancellable call with two atomic updates.
-// Measured on a 2-vCPU KVM guest (//bench:thread_cost_benchmark, docs/overhead.md): an
-// empty non-blocking pipe read took 228 ns alone and 307 ns with one sleeping thread
-// beside it (medians of 9; 96% intervals [227, 230] and [297, 314] ns).
+// //bench:thread_cost_benchmark measures it; docs/overhead.md has the figures.
 // A peer forked from a threaded process inherits the library's part of that.
 //
 // Promised: nothing is written before one interval has passed since the meter began (a

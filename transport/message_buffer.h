@@ -1,14 +1,12 @@
 // A message buffer that starts a page.
 //
 // The kernel copies a message between its buffers and the caller's with `rep movsb`,
-// whose speed depends on where the caller's buffer starts: in a plain busy-polled pipe
-// loop of 1 KiB on the machine of docs/overhead.md, buffers 16 bytes past a 32-byte
-// boundary made the round trip 1.08x [1.07, 1.11] as long as page-aligned ones, odd
-// addresses 1.74x [1.64, 2.09] (medians of paired ratios, distribution-free intervals).
-// malloc promises 16 bytes. So every buffer a message is sent from
-// or received into, the client's and the echo peer's (and the bare loop's), is one of
-// these: its first byte starts a page (kMessageBufferAlignment), so that a figure does
-// not depend on where an allocator happened to put the buffer, and a message of up to a
+// whose speed depends on where the caller's buffer starts: a buffer 16 bytes past a
+// 32-byte boundary, or at an odd address, makes a round trip measurably longer than a
+// page-aligned one (docs/overhead.md, "Costs the code avoids"). malloc promises 16 bytes. So every
+// buffer a message is sent from or received into, the client's and the echo peer's (and the bare
+// loop's), is one of these: its first byte starts a page (kMessageBufferAlignment), so that a
+// figure does not depend on where an allocator happened to put the buffer, and a message of up to a
 // page lies in one page.
 //
 // What is promised:

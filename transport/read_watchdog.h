@@ -5,11 +5,10 @@
 // Why: a pipe has no SO_RCVTIMEO. Waiting with ppoll() before (or after an empty) read
 // bounds the wait but costs a system call or two per round trip that a bare blocking loop
 // does not make. A socket has SO_RCVTIMEO, but the kernel then arms and cancels a timer
-// in every receive that waits: on a 2-vCPU VM (Linux 6.18), about 3% of a same-CPU
-// UNIX stream round trip (docs/overhead.md). Here a receive is one blocking read(2), as the
-// bare loop's, and the bound comes from outside it. It is looser than SO_RCVTIMEO's (see
-// below), which is why datagram sockets, whose timeout tells a lost datagram from a late
-// one, keep SO_RCVTIMEO (socket_endpoint.h).
+// in every receive that waits, a cost the bare loop does not pay (docs/overhead.md). Here a receive
+// is one blocking read(2), as the bare loop's, and the bound comes from outside it. It is looser
+// than SO_RCVTIMEO's (see below), which is why datagram sockets, whose timeout tells a lost
+// datagram from a late one, keep SO_RCVTIMEO (socket_endpoint.h).
 //
 // How:
 //   * Arming (the first Read() after SetTimeout(), or on another thread):

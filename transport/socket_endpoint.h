@@ -11,8 +11,8 @@
 //     peer (nothing is lost), and the watchdog's bound, [timeout, timeout * 1.25), does;
 //   * a datagram socket: SO_RCVTIMEO. There the timeout is what tells a lost datagram
 //     from a late one, so it is kept as exactly as the kernel keeps it, at the price of a
-//     kernel timer armed in each receive that waits (0.5-1.7% of a round trip on a
-//     2-vCPU VM, docs/overhead.md);
+//     kernel timer armed in each receive that waits (its measured cost:
+//     docs/overhead.md, "What the loop does beyond send and receive");
 //   * a shorter timeout, or any where watchdogs are not available
 //     (ReadWatchdogsAvailable()): SO_RCVTIMEO too;
 //   * busy polling never waits in the kernel: its receives spin on MSG_DONTWAIT up to the
