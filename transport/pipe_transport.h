@@ -26,8 +26,8 @@
 // calls that fail with EPIPE; otherwise each Send() blocks SIGPIPE in the calling thread
 // around its writes and discards a SIGPIPE they raised (see full_io.h). Either way a
 // closed reader is Unavailable, never a dead process. The mask costs two rt_sigprocmask
-// calls per Send(): about 0.5 us together on a Linux 6.18 VM where a one-byte write plus
-// read cost about 1 us, so not negligible in a pipe round trip. A program that ignores
+// calls per Send(), of the order of the write itself, so not negligible in a pipe round
+// trip. A program that ignores
 // SIGPIPE in main() before Connect() measures pipes without that cost (a forked peer
 // inherits the disposition, and with it the endpoint's bare write path), and must keep
 // ignoring it while the pair lives. The harness does.
