@@ -223,6 +223,16 @@ check "the ratio is the median of the paired ratios, a failed run no pair" \
 check "the round-trip column is the median over the repetitions" has_line "$out" '^tcp +64 +p50 \| +0\.8 +0\.5 +1\.60 '
 check "the table says what its ratios are" has_line "$out" 'median of the paired ratios'
 
+# A mean 0.4% over sockperf's prints as 1.00 but is over it: the count judges the ratio,
+# not its rounded print (tickbench mean 1.004 µs: F = 4 ns, the stub's mean F + 1000).
+make_harness close 4
+out="$work/close.out"
+check "compare.sh with a mean just over sockperf's runs" exits 0 "$out" env PATH="$stubs:$PATH" \
+  "$compare" --reps=1 --seconds=1 --pin=0,0 --iterations=10 --sizes=64 --harness="$stubs/close"
+check "a mean 1.004 of sockperf's is not counted as at most 1.00" \
+  bash -c "grep -qE '^# mean against sockperf: 0 of 2 rows at most 1\.00; not:$' '$out' &&
+           grep -qE '^#   udp 64: 1\.00 ' '$out'"
+
 for bad in --sizes=1,x --placement=both --pin=0 --reps=-1 --iterations=0 --fast; do
   out="$work/bad.out"
   check "compare.sh $bad exits 2" exits 2 "$out" env PATH="$stubs:$PATH" "$compare" "$bad" \

@@ -100,8 +100,11 @@ absl::Status PrepareExperiment(const CommandLine& command_line, const remote::Ro
   if (role.role == remote::Role::kClient) e.context.peer = role.peer.ToString();
   const SweepOptions& sweep = e.plan.sweep;
   if (!e.plan.simulate) {
-    e.context.loop = ReceiveBoundText(e.transport->is_datagram(), sweep.peer.busy_poll,
-                                      sweep.receive_timeout, sweep.engine.auto_receive_timeout);
+    const ReceiveKind kind = e.transport->is_datagram()      ? ReceiveKind::kDatagramSocket
+                             : e.transport->name() == "pipe" ? ReceiveKind::kPipe
+                                                             : ReceiveKind::kStreamSocket;
+    e.context.loop = ReceiveBoundText(kind, sweep.peer.busy_poll, sweep.receive_timeout,
+                                      sweep.engine.auto_receive_timeout);
   }
   if (std::optional<std::string> warning =
           BusyPollWarning(sweep.peer.busy_poll, e.transport->needs_local_peer(),

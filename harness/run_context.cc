@@ -149,7 +149,7 @@ std::string FormatContextComment(const RunContext& context) {
   return text;
 }
 
-std::string ReceiveBoundText(bool datagram, bool busy_poll, absl::Duration timeout,
+std::string ReceiveBoundText(ReceiveKind kind, bool busy_poll, absl::Duration timeout,
                              bool automatic) {
   if (timeout == absl::InfiniteDuration()) {
     return "sends and receives only: receives wait without a bound (--receive_timeout=none), "
@@ -164,13 +164,18 @@ std::string ReceiveBoundText(bool datagram, bool busy_poll, absl::Duration timeo
         "to end at its timeout (",
         length, "); --receive_timeout=none leaves that out");
   }
-  const std::string how =
-      datagram ? "SO_RCVTIMEO on the socket (the kernel arms a timer in each receive that "
-                 "waits; it tells a lost datagram from a late one)"
-      : !automatic && timeout < transport::kMinWatchdogTimeout
-          ? "ppoll() after a read that found nothing"
-          : "a read watchdog: a timer signal to the measuring thread every min(timeout / 4, "
-            "250ms), a handler and a few system calls when it lands in a read";
+  constexpr char kSoRcvtimeo[] =
+      "SO_RCVTIMEO on the socket (the kernel arms a timer in each receive that waits)";
+  std::string how;
+  if (kind == ReceiveKind::kDatagramSocket) {
+    how = absl::StrCat(kSoRcvtimeo, ", which tells a lost datagram from a late one");
+  } else if (transport::WatchdogBounds(timeout)) {
+    how =
+        "a read watchdog: a timer signal to the measuring thread every min(timeout / 4, "
+        "250ms), a handler and a few system calls when it lands in a read";
+  } else {
+    how = kind == ReceiveKind::kPipe ? "ppoll() after a read that found nothing" : kSoRcvtimeo;
+  }
   return absl::StrCat("each receive is bounded by ", how, "; timeout ", length,
                       "; --receive_timeout=none leaves that out");
 }

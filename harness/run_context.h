@@ -43,11 +43,19 @@ struct RunContext {
   std::string loop;
 };
 
+// The kinds of endpoint whose receives are bounded differently (transport/pipe_transport.h,
+// transport/socket_endpoint.h).
+enum class ReceiveKind { kDatagramSocket, kStreamSocket, kPipe };
+
 // What bounds a blocking or busy-polled receive beyond the bare loop's calls, for the
-// context's "# loop:" line: a datagram socket's SO_RCVTIMEO, a stream or pipe's read
-// watchdog (or ppoll() for a timeout under its minimum), a busy-polled receive's clock
-// read every 64 empty attempts, or nothing (`timeout` absl::InfiniteDuration()).
-std::string ReceiveBoundText(bool datagram, bool busy_poll, absl::Duration timeout, bool automatic);
+// context's "# loop:" line, as the endpoints choose it: a datagram socket's SO_RCVTIMEO;
+// a stream socket's or pipe's read watchdog where one bounds the timeout
+// (transport::WatchdogBounds), else a stream socket's SO_RCVTIMEO or a pipe's ppoll();
+// a busy-polled receive's clock read every 64 empty attempts; or nothing (`timeout`
+// absl::InfiniteDuration()). `automatic`: the timeout comes from the warm-up (at least
+// 250 ms), `timeout` is the warm-up's.
+std::string ReceiveBoundText(ReceiveKind kind, bool busy_poll, absl::Duration timeout,
+                             bool automatic);
 
 // The load average now, or nullopt where it cannot be read.
 std::optional<platform::LoadAverage> LoadAverageNow();
