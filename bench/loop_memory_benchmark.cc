@@ -19,7 +19,7 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/strings/str_format.h"
-#include "harness/round_trip_engine.h"
+#include "harness/engine/round_trip_engine.h"
 #include "platform/compiler.h"
 #include "timing/statistics.h"
 #include "timing/virtual_clock.h"

@@ -17,7 +17,7 @@
 #include "harness/build_info.h"
 #include "harness/command_status.h"
 #include "harness/compare_input.h"
-#include "harness/no_figure.h"
+#include "harness/engine/no_figure.h"
 #include "harness/output_file.h"
 #include "platform/system_info.h"
 #include "timing/confidence.h"

@@ -6,8 +6,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "harness/cli_options.h"
+#include "harness/engine/round_trip_engine.h"
 #include "harness/plan_checks.h"
-#include "harness/round_trip_engine.h"
 #include "transport/sim_rtt_model.h"
 
 namespace tickbench::harness {

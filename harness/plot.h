@@ -30,7 +30,7 @@
 #include "analysis/model_fit.h"
 #include "analysis/step_detector.h"
 #include "analysis/sweep.h"
-#include "harness/run_record.h"
+#include "harness/engine/run_record.h"
 #include "harness/study_runner.h"
 
 namespace tickbench::harness {

@@ -23,10 +23,10 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "harness/engine/run_record.h"
 #include "harness/plot.h"
 #include "harness/reporter.h"
 #include "harness/run_context.h"
-#include "harness/run_record.h"
 #include "harness/study_runner.h"
 #include "harness/sweep_report.h"
 

@@ -23,10 +23,10 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "harness/engine/run_record.h"
 #include "harness/output_format.h"
 #include "harness/run_context.h"
 #include "harness/run_readings.h"
-#include "harness/run_record.h"
 #include "harness/study_runner.h"
 #include "harness/sweep_report.h"
 

@@ -24,8 +24,8 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "harness/engine/run_record.h"
 #include "harness/json_writer.h"
-#include "harness/run_record.h"
 #include "timing/confidence.h"
 
 namespace tickbench::harness {

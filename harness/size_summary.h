@@ -19,7 +19,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "harness/run_record.h"
+#include "harness/engine/run_record.h"
 #include "timing/confidence.h"
 
 namespace tickbench::harness {

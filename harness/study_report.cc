@@ -6,8 +6,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "harness/engine/no_figure.h"
 #include "harness/json_writer.h"
-#include "harness/no_figure.h"
 #include "timing/confidence.h"
 
 namespace tickbench::harness {
@@ -35,7 +35,7 @@ std::string CsvInterval(const timing::ConfidenceInterval& ci) {
 namespace {
 
 // A figure's CSV cell: fixed decimals, or significant digits (negative `digits`); empty
-// where there is no figure (harness/no_figure.h).
+// where there is no figure (harness/engine/no_figure.h).
 std::string Fig(double value, int digits) {
   return digits >= 0 ? FigureText(value, digits, kNoFigureCsv)
                      : FigureTextSignificant(value, -digits, kNoFigureCsv);

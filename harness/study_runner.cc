@@ -7,9 +7,9 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "harness/no_figure.h"
-#include "harness/round_trip_engine.h"
-#include "harness/round_trip_loop.h"
+#include "harness/engine/no_figure.h"
+#include "harness/engine/round_trip_engine.h"
+#include "harness/engine/round_trip_loop.h"
 #include "platform/stop_signal.h"
 #include "timing/confidence.h"
 #include "transport/echo_peer.h"
@@ -319,7 +319,7 @@ void FinishCell(const std::vector<StudyRun>& runs, const StudyOptions& options, 
       return;
     }
   }
-  MarkUnmeasured(cell);  // no figure (harness/no_figure.h)
+  MarkUnmeasured(cell);  // no figure (harness/engine/no_figure.h)
   cell.runs = static_cast<int>(runs.size());
   if (runs.empty()) return;
   cell.error = absl::StrFormat(

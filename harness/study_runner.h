@@ -22,7 +22,7 @@
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
-#include "harness/run_record.h"
+#include "harness/engine/run_record.h"
 #include "timing/clock.h"
 #include "timing/clock_probe.h"
 #include "timing/confidence.h"
@@ -258,7 +258,7 @@ void AggregateStudyRuns(const std::vector<StudyRunData>& runs, double reference_
                         StudyCell& cell);
 
 // A cell no run measured (an error or a stop in its first run): every figure kNoFigure and
-// every interval invalid (harness/no_figure.h); its clock, size, resolution, read cost
+// every interval invalid (harness/engine/no_figure.h); its clock, size, resolution, read cost
 // and counts stay.
 void MarkUnmeasured(StudyCell& cell);
 

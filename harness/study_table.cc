@@ -8,7 +8,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
 #include "absl/time/time.h"
-#include "harness/no_figure.h"
+#include "harness/engine/no_figure.h"
 #include "harness/study_report.h"
 #include "harness/terminal_text.h"
 #include "harness/text_wrap.h"
@@ -18,7 +18,7 @@ namespace tickbench::harness {
 namespace {
 
 // Every figure of the table goes through FigureText: "-" where nothing measured it
-// (harness/no_figure.h).
+// (harness/engine/no_figure.h).
 std::string Micros(double ns) { return FigureText(ns / 1e3, 2, kNoFigureTable); }
 
 std::string Histogram(const std::vector<int64_t>& counts) {

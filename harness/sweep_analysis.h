@@ -24,7 +24,7 @@
 #include "analysis/step_detector.h"
 #include "analysis/sweep.h"
 #include "analysis/system_facts.h"
-#include "harness/run_record.h"
+#include "harness/engine/run_record.h"
 #include "harness/simulation_fit.h"  // FitSimulation, for the callers of the analysis
 #include "transport/sim_rtt_model.h"
 #include "transport/transport.h"

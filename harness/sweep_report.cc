@@ -9,8 +9,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "harness/engine/no_figure.h"
 #include "harness/json_writer.h"
-#include "harness/no_figure.h"
 #include "harness/size_summary.h"
 #include "timing/confidence.h"
 #include "timing/statistics.h"
@@ -205,7 +205,7 @@ std::string FormatCsv(const std::vector<RunRecord>& records,
     absl::StrAppendFormat(&text, "%s,%s,%s,%d,%d,%d,%d,%d,", r.transport, CsvField(r.clock),
                           CsvField(r.reference_clock), r.size_bytes, r.run, r.iterations,
                           r.completed, r.batch);
-    // A figure nothing measured is an empty cell (harness/no_figure.h).
+    // A figure nothing measured is an empty cell (harness/engine/no_figure.h).
     const timing::Summary& it = r.per_iteration_ns;
     absl::StrAppend(&text,
                     CsvFigures({r.averaged_rtt_ns, r.throughput_bytes_per_s, it.mean, it.sd, it.min,
@@ -310,7 +310,7 @@ std::string FormatJson(const RunContext& context, const std::vector<RunRecord>& 
     json.IntegerField("timed_trips", r.timed_trips);
     json.IntegerField("excluded_trips", r.excluded_trips);
     json.IntegerField("receive_timeout_ns", r.receive_timeout_ns);
-    // A figure nothing measured is NaN, written as null (harness/no_figure.h).
+    // A figure nothing measured is NaN, written as null (harness/engine/no_figure.h).
     json.Key("averaged");
     json.BeginObject();
     json.NumberField("rtt_ns", r.averaged_rtt_ns);

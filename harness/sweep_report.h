@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "harness/engine/run_record.h"
 #include "harness/run_context.h"
 #include "harness/run_readings.h"
-#include "harness/run_record.h"
 
 namespace tickbench::harness {
 

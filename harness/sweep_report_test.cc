@@ -5,7 +5,7 @@
 #include "analysis/csv_sweep_reader.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "harness/no_figure.h"
+#include "harness/engine/no_figure.h"
 #include "harness/text_wrap.h"
 
 namespace tickbench::harness {
@@ -158,7 +158,7 @@ TEST(SweepReportTest, ARunWithoutAFigureShowsWhatWasLostNeverANumber) {
     r.timed_trips = 0;
     r.completed = 1000;
     r.integrity.lost = 1000;
-    MarkUnmeasured(r);  // as the engine leaves such a run (harness/no_figure.h)
+    MarkUnmeasured(r);  // as the engine leaves such a run (harness/engine/no_figure.h)
   }
   records[1].attempt = 2;
   RunRecord other = TwoRuns()[0];

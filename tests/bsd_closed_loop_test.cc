@@ -4,7 +4,7 @@
 
 #include "analysis/model_fit.h"
 #include "gtest/gtest.h"
-#include "harness/round_trip_engine.h"
+#include "harness/engine/round_trip_engine.h"
 #include "harness/sweep_analysis.h"
 #include "timing/virtual_clock.h"
 #include "transport/sim_transport.h"

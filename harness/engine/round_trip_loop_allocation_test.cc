@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "harness/round_trip_engine.h"
+#include "harness/engine/round_trip_engine.h"
 #include "timing/cycle_clock.h"
 #include "timing/os_clocks.h"
 #include "timing/virtual_clock.h"

@@ -1,19 +1,19 @@
-// How a measurement loop (harness/round_trip_loop.h) is chosen: once, outside the loop,
+// How a measurement loop (harness/engine/round_trip_loop.h) is chosen: once, outside the loop,
 // for the concrete type of the endpoint and of each clock, so that the loop itself calls
 // both directly. Each choice is a dynamic_cast to a `final` class; what matches none runs
 // through the base class, with virtual calls.
 //
-// SelectLoop (harness/round_trip_engine.h) picks the endpoint type among the transports'
+// SelectLoop (harness/engine/round_trip_engine.h) picks the endpoint type among the transports'
 // own; SelectLoopForEndpointType picks the clock types for an endpoint type the caller
 // names, for tests and benchmarks with an endpoint class of their own.
-#ifndef HARNESS_LOOP_SELECTION_H_
-#define HARNESS_LOOP_SELECTION_H_
+#ifndef HARNESS_ENGINE_LOOP_SELECTION_H_
+#define HARNESS_ENGINE_LOOP_SELECTION_H_
 
 #include <cstdint>
 #include <type_traits>
 
-#include "harness/round_trip_loop.h"
-#include "harness/run_record.h"
+#include "harness/engine/round_trip_loop.h"
+#include "harness/engine/run_record.h"
 #include "timing/clock.h"
 #include "timing/cycle_clock.h"
 #include "timing/os_clocks.h"
@@ -92,4 +92,4 @@ LoopFunction SelectLoopForEndpointType(timing::Clock& clock, timing::Clock* refe
 
 }  // namespace tickbench::harness
 
-#endif  // HARNESS_LOOP_SELECTION_H_
+#endif  // HARNESS_ENGINE_LOOP_SELECTION_H_

@@ -12,11 +12,11 @@
 //   * The status is OK only when every size has a valid run; a size without one is
 //     DataLoss after every other size was measured.
 //   * A stop signal ends the sweep after the current run (and the run itself within a
-//     second: harness/round_trip_engine.h).
+//     second: harness/engine/round_trip_engine.h).
 // Not promised:
 //   * That retries succeed: a peer that loses every datagram loses them on every attempt.
-#ifndef HARNESS_SWEEP_RUNNER_H_
-#define HARNESS_SWEEP_RUNNER_H_
+#ifndef HARNESS_ENGINE_SWEEP_RUNNER_H_
+#define HARNESS_ENGINE_SWEEP_RUNNER_H_
 
 #include <atomic>
 #include <functional>
@@ -26,8 +26,8 @@
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
-#include "harness/round_trip_engine.h"
-#include "harness/run_record.h"
+#include "harness/engine/round_trip_engine.h"
+#include "harness/engine/run_record.h"
 #include "timing/clock.h"
 #include "transport/echo_peer.h"
 #include "transport/transport.h"
@@ -84,4 +84,4 @@ SweepOutcome RunSweep(transport::Transport& transport, timing::Clock& clock,
 
 }  // namespace tickbench::harness
 
-#endif  // HARNESS_SWEEP_RUNNER_H_
+#endif  // HARNESS_ENGINE_SWEEP_RUNNER_H_

@@ -1,5 +1,5 @@
 // The sweep's rules for faults and signals, in simulation (virtual time: exact and fast).
-#include "harness/sweep_runner.h"
+#include "harness/engine/sweep_runner.h"
 
 #include <signal.h>
 

@@ -1,4 +1,4 @@
-#include "harness/progress_meter.h"
+#include "harness/engine/progress_meter.h"
 
 #include <dirent.h>
 

@@ -1,11 +1,11 @@
-#include "harness/sweep_runner.h"
+#include "harness/engine/sweep_runner.h"
 
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "harness/echo_session.h"
+#include "harness/engine/echo_session.h"
 #include "platform/cpu_affinity.h"
 #include "platform/stop_signal.h"
 #include "timing/tick_clock.h"

@@ -5,8 +5,8 @@
 // name says otherwise; a run with valid() false has no figure (its averages stay 0 and
 // reports print none). Not promised: that `completed` trips were all timed, nor that
 // clock_marks are kept (a chunked run folds them).
-#ifndef HARNESS_RUN_RECORD_H_
-#define HARNESS_RUN_RECORD_H_
+#ifndef HARNESS_ENGINE_RUN_RECORD_H_
+#define HARNESS_ENGINE_RUN_RECORD_H_
 
 #include <cstdint>
 #include <string>
@@ -125,4 +125,4 @@ struct RunRecord {
 
 }  // namespace tickbench::harness
 
-#endif  // HARNESS_RUN_RECORD_H_
+#endif  // HARNESS_ENGINE_RUN_RECORD_H_

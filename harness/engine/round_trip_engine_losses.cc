@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_format.h"
-#include "harness/round_trip_engine.h"
+#include "harness/engine/round_trip_engine.h"
 #include "platform/stop_signal.h"
 
 namespace tickbench::harness {

@@ -8,8 +8,8 @@
 //   * The client's receive timeout is set before Open() returns.
 // Not promised:
 //   * The peer's CPU placement beyond what --pin asked; an unpinned peer may share a CPU.
-#ifndef HARNESS_ECHO_SESSION_H_
-#define HARNESS_ECHO_SESSION_H_
+#ifndef HARNESS_ENGINE_ECHO_SESSION_H_
+#define HARNESS_ENGINE_ECHO_SESSION_H_
 
 #include <memory>
 #include <optional>
@@ -52,4 +52,4 @@ class EchoSession {
 
 }  // namespace tickbench::harness
 
-#endif  // HARNESS_ECHO_SESSION_H_
+#endif  // HARNESS_ENGINE_ECHO_SESSION_H_

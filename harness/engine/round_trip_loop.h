@@ -5,22 +5,21 @@
 // the reference right after it.
 //
 // It is a template on the concrete endpoint type as well, chosen once outside the loop
-// too (harness/loop_selection.h, SelectLoop in harness/round_trip_engine.h). The socket
-// and pipe endpoints are `final` classes, so a Send() or Receive() through a reference
-// of their own type is a direct call to a known function, not a load of the vtable and
-// an indirect call through it: every round trip runs the same instruction stream, with
-// no indirect branch for the predictor to get right or wrong between the readings. An
-// endpoint type the loop is not specialised for runs it as transport::Endpoint, with
-// virtual calls.
-#ifndef HARNESS_ROUND_TRIP_LOOP_H_
-#define HARNESS_ROUND_TRIP_LOOP_H_
+// too (harness/engine/loop_selection.h, SelectLoop in harness/engine/round_trip_engine.h). The
+// socket and pipe endpoints are `final` classes, so a Send() or Receive() through a reference of
+// their own type is a direct call to a known function, not a load of the vtable and an indirect
+// call through it: every round trip runs the same instruction stream, with no indirect branch for
+// the predictor to get right or wrong between the readings. An endpoint type the loop is not
+// specialised for runs it as transport::Endpoint, with virtual calls.
+#ifndef HARNESS_ENGINE_ROUND_TRIP_LOOP_H_
+#define HARNESS_ENGINE_ROUND_TRIP_LOOP_H_
 
 #include <cstdint>
 #include <type_traits>
 
 #include "absl/status/status.h"
 #include "absl/types/span.h"
-#include "harness/run_record.h"
+#include "harness/engine/run_record.h"
 #include "platform/compiler.h"
 #include "platform/stop_signal.h"
 #include "transport/message_pattern.h"
@@ -187,4 +186,4 @@ LoopOutcome TimedLoop(EndpointT& endpoint, ClockT& clock, ReferenceT reference,
 
 }  // namespace tickbench::harness
 
-#endif  // HARNESS_ROUND_TRIP_LOOP_H_
+#endif  // HARNESS_ENGINE_ROUND_TRIP_LOOP_H_

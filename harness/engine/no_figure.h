@@ -4,14 +4,14 @@
 // kNoFigureCsv), "-" in a table (FigureText with kNoFigureTable). Records are marked
 // where they are finished, by MarkUnmeasured: a run with no clean interval here (the
 // round-trip engine), a study cell without a run in study_runner.h.
-#ifndef HARNESS_NO_FIGURE_H_
-#define HARNESS_NO_FIGURE_H_
+#ifndef HARNESS_ENGINE_NO_FIGURE_H_
+#define HARNESS_ENGINE_NO_FIGURE_H_
 
 #include <limits>
 #include <string>
 
 #include "absl/strings/string_view.h"
-#include "harness/run_record.h"
+#include "harness/engine/run_record.h"
 #include "timing/statistics.h"
 
 namespace tickbench::harness {
@@ -38,4 +38,4 @@ void MarkUnmeasured(RunRecord& record);
 
 }  // namespace tickbench::harness
 
-#endif  // HARNESS_NO_FIGURE_H_
+#endif  // HARNESS_ENGINE_NO_FIGURE_H_

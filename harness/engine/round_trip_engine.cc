@@ -1,11 +1,11 @@
-#include "harness/round_trip_engine.h"
+#include "harness/engine/round_trip_engine.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "absl/strings/str_format.h"
-#include "harness/no_figure.h"
+#include "harness/engine/no_figure.h"
 #include "timing/confidence.h"
 #include "transport/echo_peer.h"
 #include "transport/message_pattern.h"

@@ -1,4 +1,4 @@
-#include "harness/echo_session.h"
+#include "harness/engine/echo_session.h"
 
 #include <algorithm>
 

@@ -17,8 +17,8 @@
 // no thread. Not promised: an update every interval: a run longer than the interval
 // shows its line when it ends. Nor an accurate ETA (it assumes every run takes as long as
 // the mean so far).
-#ifndef HARNESS_PROGRESS_METER_H_
-#define HARNESS_PROGRESS_METER_H_
+#ifndef HARNESS_ENGINE_PROGRESS_METER_H_
+#define HARNESS_ENGINE_PROGRESS_METER_H_
 
 #include <cstdint>
 #include <functional>
@@ -40,7 +40,7 @@ class ProgressMeter {
     std::function<absl::Time()> now;
   };
 
-  // Runs are the outer loop over `sizes` (harness/sweep_runner.h); `trips_per_run` timed
+  // Runs are the outer loop over `sizes` (harness/engine/sweep_runner.h); `trips_per_run` timed
   // round trips each.
   ProgressMeter(std::function<void(absl::string_view)> err, Options options,
                 std::vector<size_t> sizes, int runs, int64_t trips_per_run);
@@ -74,4 +74,4 @@ class ProgressMeter {
 
 }  // namespace tickbench::harness
 
-#endif  // HARNESS_PROGRESS_METER_H_
+#endif  // HARNESS_ENGINE_PROGRESS_METER_H_

@@ -1,6 +1,6 @@
 // The engine's figures, exact: a simulated transport in virtual time, read by virtual and
 // simulated tick clocks, leaves no room for noise.
-#include "harness/round_trip_engine.h"
+#include "harness/engine/round_trip_engine.h"
 
 #include <cmath>
 
@@ -239,7 +239,7 @@ TEST(RoundTripEngineTest, ALossInTheOnlyIntervalLeavesNoFigure) {
   EXPECT_EQ(r.integrity.lost, 2);
   EXPECT_EQ(r.timed_trips, 0);
   EXPECT_EQ(r.excluded_trips, 1000);
-  // No figure: NaN, never 0 (harness/no_figure.h).
+  // No figure: NaN, never 0 (harness/engine/no_figure.h).
   EXPECT_TRUE(std::isnan(r.averaged_rtt_ns)) << r.averaged_rtt_ns;
   EXPECT_TRUE(std::isnan(r.per_iteration_ns.mean)) << r.per_iteration_ns.mean;
   EXPECT_TRUE(std::isnan(r.per_iteration_ns.p50)) << r.per_iteration_ns.p50;

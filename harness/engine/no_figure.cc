@@ -1,4 +1,4 @@
-#include "harness/no_figure.h"
+#include "harness/engine/no_figure.h"
 
 #include <cmath>
 

@@ -4,7 +4,7 @@
 // EngineOptions::max_kept_intervals, not by N.
 //
 // Promised:
-//   * The timed loop (harness/round_trip_loop.h) allocates nothing, logs nothing, reads
+//   * The timed loop (harness/engine/round_trip_loop.h) allocates nothing, logs nothing, reads
 //     only the two clocks asked for, and makes no system call but the transport's
 //     (round_trip_loop_allocation_test, tests/syscall_count_test).
 //   * A lost, late, reordered or corrupted round trip is never timed: its interval is cut
@@ -20,8 +20,8 @@
 //   * The warm-up's round trips are not reported; its losses only count in warmup_lost.
 //   * A chunked run (more intervals than max_kept_intervals) has percentiles within the
 //     histogram's precision (0.39%), not exact ones, and no raw marks.
-#ifndef HARNESS_ROUND_TRIP_ENGINE_H_
-#define HARNESS_ROUND_TRIP_ENGINE_H_
+#ifndef HARNESS_ENGINE_ROUND_TRIP_ENGINE_H_
+#define HARNESS_ENGINE_ROUND_TRIP_ENGINE_H_
 
 #include <cstdint>
 #include <vector>
@@ -29,9 +29,9 @@
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
-#include "harness/loop_selection.h"
-#include "harness/round_trip_loop.h"
-#include "harness/run_record.h"
+#include "harness/engine/loop_selection.h"
+#include "harness/engine/round_trip_loop.h"
+#include "harness/engine/run_record.h"
 #include "timing/clock.h"
 #include "timing/statistics.h"
 #include "transport/message_buffer.h"
@@ -100,7 +100,7 @@ class RoundTripEngine {
   // EngineOptions::max_kept_intervals), with percentiles from a histogram.
   bool chunked() const { return chunked_; }
 
-  using LoopFunction = harness::LoopFunction;  // harness/loop_selection.h
+  using LoopFunction = harness::LoopFunction;  // harness/engine/loop_selection.h
 
  private:
   // A record of this run's identity, clocks and settings, with no figures yet.
@@ -167,4 +167,4 @@ absl::string_view LoopEndpointKind(const transport::Endpoint& endpoint);
 
 }  // namespace tickbench::harness
 
-#endif  // HARNESS_ROUND_TRIP_ENGINE_H_
+#endif  // HARNESS_ENGINE_ROUND_TRIP_ENGINE_H_
