@@ -16,7 +16,7 @@
 #include "harness/output_format.h"
 #include "harness/presets.h"
 #include "harness/setting.h"
-#include "harness/study_runner.h"
+#include "harness/study/study_runner.h"
 #include "timing/clock_spec.h"
 #include "transport/sim_rtt_model.h"
 #include "transport/sim_transport.h"

@@ -31,7 +31,7 @@
 #include "analysis/step_detector.h"
 #include "analysis/sweep.h"
 #include "harness/engine/run_record.h"
-#include "harness/study_runner.h"
+#include "harness/study/study_cell.h"
 
 namespace tickbench::harness {
 

@@ -27,7 +27,7 @@
 #include "harness/plot.h"
 #include "harness/reporter.h"
 #include "harness/run_context.h"
-#include "harness/study_runner.h"
+#include "harness/study/study_cell.h"
 #include "harness/sweep_report.h"
 
 namespace tickbench::harness {

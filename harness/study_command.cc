@@ -14,7 +14,7 @@
 #include "harness/plot.h"
 #include "harness/report_page.h"
 #include "harness/reporter.h"
-#include "harness/study_runner.h"
+#include "harness/study/study_runner.h"
 #include "platform/cpu_affinity.h"
 #include "timing/os_clocks.h"
 

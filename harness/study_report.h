@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "harness/run_context.h"
-#include "harness/study_runner.h"
+#include "harness/study/study_cell.h"
 #include "harness/sweep_report.h"
 
 namespace tickbench::harness {

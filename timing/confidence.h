@@ -132,7 +132,7 @@ ConfidenceInterval BatchSdInterval(absl::Span<const double> series, double sd_fl
 // readings is not left to a normal approximation. Its coverage in simulation (dithered
 // tick readings, f in {0.05, 0.5, 0.95}, 80 to 4000 readings, with and without jitter):
 // 95% +- 3 binomial SE, and 100% at f = 1/2, where the sample SD cannot exceed its
-// maximum (harness/study_coverage_test).
+// maximum (harness/study/study_coverage_test).
 ConfidenceInterval QuantizedSdInterval(absl::Span<const double> readings, double quantum,
                                        double confidence = kConfidence95);
 

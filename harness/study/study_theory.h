@@ -1,12 +1,12 @@
 // The study's check of the coarse-tick theory, with intervals on both sides (internal to
 // the study_runner target; used by AggregateStudyRuns).
-#ifndef HARNESS_STUDY_THEORY_H_
-#define HARNESS_STUDY_THEORY_H_
+#ifndef HARNESS_STUDY_STUDY_THEORY_H_
+#define HARNESS_STUDY_STUDY_THEORY_H_
 
 #include <string>
 #include <vector>
 
-#include "harness/study_runner.h"
+#include "harness/study/study_runner.h"
 
 namespace tickbench::harness {
 
@@ -31,4 +31,4 @@ std::string TheoryWords(const StudyCell& cell);
 
 }  // namespace tickbench::harness
 
-#endif  // HARNESS_STUDY_THEORY_H_
+#endif  // HARNESS_STUDY_STUDY_THEORY_H_

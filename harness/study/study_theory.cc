@@ -1,4 +1,4 @@
-#include "harness/study_theory.h"
+#include "harness/study/study_theory.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // The study in deterministic simulation, where the theory's predictions are exact.
-#include "harness/study_runner.h"
+#include "harness/study/study_runner.h"
 
 #include <signal.h>
 #include <sys/resource.h>

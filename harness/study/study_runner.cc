@@ -1,4 +1,4 @@
-#include "harness/study_runner.h"
+#include "harness/study/study_runner.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,6 +12,7 @@
 #include "harness/engine/round_trip_loop.h"
 #include "platform/stop_signal.h"
 #include "timing/confidence.h"
+#include "timing/tick_clock.h"
 #include "transport/echo_peer.h"
 #include "transport/message_buffer.h"
 #include "transport/message_pattern.h"

@@ -6,12 +6,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "harness/study_runner.h"
-#include "harness/study_theory.h"
+#include "harness/study/study_runner.h"
+#include "harness/study/study_theory.h"
 #include "platform/stop_signal.h"
 #include "timing/confidence.h"
 
-// AggregateStudyRuns and SummarizeCell (declared in harness/study_runner.h): a study cell's
+// AggregateStudyRuns and SummarizeCell (declared in harness/study/study_runner.h): a study cell's
 // figures from its runs, and their plain words.
 
 namespace tickbench::harness {
