@@ -9,7 +9,7 @@
 #include "fuzz/fuzz_text.h"
 #include "harness/analysis_json.h"
 #include "harness/analyze_text.h"
-#include "harness/json_reader.h"
+#include "harness/json/json_reader.h"
 
 namespace tickbench::fuzz {
 

@@ -8,8 +8,8 @@
 #include "fuzz/fuzz_check.h"
 #include "fuzz/fuzz_text.h"
 #include "harness/compare_command.h"
-#include "harness/json_reader.h"
-#include "harness/output_format.h"
+#include "harness/json/json_reader.h"
+#include "harness/output/output_format.h"
 
 namespace tickbench::fuzz {
 namespace {

@@ -1,5 +1,5 @@
 // Fuzz entry for --compare on JSON bytes (harness::CompareSweepJson: the JSON reader, the
-// checks of harness/compare_input.h, the ratios and their tests, the three formats).
+// checks of harness/json/compare_input.h, the ratios and their tests, the three formats).
 //
 // Input: file A, then a line "---" and file B; without that line, A compared with itself.
 // Checked besides memory safety: a refusal is InvalidArgument (exit 2) with a message of

@@ -1,6 +1,6 @@
 #include "harness/analysis_json.h"
 
-#include "harness/json_writer.h"
+#include "harness/json/json_writer.h"
 #include "harness/run_context.h"
 
 namespace tickbench::harness {

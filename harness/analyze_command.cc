@@ -9,8 +9,8 @@
 #include "harness/analysis_json.h"
 #include "harness/analyze_text.h"
 #include "harness/clock_report.h"
-#include "harness/command_status.h"
-#include "harness/output_file.h"
+#include "harness/output/command_status.h"
+#include "harness/output/output_file.h"
 #include "harness/plot.h"
 
 namespace tickbench::harness {

@@ -10,7 +10,7 @@
 #include "analysis/csv_sweep_reader.h"
 #include "analysis/model_fit.h"
 #include "analysis/system_facts.h"
-#include "harness/command_status.h"
+#include "harness/output/command_status.h"
 #include "harness/simulation_fit.h"
 
 namespace tickbench::harness {

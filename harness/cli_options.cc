@@ -13,7 +13,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "harness/output_file.h"
+#include "harness/output/output_file.h"
 #include "harness/plan_checks.h"
 #include "harness/plot.h"
 #include "harness/size_list.h"

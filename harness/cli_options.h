@@ -13,7 +13,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "harness/engine/sweep_runner.h"
-#include "harness/output_format.h"
+#include "harness/output/output_format.h"
 #include "harness/presets.h"
 #include "harness/setting.h"
 #include "harness/study/study_runner.h"

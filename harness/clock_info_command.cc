@@ -6,7 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "harness/clock_report.h"
-#include "harness/command_status.h"
+#include "harness/output/command_status.h"
 #include "harness/run_context.h"
 #include "timing/clock_probe.h"
 #include "timing/clock_spec.h"

@@ -3,7 +3,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "harness/json_writer.h"
+#include "harness/json/json_writer.h"
 
 namespace tickbench::harness {
 namespace {

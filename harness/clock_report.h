@@ -7,7 +7,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "harness/output_format.h"
+#include "harness/output/output_format.h"
 #include "harness/run_context.h"
 #include "timing/clock_spec.h"
 

@@ -16,7 +16,7 @@
 // spread so widely that the interval's bounds overflow, "no test" as well.
 //
 // Refused (exit 2, naming what differs or is wrong): files that cannot be read, or that
-// harness/compare_input.h refuses (not JSON, an unknown schema_version, not a sweep's
+// harness/json/compare_input.h refuses (not JSON, an unknown schema_version, not a sweep's
 // results, values that mean nothing: a duration negative, infinite or absurd, a size not a
 // whole number of bytes a transport takes), whose transports differ, or whose sets of sizes
 // differ. Not promised: that the clocks or hosts match (they are shown, not checked).
@@ -28,7 +28,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "harness/cli_options.h"
-#include "harness/output_format.h"
+#include "harness/output/output_format.h"
 #include "harness/reporter.h"
 
 namespace tickbench::harness {

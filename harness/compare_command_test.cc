@@ -11,7 +11,7 @@
 #include "absl/strings/str_join.h"
 #include "analysis/sweep.h"
 #include "gtest/gtest.h"
-#include "harness/build_info.h"
+#include "harness/output/build_info.h"
 #include "transport/transport_registry.h"
 
 namespace tickbench::harness {

@@ -3,10 +3,10 @@
 #include "absl/strings/str_cat.h"
 #include "harness/analyze_command.h"
 #include "harness/clock_info_command.h"
-#include "harness/command_status.h"
 #include "harness/compare_command.h"
 #include "harness/list_clocks_command.h"
 #include "harness/measure_command.h"
+#include "harness/output/command_status.h"
 #include "harness/server_command.h"
 #include "platform/stop_signal.h"
 

@@ -6,7 +6,7 @@
 #include "absl/strings/str_format.h"
 #include "core/board_rows.h"
 #include "harness/clock_report.h"
-#include "harness/command_status.h"
+#include "harness/output/command_status.h"
 #include "timing/clock_spec.h"
 
 namespace tickbench::harness {

@@ -10,9 +10,9 @@
 #include "absl/status/status.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
-#include "harness/command_status.h"
 #include "harness/dispatch.h"
 #include "harness/flags.h"
+#include "harness/output/command_status.h"
 #include "harness/reporter.h"
 
 int main(int argc, char** argv) {

@@ -3,8 +3,8 @@
 #include <memory>
 #include <utility>
 
-#include "harness/command_status.h"
 #include "harness/experiment.h"
+#include "harness/output/command_status.h"
 #include "harness/study_command.h"
 #include "harness/sweep_command.h"
 #include "remote/role_options.h"

@@ -8,7 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "harness/cli_options.h"
-#include "harness/output_file.h"
+#include "harness/output/output_file.h"
 #include "harness/plan_checks.h"
 #include "harness/plot.h"
 #include "harness/run_readings.h"

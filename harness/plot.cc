@@ -25,7 +25,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "analysis/buffer_models.h"
-#include "harness/output_file.h"
+#include "harness/output/output_file.h"
 #include "platform/errno_status.h"
 #include "platform/no_spawn.h"
 #include "platform/stop_signal.h"

@@ -7,7 +7,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "harness/build_info.h"
+#include "harness/output/build_info.h"
 
 // HtmlEscape, InlineableSvg and RenderReportPage; the pages' contents are put together in
 // report_page_build.cc.

@@ -24,7 +24,7 @@
 
 #include "absl/strings/string_view.h"
 #include "harness/engine/run_record.h"
-#include "harness/output_format.h"
+#include "harness/output/output_format.h"
 #include "harness/run_context.h"
 #include "harness/run_readings.h"
 #include "harness/study/study_cell.h"

@@ -7,9 +7,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
-#include "harness/build_info.h"
-#include "harness/json_writer.h"
-#include "harness/terminal_text.h"
+#include "harness/json/json_writer.h"
+#include "harness/output/build_info.h"
+#include "harness/output/terminal_text.h"
 #include "transport/read_watchdog.h"
 
 namespace tickbench::harness {

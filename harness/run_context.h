@@ -11,7 +11,7 @@
 
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
-#include "harness/json_writer.h"
+#include "harness/json/json_writer.h"
 #include "harness/setting.h"
 #include "platform/system_info.h"
 #include "timing/clock.h"
@@ -87,7 +87,7 @@ std::vector<std::string> ContextWarnings(const platform::SystemInfo& system,
                                          const std::vector<ClockDescription>& clocks);
 
 // Where a JSON report came from, as the first members of its top-level object:
-// "schema_version" (kSchemaVersion of harness/build_info.h), "tickbench_version" and
+// "schema_version" (kSchemaVersion of harness/output/build_info.h), "tickbench_version" and
 // "mode" ("sweep", "study", "list_clocks", "clock_info", "analyze").
 void WriteProvenanceJson(JsonWriter& json, absl::string_view mode);
 

@@ -25,7 +25,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "harness/engine/run_record.h"
-#include "harness/json_writer.h"
+#include "harness/json/json_writer.h"
 #include "timing/confidence.h"
 
 namespace tickbench::harness {

@@ -4,7 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "harness/command_status.h"
+#include "harness/output/command_status.h"
 #include "remote/echo_server.h"
 #include "remote/role_options.h"
 #include "remote/termination_signals.h"

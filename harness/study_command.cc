@@ -8,9 +8,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "harness/command_status.h"
 #include "harness/engine/echo_session.h"
 #include "harness/engine/progress_meter.h"
+#include "harness/output/command_status.h"
 #include "harness/plot.h"
 #include "harness/report_page.h"
 #include "harness/reporter.h"

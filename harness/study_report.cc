@@ -7,7 +7,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "harness/engine/no_figure.h"
-#include "harness/json_writer.h"
+#include "harness/json/json_writer.h"
 #include "timing/confidence.h"
 
 namespace tickbench::harness {

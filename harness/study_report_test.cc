@@ -4,7 +4,7 @@
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "harness/text_wrap.h"
+#include "harness/output/text_wrap.h"
 
 namespace tickbench::harness {
 namespace {

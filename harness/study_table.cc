@@ -9,9 +9,9 @@
 #include "absl/strings/strip.h"
 #include "absl/time/time.h"
 #include "harness/engine/no_figure.h"
+#include "harness/output/terminal_text.h"
+#include "harness/output/text_wrap.h"
 #include "harness/study_report.h"
-#include "harness/terminal_text.h"
-#include "harness/text_wrap.h"
 #include "timing/confidence.h"
 
 namespace tickbench::harness {

@@ -8,10 +8,10 @@
 
 #include "absl/strings/str_format.h"
 #include "analysis/buffer_models.h"
-#include "harness/command_status.h"
 #include "harness/engine/progress_meter.h"
 #include "harness/engine/sweep_runner.h"
-#include "harness/output_file.h"
+#include "harness/output/command_status.h"
+#include "harness/output/output_file.h"
 #include "harness/plot.h"
 #include "harness/report_page.h"
 #include "harness/run_readings.h"

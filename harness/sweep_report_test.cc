@@ -6,7 +6,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "harness/engine/no_figure.h"
-#include "harness/text_wrap.h"
+#include "harness/output/text_wrap.h"
 
 namespace tickbench::harness {
 namespace {

@@ -9,9 +9,9 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
 #include "absl/time/time.h"
+#include "harness/output/text_wrap.h"
 #include "harness/size_summary.h"
 #include "harness/sweep_report.h"
-#include "harness/text_wrap.h"
 #include "timing/confidence.h"
 #include "timing/statistics.h"
 

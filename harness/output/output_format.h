@@ -1,6 +1,6 @@
 // The formats a measurement reports in (--format).
-#ifndef HARNESS_OUTPUT_FORMAT_H_
-#define HARNESS_OUTPUT_FORMAT_H_
+#ifndef HARNESS_OUTPUT_OUTPUT_FORMAT_H_
+#define HARNESS_OUTPUT_OUTPUT_FORMAT_H_
 
 namespace tickbench::harness {
 
@@ -8,4 +8,4 @@ enum class OutputFormat { kTable, kCsv, kJson };
 
 }  // namespace tickbench::harness
 
-#endif  // HARNESS_OUTPUT_FORMAT_H_
+#endif  // HARNESS_OUTPUT_OUTPUT_FORMAT_H_

@@ -1,4 +1,4 @@
-#include "harness/command_status.h"
+#include "harness/output/command_status.h"
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"

@@ -13,8 +13,8 @@
 // 1e20 ns (analysis::InSweepRange: never negative, infinite, or so large that a mean or a
 // ratio of two of them overflows); per_iteration.intervals, where given, not a whole
 // number >= 0. A member that is null counts as not given.
-#ifndef HARNESS_COMPARE_INPUT_H_
-#define HARNESS_COMPARE_INPUT_H_
+#ifndef HARNESS_JSON_COMPARE_INPUT_H_
+#define HARNESS_JSON_COMPARE_INPUT_H_
 
 #include <cstdint>
 #include <map>
@@ -45,4 +45,4 @@ absl::StatusOr<SweepFile> ReadSweepFile(absl::string_view text, absl::string_vie
 
 }  // namespace tickbench::harness
 
-#endif  // HARNESS_COMPARE_INPUT_H_
+#endif  // HARNESS_JSON_COMPARE_INPUT_H_

@@ -1,4 +1,4 @@
-#include "harness/json_reader.h"
+#include "harness/json/json_reader.h"
 
 #include <cstdlib>
 

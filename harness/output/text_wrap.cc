@@ -1,4 +1,4 @@
-#include "harness/text_wrap.h"
+#include "harness/output/text_wrap.h"
 
 #include <vector>
 

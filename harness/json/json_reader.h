@@ -1,5 +1,5 @@
-#ifndef TICKBENCH_HARNESS_JSON_READER_H_
-#define TICKBENCH_HARNESS_JSON_READER_H_
+#ifndef TICKBENCH_HARNESS_JSON_JSON_READER_H_
+#define TICKBENCH_HARNESS_JSON_JSON_READER_H_
 
 #include <string>
 #include <utility>
@@ -44,4 +44,4 @@ std::string StringAt(const JsonValue& object, absl::string_view key);
 
 }  // namespace tickbench::harness
 
-#endif  // TICKBENCH_HARNESS_JSON_READER_H_
+#endif  // TICKBENCH_HARNESS_JSON_JSON_READER_H_

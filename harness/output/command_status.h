@@ -2,8 +2,8 @@
 // Exit codes: 0 success; 1 a fault during the measurement (what was measured is still
 // printed and written); 2 bad input (a flag, a file); 128 + the signal when SIGINT or
 // SIGTERM stopped it.
-#ifndef HARNESS_COMMAND_STATUS_H_
-#define HARNESS_COMMAND_STATUS_H_
+#ifndef HARNESS_OUTPUT_COMMAND_STATUS_H_
+#define HARNESS_OUTPUT_COMMAND_STATUS_H_
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
@@ -27,4 +27,4 @@ int ExitIfStopped(absl::string_view what);
 
 }  // namespace tickbench::harness
 
-#endif  // HARNESS_COMMAND_STATUS_H_
+#endif  // HARNESS_OUTPUT_COMMAND_STATUS_H_

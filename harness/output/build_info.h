@@ -1,8 +1,8 @@
 // What this binary is: tickbench, its version (stamped at build time from `git describe`
 // through Bazel's workspace status) and the build mode, and the version of the JSON
 // schema its reports follow (docs/tickbench.schema.json).
-#ifndef HARNESS_BUILD_INFO_H_
-#define HARNESS_BUILD_INFO_H_
+#ifndef HARNESS_OUTPUT_BUILD_INFO_H_
+#define HARNESS_OUTPUT_BUILD_INFO_H_
 
 #include <string>
 
@@ -22,4 +22,4 @@ std::string VersionLine();
 
 }  // namespace tickbench::harness
 
-#endif  // HARNESS_BUILD_INFO_H_
+#endif  // HARNESS_OUTPUT_BUILD_INFO_H_

@@ -1,7 +1,7 @@
 // A minimal streaming JSON writer: objects, arrays, strings (escaped), numbers (NaN and
 // infinities become null, which JSON cannot otherwise express), booleans.
-#ifndef HARNESS_JSON_WRITER_H_
-#define HARNESS_JSON_WRITER_H_
+#ifndef HARNESS_JSON_JSON_WRITER_H_
+#define HARNESS_JSON_JSON_WRITER_H_
 
 #include <cstdint>
 #include <string>
@@ -57,4 +57,4 @@ std::string JsonQuote(absl::string_view value);
 
 }  // namespace tickbench::harness
 
-#endif  // HARNESS_JSON_WRITER_H_
+#endif  // HARNESS_JSON_JSON_WRITER_H_

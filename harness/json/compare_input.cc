@@ -1,4 +1,4 @@
-#include "harness/compare_input.h"
+#include "harness/json/compare_input.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,8 +12,8 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "analysis/sweep.h"
-#include "harness/build_info.h"
-#include "harness/json_reader.h"
+#include "harness/json/json_reader.h"
+#include "harness/output/build_info.h"
 
 namespace tickbench::harness {
 namespace {

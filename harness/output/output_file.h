@@ -1,8 +1,8 @@
 // Writing results to a file the user named: whole or not at all, and only ever a regular
 // file (a symbolic link, a FIFO, a device node or a directory at the target is refused,
 // never replaced or written through).
-#ifndef HARNESS_OUTPUT_FILE_H_
-#define HARNESS_OUTPUT_FILE_H_
+#ifndef HARNESS_OUTPUT_OUTPUT_FILE_H_
+#define HARNESS_OUTPUT_OUTPUT_FILE_H_
 
 #include <string>
 
@@ -66,4 +66,4 @@ absl::Status CheckWritable(absl::string_view path);
 
 }  // namespace tickbench::harness
 
-#endif  // HARNESS_OUTPUT_FILE_H_
+#endif  // HARNESS_OUTPUT_OUTPUT_FILE_H_

@@ -1,4 +1,4 @@
-#include "harness/terminal_text.h"
+#include "harness/output/terminal_text.h"
 
 #include <cstdint>
 

@@ -1,4 +1,4 @@
-#include "harness/output_file.h"
+#include "harness/output/output_file.h"
 
 #include <fcntl.h>
 #include <stdlib.h>

@@ -1,7 +1,8 @@
-#include "harness/build_info.h"
+#include "harness/output/build_info.h"
 
 #include "absl/strings/str_cat.h"
-#include "harness/build_version.inc"  // TICKBENCH_BUILD_VERSION, written by //harness:build_version
+// TICKBENCH_BUILD_VERSION, written by //harness/output:build_version.
+#include "harness/output/build_version.inc"
 #include "platform/system_info.h"
 
 namespace tickbench::harness {

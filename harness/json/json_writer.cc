@@ -1,4 +1,4 @@
-#include "harness/json_writer.h"
+#include "harness/json/json_writer.h"
 
 #include <cmath>
 

@@ -1,8 +1,8 @@
 // Text for a terminal: widths counted in characters (UTF-8 code points, each one column:
 // the tables print "±" and "µ", never wide or combining characters), padding by those
 // widths, and word wrapping of prose at a column limit.
-#ifndef HARNESS_TEXT_WRAP_H_
-#define HARNESS_TEXT_WRAP_H_
+#ifndef HARNESS_OUTPUT_TEXT_WRAP_H_
+#define HARNESS_OUTPUT_TEXT_WRAP_H_
 
 #include <cstddef>
 #include <string>
@@ -30,4 +30,4 @@ std::string WrapText(absl::string_view text, size_t width = kTableColumns, size_
 
 }  // namespace tickbench::harness
 
-#endif  // HARNESS_TEXT_WRAP_H_
+#endif  // HARNESS_OUTPUT_TEXT_WRAP_H_

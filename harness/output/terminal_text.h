@@ -2,8 +2,8 @@
 // peer's address) made safe for a terminal. The one escaping function of every renderer
 // whose output may reach a terminal (the context lines, the tables); HTML and JSON have
 // their own escaping.
-#ifndef HARNESS_TERMINAL_TEXT_H_
-#define HARNESS_TERMINAL_TEXT_H_
+#ifndef HARNESS_OUTPUT_TERMINAL_TEXT_H_
+#define HARNESS_OUTPUT_TERMINAL_TEXT_H_
 
 #include <string>
 
@@ -21,4 +21,4 @@ std::string TerminalText(absl::string_view text);
 
 }  // namespace tickbench::harness
 
-#endif  // HARNESS_TERMINAL_TEXT_H_
+#endif  // HARNESS_OUTPUT_TERMINAL_TEXT_H_
