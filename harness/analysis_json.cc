@@ -1,7 +1,7 @@
 #include "harness/analysis_json.h"
 
+#include "harness/context/run_context.h"
 #include "harness/json/json_writer.h"
-#include "harness/run_context.h"
 
 namespace tickbench::harness {
 namespace {

@@ -8,7 +8,7 @@
 #include "absl/strings/str_format.h"
 #include "harness/analysis_json.h"
 #include "harness/analyze_text.h"
-#include "harness/clock_report.h"
+#include "harness/context/clock_report.h"
 #include "harness/output/command_status.h"
 #include "harness/output/output_file.h"
 #include "harness/plot.h"

@@ -12,10 +12,10 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "harness/context/setting.h"
 #include "harness/engine/sweep_runner.h"
 #include "harness/output/output_format.h"
 #include "harness/presets.h"
-#include "harness/setting.h"
 #include "harness/study/study_runner.h"
 #include "timing/clock_spec.h"
 #include "transport/sim_rtt_model.h"
@@ -96,7 +96,7 @@ struct CommandLine {
   std::string plot;
   std::string report;   // --report=FILE.html (harness/report_page.h)
   std::string compare;  // --compare=A.json,B.json, a mode of its own (harness/compare_command.h)
-  std::string percentiles = "50,90,99";  // pooled over runs (harness/run_readings.h)
+  std::string percentiles = "50,90,99";  // pooled over runs (harness/report/run_readings.h)
   std::string raw;                       // every reading as CSV to this file
   bool csv_context = true;               // --format=csv: the context as leading '#' lines
   bool quiet = false;                    // no progress line while a sweep runs

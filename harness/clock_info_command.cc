@@ -5,9 +5,9 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "harness/clock_report.h"
+#include "harness/context/clock_report.h"
+#include "harness/context/run_context.h"
 #include "harness/output/command_status.h"
-#include "harness/run_context.h"
 #include "timing/clock_probe.h"
 #include "timing/clock_spec.h"
 

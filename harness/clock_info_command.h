@@ -4,7 +4,7 @@
 #define HARNESS_CLOCK_INFO_COMMAND_H_
 
 #include "harness/cli_options.h"
-#include "harness/reporter.h"
+#include "harness/report/reporter.h"
 
 namespace tickbench::harness {
 

@@ -29,7 +29,7 @@
 #include "absl/strings/string_view.h"
 #include "harness/cli_options.h"
 #include "harness/output/output_format.h"
-#include "harness/reporter.h"
+#include "harness/report/reporter.h"
 
 namespace tickbench::harness {
 

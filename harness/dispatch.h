@@ -7,7 +7,7 @@
 
 #include "absl/status/status.h"
 #include "harness/cli_options.h"
-#include "harness/reporter.h"
+#include "harness/report/reporter.h"
 
 namespace tickbench::harness {
 

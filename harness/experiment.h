@@ -9,8 +9,8 @@
 
 #include "absl/status/status.h"
 #include "harness/cli_options.h"
-#include "harness/reporter.h"
-#include "harness/run_context.h"
+#include "harness/context/run_context.h"
+#include "harness/report/reporter.h"
 #include "remote/role_options.h"
 #include "timing/clock.h"
 #include "timing/virtual_clock.h"

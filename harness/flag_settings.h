@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
-#include "harness/setting.h"
+#include "harness/context/setting.h"
 
 namespace tickbench::harness {
 

@@ -5,7 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "core/board_rows.h"
-#include "harness/clock_report.h"
+#include "harness/context/clock_report.h"
 #include "harness/output/command_status.h"
 #include "timing/clock_spec.h"
 

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "harness/cli_options.h"
-#include "harness/reporter.h"
+#include "harness/report/reporter.h"
 
 namespace tickbench::harness {
 

@@ -13,7 +13,7 @@
 #include "harness/dispatch.h"
 #include "harness/flags.h"
 #include "harness/output/command_status.h"
-#include "harness/reporter.h"
+#include "harness/report/reporter.h"
 
 int main(int argc, char** argv) {
   using namespace tickbench::harness;

@@ -11,7 +11,7 @@
 #include "harness/output/output_file.h"
 #include "harness/plan_checks.h"
 #include "harness/plot.h"
-#include "harness/run_readings.h"
+#include "harness/report/run_readings.h"
 #include "transport/transport_registry.h"
 
 namespace tickbench::harness {

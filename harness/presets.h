@@ -9,7 +9,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "harness/sweep_report.h"
+#include "harness/report/sweep_report.h"
 
 namespace tickbench::harness {
 

@@ -23,12 +23,12 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "harness/context/run_context.h"
 #include "harness/engine/run_record.h"
 #include "harness/plot.h"
-#include "harness/reporter.h"
-#include "harness/run_context.h"
+#include "harness/report/reporter.h"
+#include "harness/report/sweep_report.h"
 #include "harness/study/study_cell.h"
-#include "harness/sweep_report.h"
 
 namespace tickbench::harness {
 

@@ -15,8 +15,8 @@
 #include "absl/strings/str_format.h"
 #include "harness/output/command_status.h"
 #include "harness/output/output_file.h"
+#include "harness/report/study_report.h"
 #include "harness/report_page.h"
-#include "harness/study_report.h"
 #include "platform/errno_status.h"
 #include "platform/system_info.h"
 

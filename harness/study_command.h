@@ -4,7 +4,7 @@
 #define HARNESS_STUDY_COMMAND_H_
 
 #include "harness/experiment.h"
-#include "harness/reporter.h"
+#include "harness/report/reporter.h"
 
 namespace tickbench::harness {
 

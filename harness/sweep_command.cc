@@ -13,8 +13,8 @@
 #include "harness/output/command_status.h"
 #include "harness/output/output_file.h"
 #include "harness/plot.h"
+#include "harness/report/run_readings.h"
 #include "harness/report_page.h"
-#include "harness/run_readings.h"
 #include "harness/sweep_analysis.h"
 
 namespace tickbench::harness {

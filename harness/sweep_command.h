@@ -4,7 +4,7 @@
 #define HARNESS_SWEEP_COMMAND_H_
 
 #include "harness/experiment.h"
-#include "harness/reporter.h"
+#include "harness/report/reporter.h"
 #include "remote/role_options.h"
 
 namespace tickbench::harness {

@@ -1,4 +1,4 @@
-#include "harness/sweep_report.h"
+#include "harness/report/sweep_report.h"
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"

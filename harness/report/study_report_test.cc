@@ -1,4 +1,4 @@
-#include "harness/study_report.h"
+#include "harness/report/study_report.h"
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"

@@ -11,7 +11,7 @@
 #include "harness/engine/no_figure.h"
 #include "harness/output/terminal_text.h"
 #include "harness/output/text_wrap.h"
-#include "harness/study_report.h"
+#include "harness/report/study_report.h"
 #include "timing/confidence.h"
 
 namespace tickbench::harness {

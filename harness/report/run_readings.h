@@ -14,8 +14,8 @@
 // Not promised: anything of a run timed in chunks (EngineOptions::max_kept_intervals),
 // whose readings were folded and not kept: it is visited not at all, and its size's pooled
 // percentiles leave it out and count it in runs_not_kept.
-#ifndef HARNESS_RUN_READINGS_H_
-#define HARNESS_RUN_READINGS_H_
+#ifndef HARNESS_REPORT_RUN_READINGS_H_
+#define HARNESS_REPORT_RUN_READINGS_H_
 
 #include <cstdint>
 #include <functional>
@@ -90,4 +90,4 @@ std::string FormatRawCsv(const std::vector<RunRecord>& records);
 
 }  // namespace tickbench::harness
 
-#endif  // HARNESS_RUN_READINGS_H_
+#endif  // HARNESS_REPORT_RUN_READINGS_H_

@@ -1,4 +1,4 @@
-#include "harness/reporter.h"
+#include "harness/report/reporter.h"
 
 #include <string>
 #include <vector>
@@ -7,7 +7,7 @@
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "harness/study_report.h"
+#include "harness/report/study_report.h"
 
 namespace tickbench::harness {
 namespace {

@@ -1,4 +1,4 @@
-#include "harness/run_context.h"
+#include "harness/context/run_context.h"
 
 #include <limits>
 

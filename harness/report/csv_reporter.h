@@ -1,9 +1,9 @@
 // --format=csv: a header line and one row per run (sweep) or cell (study) on standard
 // output, nothing else there; the context and a sweep's step analysis go to stderr.
-#ifndef HARNESS_CSV_REPORTER_H_
-#define HARNESS_CSV_REPORTER_H_
+#ifndef HARNESS_REPORT_CSV_REPORTER_H_
+#define HARNESS_REPORT_CSV_REPORTER_H_
 
-#include "harness/reporter.h"
+#include "harness/report/reporter.h"
 
 namespace tickbench::harness {
 
@@ -25,4 +25,4 @@ class CsvReporter : public Reporter {
 
 }  // namespace tickbench::harness
 
-#endif  // HARNESS_CSV_REPORTER_H_
+#endif  // HARNESS_REPORT_CSV_REPORTER_H_

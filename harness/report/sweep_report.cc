@@ -1,5 +1,5 @@
 // The sweep's CSV and JSON; the table is in sweep_table.cc.
-#include "harness/sweep_report.h"
+#include "harness/report/sweep_report.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,7 +11,7 @@
 #include "absl/strings/str_join.h"
 #include "harness/engine/no_figure.h"
 #include "harness/json/json_writer.h"
-#include "harness/size_summary.h"
+#include "harness/report/size_summary.h"
 #include "timing/confidence.h"
 #include "timing/statistics.h"
 

@@ -1,14 +1,14 @@
 // Reports of the timer-resolution study: a table with a plain-words line per clock and
 // size, CSV (one row per clock x size) and JSON.
-#ifndef HARNESS_STUDY_REPORT_H_
-#define HARNESS_STUDY_REPORT_H_
+#ifndef HARNESS_REPORT_STUDY_REPORT_H_
+#define HARNESS_REPORT_STUDY_REPORT_H_
 
 #include <string>
 #include <vector>
 
-#include "harness/run_context.h"
+#include "harness/context/run_context.h"
+#include "harness/report/sweep_report.h"
 #include "harness/study/study_cell.h"
-#include "harness/sweep_report.h"
 
 namespace tickbench::harness {
 
@@ -19,4 +19,4 @@ std::string FormatStudyJson(const RunContext& context, const std::vector<StudyCe
 
 }  // namespace tickbench::harness
 
-#endif  // HARNESS_STUDY_REPORT_H_
+#endif  // HARNESS_REPORT_STUDY_REPORT_H_

@@ -12,8 +12,8 @@
 //   * Sizes in ascending order, each once.
 // Not promised:
 //   * Independence of runs measured back to back (a drift across them widens nothing).
-#ifndef HARNESS_SIZE_SUMMARY_H_
-#define HARNESS_SIZE_SUMMARY_H_
+#ifndef HARNESS_REPORT_SIZE_SUMMARY_H_
+#define HARNESS_REPORT_SIZE_SUMMARY_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -57,4 +57,4 @@ RateSummary SummarizeRate(const std::vector<RunRecord>& records);
 
 }  // namespace tickbench::harness
 
-#endif  // HARNESS_SIZE_SUMMARY_H_
+#endif  // HARNESS_REPORT_SIZE_SUMMARY_H_

@@ -1,7 +1,7 @@
-#include "harness/csv_reporter.h"
+#include "harness/report/csv_reporter.h"
 
 #include "absl/strings/str_cat.h"
-#include "harness/study_report.h"
+#include "harness/report/study_report.h"
 
 namespace tickbench::harness {
 

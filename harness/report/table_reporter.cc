@@ -1,7 +1,7 @@
-#include "harness/table_reporter.h"
+#include "harness/report/table_reporter.h"
 
 #include "absl/strings/str_cat.h"
-#include "harness/study_report.h"
+#include "harness/report/study_report.h"
 
 namespace tickbench::harness {
 

@@ -1,12 +1,12 @@
-#include "harness/reporter.h"
+#include "harness/report/reporter.h"
 
 #include <cstdio>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "harness/csv_reporter.h"
-#include "harness/json_reporter.h"
-#include "harness/table_reporter.h"
+#include "harness/report/csv_reporter.h"
+#include "harness/report/json_reporter.h"
+#include "harness/report/table_reporter.h"
 
 namespace tickbench::harness {
 

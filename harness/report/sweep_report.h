@@ -1,15 +1,15 @@
 // Reports of a sweep: a table for people (one row per size, runs aggregated), CSV (one
 // row per transport x clock x size x run; columns in README.md) and JSON (context and
 // results).
-#ifndef HARNESS_SWEEP_REPORT_H_
-#define HARNESS_SWEEP_REPORT_H_
+#ifndef HARNESS_REPORT_SWEEP_REPORT_H_
+#define HARNESS_REPORT_SWEEP_REPORT_H_
 
 #include <string>
 #include <vector>
 
+#include "harness/context/run_context.h"
 #include "harness/engine/run_record.h"
-#include "harness/run_context.h"
-#include "harness/run_readings.h"
+#include "harness/report/run_readings.h"
 
 namespace tickbench::harness {
 
@@ -57,16 +57,16 @@ std::string FormatTableFooter(const std::vector<RunRecord>& records, const std::
 
 // The CSV header line and rows, without the context (a preamble breaks CSV readers).
 // After kCsvColumns, each run's row ends with its size's `percentiles` pooled over its
-// runs (harness/run_readings.h: PooledCsvHeader), the same on every run of a size.
+// runs (harness/report/run_readings.h: PooledCsvHeader), the same on every run of a size.
 std::string FormatCsv(const std::vector<RunRecord>& records,
                       const std::vector<double>& percentiles = {});
 extern const char* const kCsvColumns[];
 
-// "results" is followed by "pooled_percentiles" (harness/run_readings.h: WritePooledJson)
+// "results" is followed by "pooled_percentiles" (harness/report/run_readings.h: WritePooledJson)
 // unless `percentiles` is empty.
 std::string FormatJson(const RunContext& context, const std::vector<RunRecord>& records,
                        const std::string& experiment, const std::vector<double>& percentiles = {});
 
 }  // namespace tickbench::harness
 
-#endif  // HARNESS_SWEEP_REPORT_H_
+#endif  // HARNESS_REPORT_SWEEP_REPORT_H_

@@ -1,8 +1,8 @@
 // What a measurement ran on, printed before any result and stored with it: the host,
 // the build, the clocks with what the probe measured of them, every flag, and warnings
 // where the result may mislead (as Google Benchmark's "***WARNING***" lines).
-#ifndef HARNESS_RUN_CONTEXT_H_
-#define HARNESS_RUN_CONTEXT_H_
+#ifndef HARNESS_CONTEXT_RUN_CONTEXT_H_
+#define HARNESS_CONTEXT_RUN_CONTEXT_H_
 
 #include <optional>
 #include <string>
@@ -11,8 +11,8 @@
 
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
+#include "harness/context/setting.h"
 #include "harness/json/json_writer.h"
-#include "harness/setting.h"
 #include "platform/system_info.h"
 #include "timing/clock.h"
 #include "timing/clock_probe.h"
@@ -102,4 +102,4 @@ std::string FormatSettingsComment(const std::vector<Setting>& settings);
 
 }  // namespace tickbench::harness
 
-#endif  // HARNESS_RUN_CONTEXT_H_
+#endif  // HARNESS_CONTEXT_RUN_CONTEXT_H_

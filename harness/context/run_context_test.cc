@@ -1,4 +1,4 @@
-#include "harness/run_context.h"
+#include "harness/context/run_context.h"
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"

@@ -1,13 +1,13 @@
 // --format=table: the context and the results on standard output, for people; a sweep's
 // step analysis follows its table.
-#ifndef HARNESS_TABLE_REPORTER_H_
-#define HARNESS_TABLE_REPORTER_H_
+#ifndef HARNESS_REPORT_TABLE_REPORTER_H_
+#define HARNESS_REPORT_TABLE_REPORTER_H_
 
 #include <set>
 #include <string>
 #include <vector>
 
-#include "harness/reporter.h"
+#include "harness/report/reporter.h"
 
 namespace tickbench::harness {
 
@@ -32,4 +32,4 @@ class TableReporter : public Reporter {
 
 }  // namespace tickbench::harness
 
-#endif  // HARNESS_TABLE_REPORTER_H_
+#endif  // HARNESS_REPORT_TABLE_REPORTER_H_

@@ -1,4 +1,4 @@
-#include "harness/clock_report.h"
+#include "harness/context/clock_report.h"
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"

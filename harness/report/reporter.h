@@ -13,8 +13,8 @@
 // report's load average at the end is read when the results are reported; the results go
 // to `out` only at Finalize (but for a table's rows already printed), which returns them
 // all for --output. Not promised: any output for a call out of that order.
-#ifndef HARNESS_REPORTER_H_
-#define HARNESS_REPORTER_H_
+#ifndef HARNESS_REPORT_REPORTER_H_
+#define HARNESS_REPORT_REPORTER_H_
 
 #include <cstdint>
 #include <functional>
@@ -23,12 +23,12 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "harness/context/run_context.h"
 #include "harness/engine/run_record.h"
 #include "harness/output/output_format.h"
-#include "harness/run_context.h"
-#include "harness/run_readings.h"
+#include "harness/report/run_readings.h"
+#include "harness/report/sweep_report.h"
 #include "harness/study/study_cell.h"
-#include "harness/sweep_report.h"
 
 namespace tickbench::harness {
 
@@ -50,7 +50,7 @@ struct ExperimentHeader {
   size_t sizes = 0;
   int runs = 0;
   int64_t iterations = 0;
-  // --percentiles: pooled over each size's runs in CSV and JSON (harness/run_readings.h).
+  // --percentiles: pooled over each size's runs in CSV and JSON (harness/report/run_readings.h).
   std::vector<double> percentiles = DefaultPercentiles();
 };
 
@@ -102,4 +102,4 @@ std::unique_ptr<Reporter> MakeReporter(OutputFormat format, ReportStreams stream
 
 }  // namespace tickbench::harness
 
-#endif  // HARNESS_REPORTER_H_
+#endif  // HARNESS_REPORT_REPORTER_H_

@@ -1,14 +1,14 @@
 // --list_clocks and --clock_info: the instrument describes its clocks.
-#ifndef HARNESS_CLOCK_REPORT_H_
-#define HARNESS_CLOCK_REPORT_H_
+#ifndef HARNESS_CONTEXT_CLOCK_REPORT_H_
+#define HARNESS_CONTEXT_CLOCK_REPORT_H_
 
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "harness/context/run_context.h"
 #include "harness/output/output_format.h"
-#include "harness/run_context.h"
 #include "timing/clock_spec.h"
 
 namespace tickbench::harness {
@@ -35,4 +35,4 @@ absl::StatusOr<OutputFormat> ParseModeFormat(absl::string_view mode_flag, absl::
 
 }  // namespace tickbench::harness
 
-#endif  // HARNESS_CLOCK_REPORT_H_
+#endif  // HARNESS_CONTEXT_CLOCK_REPORT_H_

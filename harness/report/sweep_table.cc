@@ -10,8 +10,8 @@
 #include "absl/strings/strip.h"
 #include "absl/time/time.h"
 #include "harness/output/text_wrap.h"
-#include "harness/size_summary.h"
-#include "harness/sweep_report.h"
+#include "harness/report/size_summary.h"
+#include "harness/report/sweep_report.h"
 #include "timing/confidence.h"
 #include "timing/statistics.h"
 

@@ -1,8 +1,8 @@
 // One setting in force for a run, for the report's provenance: every flag with its value
 // (given or the default, or what an experiment's preset put in force), its type, and
 // whether it was given on the command line.
-#ifndef HARNESS_SETTING_H_
-#define HARNESS_SETTING_H_
+#ifndef HARNESS_CONTEXT_SETTING_H_
+#define HARNESS_CONTEXT_SETTING_H_
 
 #include <string>
 
@@ -19,4 +19,4 @@ struct Setting {
 
 }  // namespace tickbench::harness
 
-#endif  // HARNESS_SETTING_H_
+#endif  // HARNESS_CONTEXT_SETTING_H_

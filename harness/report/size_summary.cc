@@ -1,4 +1,4 @@
-#include "harness/size_summary.h"
+#include "harness/report/size_summary.h"
 
 #include <algorithm>
 #include <cmath>

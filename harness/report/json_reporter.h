@@ -1,12 +1,12 @@
 // --format=json: one JSON document on standard output, the context (host, clocks, flags,
 // warnings) inside it beside the results; the context as "#" lines and a sweep's step
 // analysis go to stderr.
-#ifndef HARNESS_JSON_REPORTER_H_
-#define HARNESS_JSON_REPORTER_H_
+#ifndef HARNESS_REPORT_JSON_REPORTER_H_
+#define HARNESS_REPORT_JSON_REPORTER_H_
 
 #include <string>
 
-#include "harness/reporter.h"
+#include "harness/report/reporter.h"
 
 namespace tickbench::harness {
 
@@ -26,4 +26,4 @@ class JsonReporter : public Reporter {
 
 }  // namespace tickbench::harness
 
-#endif  // HARNESS_JSON_REPORTER_H_
+#endif  // HARNESS_REPORT_JSON_REPORTER_H_

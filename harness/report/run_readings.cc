@@ -1,4 +1,4 @@
-#include "harness/run_readings.h"
+#include "harness/report/run_readings.h"
 
 #include <algorithm>
 #include <cmath>
