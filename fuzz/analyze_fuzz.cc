@@ -7,8 +7,8 @@
 #include "analysis/sweep.h"
 #include "fuzz/fuzz_check.h"
 #include "fuzz/fuzz_text.h"
-#include "harness/analysis_json.h"
-#include "harness/analyze_text.h"
+#include "harness/fit/analysis_json.h"
+#include "harness/fit/analyze_text.h"
 #include "harness/json/json_reader.h"
 
 namespace tickbench::fuzz {

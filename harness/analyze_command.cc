@@ -6,12 +6,12 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "harness/analysis_json.h"
-#include "harness/analyze_text.h"
 #include "harness/context/clock_report.h"
+#include "harness/fit/analysis_json.h"
+#include "harness/fit/analyze_text.h"
 #include "harness/output/command_status.h"
 #include "harness/output/output_file.h"
-#include "harness/plot.h"
+#include "harness/page/plot.h"
 
 namespace tickbench::harness {
 

@@ -94,7 +94,7 @@ struct CommandLine {
   bool explain = false;
   bool fit_sim = false;  // --analyze: fit the simulation to the curve
   std::string plot;
-  std::string report;   // --report=FILE.html (harness/report_page.h)
+  std::string report;   // --report=FILE.html (harness/page/report_page.h)
   std::string compare;  // --compare=A.json,B.json, a mode of its own (harness/compare_command.h)
   std::string percentiles = "50,90,99";  // pooled over runs (harness/report/run_readings.h)
   std::string raw;                       // every reading as CSV to this file

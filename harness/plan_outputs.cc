@@ -9,8 +9,8 @@
 #include "absl/strings/str_format.h"
 #include "harness/cli_options.h"
 #include "harness/output/output_file.h"
+#include "harness/page/plot.h"
 #include "harness/plan_checks.h"
-#include "harness/plot.h"
 #include "harness/report/run_readings.h"
 #include "transport/transport_registry.h"
 

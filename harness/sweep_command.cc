@@ -10,12 +10,12 @@
 #include "analysis/buffer_models.h"
 #include "harness/engine/progress_meter.h"
 #include "harness/engine/sweep_runner.h"
+#include "harness/fit/sweep_analysis.h"
 #include "harness/output/command_status.h"
 #include "harness/output/output_file.h"
-#include "harness/plot.h"
+#include "harness/page/plot.h"
+#include "harness/page/report_page.h"
 #include "harness/report/run_readings.h"
-#include "harness/report_page.h"
-#include "harness/sweep_analysis.h"
 
 namespace tickbench::harness {
 namespace {

@@ -5,7 +5,7 @@
 #include "analysis/model_fit.h"
 #include "gtest/gtest.h"
 #include "harness/engine/round_trip_engine.h"
-#include "harness/sweep_analysis.h"
+#include "harness/fit/sweep_analysis.h"
 #include "timing/virtual_clock.h"
 #include "transport/sim_transport.h"
 

@@ -13,7 +13,7 @@
 #include "analysis/model_fit.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "harness/sweep_analysis.h"
+#include "harness/fit/sweep_analysis.h"
 
 namespace tickbench {
 namespace {

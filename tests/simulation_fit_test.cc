@@ -1,7 +1,7 @@
 // --fit_sim's printed flags are the replayed model: every value parses back exactly, the
 // stated residuals are the parsed-back model's, and a winner the simulation cannot replay
 // is named with the reason.
-#include "harness/simulation_fit.h"
+#include "harness/fit/simulation_fit.h"
 
 #include <cmath>
 #include <string>

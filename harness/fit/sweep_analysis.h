@@ -11,8 +11,8 @@
 // the detector's segments of 3 sizes cannot isolate). The detector's power on these sizes
 // is stated: the smallest lone jump it can tell from the noise, and where nothing can be
 // found (steps among the first or last 3 sizes, excursions at the ends).
-#ifndef HARNESS_SWEEP_ANALYSIS_H_
-#define HARNESS_SWEEP_ANALYSIS_H_
+#ifndef HARNESS_FIT_SWEEP_ANALYSIS_H_
+#define HARNESS_FIT_SWEEP_ANALYSIS_H_
 
 #include <optional>
 #include <string>
@@ -25,7 +25,7 @@
 #include "analysis/sweep.h"
 #include "analysis/system_facts.h"
 #include "harness/engine/run_record.h"
-#include "harness/simulation_fit.h"  // FitSimulation, for the callers of the analysis
+#include "harness/fit/simulation_fit.h"  // FitSimulation, for the callers of the analysis
 #include "transport/sim_rtt_model.h"
 #include "transport/transport.h"
 
@@ -88,4 +88,4 @@ std::string FormatSweepAnalysis(const analysis::Sweep& sweep, const analysis::Si
 
 }  // namespace tickbench::harness
 
-#endif  // HARNESS_SWEEP_ANALYSIS_H_
+#endif  // HARNESS_FIT_SWEEP_ANALYSIS_H_

@@ -14,8 +14,8 @@
 //     missing and why;
 //   - the page is written whole or not at all (WriteFileAtomically).
 // Not promised: that the page looks the same in every browser.
-#ifndef HARNESS_REPORT_PAGE_H_
-#define HARNESS_REPORT_PAGE_H_
+#ifndef HARNESS_PAGE_REPORT_PAGE_H_
+#define HARNESS_PAGE_REPORT_PAGE_H_
 
 #include <string>
 #include <vector>
@@ -25,7 +25,7 @@
 #include "absl/strings/string_view.h"
 #include "harness/context/run_context.h"
 #include "harness/engine/run_record.h"
-#include "harness/plot.h"
+#include "harness/page/plot.h"
 #include "harness/report/reporter.h"
 #include "harness/report/sweep_report.h"
 #include "harness/study/study_cell.h"
@@ -87,4 +87,4 @@ int WriteReportPage(const std::string& path, ReportPage page, int exit_code);
 
 }  // namespace tickbench::harness
 
-#endif  // HARNESS_REPORT_PAGE_H_
+#endif  // HARNESS_PAGE_REPORT_PAGE_H_

@@ -1,4 +1,4 @@
-#include "harness/report_page.h"
+#include "harness/page/report_page.h"
 
 #include <string>
 #include <vector>

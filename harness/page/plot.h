@@ -18,8 +18,8 @@
 // (platform/stop_signal.h); a stop already pending when plotting starts (an interrupted
 // measurement) still gets its plot. Not promised: after a second SIGINT, which ends
 // tickbench at once, gnuplot finishes its script alone and its temporary directory stays.
-#ifndef HARNESS_PLOT_H_
-#define HARNESS_PLOT_H_
+#ifndef HARNESS_PAGE_PLOT_H_
+#define HARNESS_PAGE_PLOT_H_
 
 #include <string>
 #include <vector>
@@ -170,4 +170,4 @@ absl::Status RunGnuplotJob(const std::string& svg_path, const GnuplotJob& job,
 
 }  // namespace tickbench::harness
 
-#endif  // HARNESS_PLOT_H_
+#endif  // HARNESS_PAGE_PLOT_H_

@@ -1,4 +1,4 @@
-// What goes on a report page (declared in harness/report_page.h): a sweep's and a study's
+// What goes on a report page (declared in harness/page/report_page.h): a sweep's and a study's
 // contents, the plot drawn by gnuplot in a private directory, and the page written.
 #include <stdlib.h>
 #include <unistd.h>
@@ -15,8 +15,8 @@
 #include "absl/strings/str_format.h"
 #include "harness/output/command_status.h"
 #include "harness/output/output_file.h"
+#include "harness/page/report_page.h"
 #include "harness/report/study_report.h"
-#include "harness/report_page.h"
 #include "platform/errno_status.h"
 #include "platform/system_info.h"
 

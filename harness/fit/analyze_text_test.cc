@@ -1,4 +1,4 @@
-#include "harness/analyze_text.h"
+#include "harness/fit/analyze_text.h"
 
 #include <string>
 

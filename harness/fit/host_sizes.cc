@@ -6,7 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "harness/sweep_analysis.h"
+#include "harness/fit/sweep_analysis.h"
 #include "platform/network_facts.h"
 #include "platform/system_info.h"
 #include "transport/transport_registry.h"

@@ -7,10 +7,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "harness/plot.h"
+#include "harness/page/plot.h"
 #include "timing/statistics.h"
 
-// StudyHistogramJob and StudyCellBinnedInTime (declared in harness/plot.h): the gnuplot
+// StudyHistogramJob and StudyCellBinnedInTime (declared in harness/page/plot.h): the gnuplot
 // script and data of a study's histograms, one panel per clock and size.
 
 namespace tickbench::harness {

@@ -1,4 +1,4 @@
-#include "harness/simulation_fit.h"
+#include "harness/fit/simulation_fit.h"
 
 #include <algorithm>
 #include <cmath>

@@ -8,8 +8,8 @@
 // or an error. The flags print every value so that it parses back exactly, and the stated
 // residuals are those of the model the flags give (the largest rounded up to 4 digits).
 // Not promised: that the replay reproduces the sweep's noise (jitter is not fitted).
-#ifndef HARNESS_SIMULATION_FIT_H_
-#define HARNESS_SIMULATION_FIT_H_
+#ifndef HARNESS_FIT_SIMULATION_FIT_H_
+#define HARNESS_FIT_SIMULATION_FIT_H_
 
 #include <string>
 #include <vector>
@@ -44,4 +44,4 @@ std::string FormatSimulationFit(const SimulationFit& fit);
 
 }  // namespace tickbench::harness
 
-#endif  // HARNESS_SIMULATION_FIT_H_
+#endif  // HARNESS_FIT_SIMULATION_FIT_H_

@@ -1,4 +1,4 @@
-#include "harness/plot.h"
+#include "harness/page/plot.h"
 
 #include <dirent.h>
 #include <signal.h>

@@ -8,11 +8,11 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "analysis/buffer_models.h"
-#include "harness/plot.h"
+#include "harness/page/plot.h"
 #include "timing/confidence.h"
 #include "timing/statistics.h"
 
-// SweepPlotJob and PlaceStepLabels (declared in harness/plot.h): the gnuplot script and
+// SweepPlotJob and PlaceStepLabels (declared in harness/page/plot.h): the gnuplot script and
 // data of a sweep's plot (the study's are in plot_study_job.cc).
 
 namespace tickbench::harness {

@@ -3,8 +3,8 @@
 // implies); its steps and, with `explain`, the buffer layouts that explain them; with
 // `fit_sim`, the simulation's flags that replay it. The command and its fuzz target run
 // this one function.
-#ifndef HARNESS_ANALYZE_TEXT_H_
-#define HARNESS_ANALYZE_TEXT_H_
+#ifndef HARNESS_FIT_ANALYZE_TEXT_H_
+#define HARNESS_FIT_ANALYZE_TEXT_H_
 
 #include <string>
 
@@ -12,7 +12,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "analysis/sweep.h"
-#include "harness/sweep_analysis.h"
+#include "harness/fit/sweep_analysis.h"
 
 namespace tickbench::harness {
 
@@ -35,4 +35,4 @@ absl::StatusOr<TextAnalysis> AnalyzeCsvText(absl::string_view text, absl::string
 
 }  // namespace tickbench::harness
 
-#endif  // HARNESS_ANALYZE_TEXT_H_
+#endif  // HARNESS_FIT_ANALYZE_TEXT_H_

@@ -1,4 +1,4 @@
-#include "harness/analyze_text.h"
+#include "harness/fit/analyze_text.h"
 
 #include <utility>
 
@@ -10,8 +10,8 @@
 #include "analysis/csv_sweep_reader.h"
 #include "analysis/model_fit.h"
 #include "analysis/system_facts.h"
+#include "harness/fit/simulation_fit.h"
 #include "harness/output/command_status.h"
-#include "harness/simulation_fit.h"
 
 namespace tickbench::harness {
 namespace {

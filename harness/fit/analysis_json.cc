@@ -1,4 +1,4 @@
-#include "harness/analysis_json.h"
+#include "harness/fit/analysis_json.h"
 
 #include "harness/context/run_context.h"
 #include "harness/json/json_writer.h"

@@ -1,11 +1,11 @@
 // --analyze --format=json: the file's sweep and its steps as one JSON object.
-#ifndef HARNESS_ANALYSIS_JSON_H_
-#define HARNESS_ANALYSIS_JSON_H_
+#ifndef HARNESS_FIT_ANALYSIS_JSON_H_
+#define HARNESS_FIT_ANALYSIS_JSON_H_
 
 #include <string>
 
 #include "analysis/sweep.h"
-#include "harness/sweep_analysis.h"
+#include "harness/fit/sweep_analysis.h"
 
 namespace tickbench::harness {
 
@@ -21,4 +21,4 @@ std::string FormatAnalysisJson(const std::string& file, const analysis::Sweep& s
 
 }  // namespace tickbench::harness
 
-#endif  // HARNESS_ANALYSIS_JSON_H_
+#endif  // HARNESS_FIT_ANALYSIS_JSON_H_

@@ -1,4 +1,4 @@
-#include "harness/sweep_analysis.h"
+#include "harness/fit/sweep_analysis.h"
 
 #include <algorithm>
 #include <cmath>
