@@ -52,7 +52,7 @@
 namespace tickbench::analysis {
 
 // The most sizes DetectSteps takes (InvalidArgument beyond, naming the limit): the time is
-// quadratic in them. As many as a sweep may have (harness/size_list.h).
+// quadratic in them. As many as a sweep may have (harness/cli/size_list.h).
 inline constexpr size_t kMaxStepDetectorSizes = 10'000;
 
 struct StepDetectorOptions {

@@ -7,7 +7,7 @@
 #include "absl/strings/string_view.h"
 #include "fuzz/fuzz_check.h"
 #include "fuzz/fuzz_text.h"
-#include "harness/compare_command.h"
+#include "harness/commands/compare_command.h"
 #include "harness/json/json_reader.h"
 #include "harness/output/output_format.h"
 

@@ -7,7 +7,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/string_view.h"
 #include "fuzz/fuzz_check.h"
-#include "harness/size_list.h"
+#include "harness/cli/size_list.h"
 
 namespace tickbench::fuzz {
 

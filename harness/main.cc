@@ -1,8 +1,8 @@
 // tickbench: round-trip time and throughput of IPC and network transports across message
 // sizes, timed by a clock of your choice against a fine reference clock.
 //
-// Parses the flags (harness/flags.h) and runs the command of their mode
-// (harness/dispatch.h). Exit codes: 0 success; 1 a fault during the measurement (what was
+// Parses the flags (harness/cli/flags.h) and runs the command of their mode
+// (harness/commands/dispatch.h). Exit codes: 0 success; 1 a fault during the measurement (what was
 // measured is still printed and written); 2 bad input (a flag, a file); 130 / 143
 // stopped by SIGINT / SIGTERM.
 #include <csignal>
@@ -10,8 +10,8 @@
 #include "absl/status/status.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
-#include "harness/dispatch.h"
-#include "harness/flags.h"
+#include "harness/cli/flags.h"
+#include "harness/commands/dispatch.h"
 #include "harness/output/command_status.h"
 #include "harness/report/reporter.h"
 

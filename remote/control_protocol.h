@@ -58,7 +58,7 @@ inline constexpr size_t kControlHeaderBytes = 12;
 // Room for any error message the server sends (they are one line, well under 200
 // bytes), and small enough that a hostile length costs at most 4 KiB of memory.
 inline constexpr uint32_t kMaxControlPayloadBytes = 4096;
-// The harness allows 10,000 sizes in a sweep (harness/size_list.h).
+// The harness allows 10,000 sizes in a sweep (harness/cli/size_list.h).
 inline constexpr uint32_t kMaxRequestSizeCount = 10'000;
 
 enum class ControlType : uint16_t {

@@ -8,7 +8,7 @@
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "harness/presets.h"
+#include "harness/cli/presets.h"
 #include "tests/harness_runner.h"
 #include "tests/json_value.h"
 #include "transport/transport_registry.h"

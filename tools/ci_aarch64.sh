@@ -51,7 +51,7 @@ fi
 
 bounded "${bazel[@]}" test --config=aarch64 "${not_emulated[@]}" --keep_going "$@" -- //... 2>&1 || failed=1
 
-# Tests --config=aarch64 filters out (tests/BUILD.bazel and harness/BUILD.bazel say why).
+# Tests --config=aarch64 filters out (tests/BUILD.bazel and harness/study/BUILD.bazel say why).
 list_not_run() {
   local tag=$1 why=$2 target
   while read -r target; do

@@ -1,0 +1,33 @@
+// "Did you mean ...?" for a mistyped flag: the registered name nearest to it by edit
+// distance.
+#ifndef HARNESS_CLI_FLAG_HINTS_H_
+#define HARNESS_CLI_FLAG_HINTS_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+
+namespace tickbench::harness {
+
+// Levenshtein distance (insertions, deletions, substitutions; a swap of neighbours counts 1,
+// as typing them in the wrong order is one slip).
+int EditDistance(absl::string_view a, absl::string_view b);
+
+// The name in `names` nearest to `typed`, when near enough to be what was meant: at most
+// 1 edit for names up to 4 characters, 2 up to 8, 3 beyond. Ties go to the first in
+// `names`. "" when none is that near. A prefix of a name (--iter for --iterations) is
+// also offered: the shortest name it begins, if it is 3 characters or longer.
+std::string NearestName(absl::string_view typed, const std::vector<std::string>& names);
+
+// The hint lines for the arguments of a command line (without the program name) that
+// name no flag in `names`: "tickbench: unknown flag --X; did you mean --Y?" for each that
+// has a near name. `takes_value(name)` says whether a known flag given without "=value"
+// consumes the next argument; "--" ends the flags. A "--noNAME" of a known NAME is known.
+std::vector<std::string> UnknownFlagHints(const std::vector<std::string>& args,
+                                          const std::vector<std::string>& names,
+                                          bool (*takes_value)(absl::string_view name));
+
+}  // namespace tickbench::harness
+
+#endif  // HARNESS_CLI_FLAG_HINTS_H_

@@ -1,0 +1,53 @@
+#include "harness/cli/flag_settings.h"
+
+#include <algorithm>
+#include <cstdint>
+
+#include "absl/flags/reflection.h"
+#include "absl/strings/match.h"
+#include "harness/cli/cli_options.h"
+
+namespace tickbench::harness {
+namespace {
+
+// A flag's type as the report names it.
+std::string SettingType(const absl::CommandLineFlag& flag) {
+  if (flag.IsOfType<bool>()) return "bool";
+  if (flag.IsOfType<int64_t>() || flag.IsOfType<uint64_t>() || flag.IsOfType<int32_t>()) {
+    return "integer";
+  }
+  if (flag.IsOfType<double>()) return "number";
+  if (flag.IsOfType<DurationFlag>()) return "duration";
+  return "string";
+}
+
+}  // namespace
+
+std::vector<std::string> RegisteredFlagNames() {
+  std::vector<std::string> names;
+  for (const auto& [name, flag] : absl::GetAllFlags()) {
+    if (!flag->IsRetired()) names.emplace_back(name);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+bool RegisteredFlagTakesValue(absl::string_view name) {
+  const absl::CommandLineFlag* flag = absl::FindCommandLineFlag(name);
+  return flag != nullptr && !flag->IsOfType<bool>();
+}
+
+std::vector<Setting> FlagSettings(const std::set<std::string>& given) {
+  std::vector<Setting> settings;
+  for (const auto& [name, flag] : absl::GetAllFlags()) {
+    if (flag->IsRetired() || !absl::StrContains(flag->Filename(), "harness/cli/flags.cc")) continue;
+    const std::string key(name);
+    settings.push_back(
+        Setting{key, SettingType(*flag), flag->CurrentValue(), given.count(key) > 0});
+  }
+  std::sort(settings.begin(), settings.end(),
+            [](const Setting& a, const Setting& b) { return a.name < b.name; });
+  return settings;
+}
+
+}  // namespace tickbench::harness

@@ -1,0 +1,192 @@
+// The ranges of the simulated model's flags and the bounds on what a plan takes: its
+// memory and, in simulation, its virtual time.
+#include <algorithm>
+#include <cmath>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "harness/cli/cli_options.h"
+#include "harness/cli/plan_checks.h"
+#include "harness/engine/round_trip_engine.h"
+#include "transport/sim_rtt_model.h"
+
+namespace tickbench::harness {
+
+double EstimatePlanBytes(const Plan& plan) {
+  constexpr double kPerRecord = 2048;  // strings, summaries, histogram, vector headers
+  const double clocks = plan.has_reference ? 2 : 1;
+  const double sizes = static_cast<double>(plan.sweep.sizes.size());
+  const double runs = plan.sweep.runs;
+  const double largest = plan.sweep.sizes.empty()
+                             ? 0
+                             : static_cast<double>(*std::max_element(plan.sweep.sizes.begin(),
+                                                                     plan.sweep.sizes.end()));
+  const double buffers = 2 * largest;
+  if (plan.study) {
+    // StudyPasses: marks and four per-trip arrays (5 x 8 bytes per trip); per cell, for
+    // every run, its readings, truths and phases (3 x 8) and their pooled and cleaned
+    // copies (4 x 8), with room for a sorted copy in the summaries (3 x 8): 10 x 8 bytes.
+    const double n = static_cast<double>(plan.study_options.iterations);
+    const double cells = sizes * static_cast<double>(plan.study_clocks.size());
+    return 40 * n + 80 * runs * n + cells * kPerRecord + buffers;
+  }
+  const EngineOptions& engine = plan.sweep.engine;
+  const double batch = static_cast<double>(std::max<int64_t>(1, engine.batch));
+  const double intervals = std::ceil(static_cast<double>(engine.iterations) / batch);
+  const double kept = std::min(intervals, static_cast<double>(engine.max_kept_intervals));
+  const double record_marks = intervals <= kept ? (intervals + 1) * 8 * clocks : 0;
+  const double records = sizes * runs * (1 + plan.sweep.retries);
+  const double engine_bytes =
+      (kept + 1) * (8 * clocks + 1) + 8 * static_cast<double>(engine.warmup);
+  return records * (record_marks + kPerRecord) + engine_bytes + buffers;
+}
+
+bool ReadsSimulatedTime(const timing::ClockSpec& spec) {
+  return spec.kind == timing::ClockKind::kTick || spec.kind == timing::ClockKind::kVirtual;
+}
+
+namespace {
+
+// The ranges of the --sim_bsd buffer flags.
+absl::Status CheckSimBufferFlags(const CommandLine& c) {
+  for (const auto& [flag, value] : {std::pair<const char*, int64_t>{"sim_cluster", c.sim_cluster},
+                                    {"sim_small", c.sim_small}}) {
+    if (absl::Status s = IntegerInRange(flag, value, 1, transport::kMaxSimBufferBytes, " bytes");
+        !s.ok()) {
+      return s;
+    }
+  }
+  if (absl::Status s = IntegerInRange("sim_threshold", c.sim_threshold, 1, c.sim_cluster,
+                                      " bytes (at most --sim_cluster)");
+      !s.ok()) {
+    return s;
+  }
+  for (const auto& [flag, value] :
+       {std::pair<const char*, absl::Duration>{"sim_per_cluster", c.sim_per_cluster},
+        {"sim_per_small", c.sim_per_small}}) {
+    if (absl::Status s =
+            DurationInRange(flag, value, absl::ZeroDuration(), transport::kMaxSimPerBuffer);
+        !s.ok()) {
+      return s;
+    }
+  }
+  return absl::OkStatus();
+}
+
+// The link flags: rate and packet cost only with an MTU, and each in its range.
+absl::Status CheckSimLinkFlags(const CommandLine& c) {
+  for (const char* flag : {"sim_link_rate", "sim_per_packet"}) {
+    if (Given(c, flag) && c.sim_mtu == 0) return BadFlag(flag, "applies only with --sim_mtu");
+  }
+  if (c.sim_mtu != 0) {
+    if (absl::Status s = IntegerInRange("sim_mtu", c.sim_mtu, transport::kMinSimMtuBytes,
+                                        transport::kMaxSimBufferBytes, " bytes (0: no link)");
+        !s.ok()) {
+      return s;
+    }
+  }
+  if (!(c.sim_link_rate == 0 || (c.sim_link_rate >= transport::kMinSimLinkRateBps &&
+                                 c.sim_link_rate <= transport::kMaxSimLinkRateBps))) {
+    return BadFlag(
+        "sim_link_rate",
+        absl::StrCat("must be 0 (no wire time) or in [", transport::kMinSimLinkRateBps, ", ",
+                     transport::kMaxSimLinkRateBps, "] bits per second; got ", c.sim_link_rate));
+  }
+  if (absl::Status s = DurationInRange("sim_per_packet", c.sim_per_packet, absl::ZeroDuration(),
+                                       transport::kMaxSimPerBuffer);
+      !s.ok()) {
+    return s;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status MakeSimModel(const CommandLine& c, transport::SimRttModel& model) {
+  if (absl::Status s =
+          DurationInRange("sim_fixed", c.sim_fixed, absl::ZeroDuration(), transport::kMaxSimFixed);
+      !s.ok()) {
+    return s;
+  }
+  if (!(c.sim_per_byte_ns >= 0 && c.sim_per_byte_ns <= transport::kMaxSimPerByteNs)) {
+    return BadFlag("sim_per_byte_ns",
+                   absl::StrCat("must be a finite number of ns in [0, ",
+                                transport::kMaxSimPerByteNs, "]; got ", c.sim_per_byte_ns));
+  }
+  // The buffer flags do something only with --sim_bsd, the scale only with a jitter.
+  for (const char* flag :
+       {"sim_cluster", "sim_threshold", "sim_small", "sim_per_cluster", "sim_per_small"}) {
+    if (Given(c, flag) && !c.sim_bsd) return BadFlag(flag, "applies only with --sim_bsd");
+  }
+  if (absl::Status s = transport::ParseJitterKind(c.sim_jitter, &model.jitter); !s.ok()) {
+    return BadFlag("sim_jitter", absl::StrCat(Quoted(c.sim_jitter), ": ", s.message()));
+  }
+  if (Given(c, "sim_jitter_scale") && model.jitter == transport::JitterKind::kNone) {
+    return BadFlag("sim_jitter_scale",
+                   "applies only with --sim_jitter=uniform, normal or exponential");
+  }
+  if (absl::Status s = CheckSimBufferFlags(c); !s.ok()) return s;
+  if (absl::Status s = DurationInRange("sim_jitter_scale", c.sim_jitter_scale, absl::ZeroDuration(),
+                                       transport::kMaxSimJitterScale);
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = CheckSimLinkFlags(c); !s.ok()) return s;
+  model.mtu_bytes = c.sim_mtu;
+  model.link_rate_bps = c.sim_link_rate;
+  model.per_packet = c.sim_per_packet;
+  model.fixed = c.sim_fixed;
+  model.per_byte_ns = c.sim_per_byte_ns;
+  model.bsd_buffers = c.sim_bsd;
+  model.cluster_bytes = c.sim_cluster;
+  model.threshold_bytes = c.sim_threshold;
+  model.small_bytes = c.sim_small;
+  model.per_cluster = c.sim_per_cluster;
+  model.per_small = c.sim_per_small;
+  model.jitter_scale = c.sim_jitter_scale;
+  model.seed = c.seed;
+  // A backstop: the checks above name the flags; this names the model's fields.
+  if (absl::Status s = transport::ValidateSimRttModel(model); !s.ok()) {
+    return BadFlag("transport=sim", s.message());
+  }
+  return absl::OkStatus();
+}
+
+// The most virtual time the simulated plan can take, in ns: every round trip at its
+// largest (or the receive timeout a loss costs), plus the study's pauses.
+double WorstSimulatedNanos(const Plan& plan) {
+  const size_t largest = *std::max_element(plan.sweep.sizes.begin(), plan.sweep.sizes.end());
+  const double rtt = transport::MaxRttNanos(plan.sim_model, static_cast<int64_t>(largest)) +
+                     absl::ToDoubleNanoseconds(plan.sim_faults.reply_delay);
+  const double timeout =
+      absl::ToDoubleNanoseconds(std::max(plan.sweep.receive_timeout, kMaxAutoTimeout));
+  const double trip = std::max(rtt, timeout);
+  const double sizes = static_cast<double>(plan.sweep.sizes.size());
+  const double runs = plan.sweep.runs;
+  const double n = static_cast<double>(plan.sweep.engine.iterations);
+  const double warmup = static_cast<double>(plan.sweep.engine.warmup);
+  if (plan.study) {
+    double longest_tick = 0;
+    for (const timing::ClockSpec& spec : plan.study_clocks) {
+      if (spec.kind == timing::ClockKind::kTick) {
+        longest_tick = std::max(longest_tick, absl::ToDoubleNanoseconds(spec.tick_period));
+      }
+    }
+    const double pause = absl::ToDoubleNanoseconds(plan.study_options.gap) +
+                         (plan.study_options.dither ? longest_tick : 0);
+    // Per run: the warm-up, the averaged pass, the probe blocks (at most 2n + 20 trips)
+    // and the per-iteration pass with its pauses.
+    const double per_run = (warmup + 4 * n + 20) * trip + n * pause;
+    return static_cast<double>(plan.study_clocks.size()) * sizes * runs * per_run;
+  }
+  return sizes * runs * (1 + plan.sweep.retries) * (warmup + n) * trip;
+}
+
+std::string FormatBytes(double bytes) {
+  constexpr double kGiB = 1024.0 * 1024 * 1024;
+  if (bytes >= 1024 * kGiB) return absl::StrFormat("%.1f TiB", bytes / (1024 * kGiB));
+  if (bytes >= kGiB) return absl::StrFormat("%.1f GiB", bytes / kGiB);
+  return absl::StrFormat("%.0f MiB", bytes / (1024 * 1024));
+}
+
+}  // namespace tickbench::harness

@@ -1,0 +1,40 @@
+#include "harness/commands/measure_command.h"
+
+#include <memory>
+#include <utility>
+
+#include "harness/commands/experiment.h"
+#include "harness/commands/study_command.h"
+#include "harness/commands/sweep_command.h"
+#include "harness/output/command_status.h"
+#include "remote/role_options.h"
+
+namespace tickbench::harness {
+
+int RunMeasureCommand(const CommandLine& command_line, const ReportStreams& streams) {
+  absl::StatusOr<remote::RoleOptions> role =
+      remote::ParseRoleOptions(command_line.role, command_line.listen, command_line.peer);
+  if (!role.ok()) return Usage(role.status());
+  absl::StatusOr<Plan> plan = MakePlan(command_line);
+  if (!plan.ok()) return Usage(plan.status());
+  Experiment e;
+  e.plan = *std::move(plan);
+  e.explain = command_line.explain;
+  e.quiet = command_line.quiet;
+  if (absl::Status prepared = PrepareExperiment(command_line, *role, e); !prepared.ok()) {
+    if (int stopped = ExitIfStopped("while preparing"); stopped >= 0) return stopped;
+    return Usage(prepared);
+  }
+  if (int stopped = ExitIfStopped("while preparing; nothing was measured"); stopped >= 0) {
+    return stopped;
+  }
+  const std::unique_ptr<Reporter> reporter =
+      MakeReporter(e.plan.format, streams, command_line.csv_context,
+                   command_line.wide ? TableWidth::kWide : TableWidth::kNarrow);
+  ExperimentHeader header = HeaderOf(e);
+  header.percentiles = e.plan.percentiles;
+  reporter->ReportContext(e.context, header);
+  return e.plan.study ? RunStudyCommand(e, *reporter) : RunSweepCommand(e, *role, *reporter);
+}
+
+}  // namespace tickbench::harness
