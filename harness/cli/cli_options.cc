@@ -16,7 +16,7 @@
 #include "harness/cli/plan_checks.h"
 #include "harness/cli/size_list.h"
 #include "harness/output/output_file.h"
-#include "harness/page/plot.h"
+#include "harness/page/gnuplot.h"
 #include "platform/cpu_affinity.h"
 #include "platform/cycle_counter.h"
 #include "timing/cycle_clock.h"

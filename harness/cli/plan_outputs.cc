@@ -10,7 +10,7 @@
 #include "harness/cli/cli_options.h"
 #include "harness/cli/plan_checks.h"
 #include "harness/output/output_file.h"
-#include "harness/page/plot.h"
+#include "harness/page/gnuplot.h"
 #include "harness/report/run_readings.h"
 #include "transport/transport_registry.h"
 

@@ -11,7 +11,8 @@
 #include "harness/fit/analyze_text.h"
 #include "harness/output/command_status.h"
 #include "harness/output/output_file.h"
-#include "harness/page/plot.h"
+#include "harness/page/gnuplot.h"
+#include "harness/page/sweep_plot.h"
 
 namespace tickbench::harness {
 

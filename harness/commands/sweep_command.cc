@@ -13,8 +13,9 @@
 #include "harness/fit/sweep_analysis.h"
 #include "harness/output/command_status.h"
 #include "harness/output/output_file.h"
-#include "harness/page/plot.h"
+#include "harness/page/gnuplot.h"
 #include "harness/page/report_page.h"
+#include "harness/page/sweep_plot.h"
 #include "harness/report/run_readings.h"
 
 namespace tickbench::harness {

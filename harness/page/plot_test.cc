@@ -1,5 +1,3 @@
-#include "harness/page/plot.h"
-
 #include <dirent.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -24,6 +22,9 @@
 #include "absl/time/time.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "harness/page/gnuplot.h"
+#include "harness/page/study_plot.h"
+#include "harness/page/sweep_plot.h"
 #include "platform/no_spawn.h"
 
 namespace tickbench::harness {

@@ -25,7 +25,7 @@
 #include "absl/strings/string_view.h"
 #include "harness/context/run_context.h"
 #include "harness/engine/run_record.h"
-#include "harness/page/plot.h"
+#include "harness/page/gnuplot.h"
 #include "harness/report/reporter.h"
 #include "harness/report/sweep_report.h"
 #include "harness/study/study_cell.h"

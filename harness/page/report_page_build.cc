@@ -16,6 +16,7 @@
 #include "harness/output/command_status.h"
 #include "harness/output/output_file.h"
 #include "harness/page/report_page.h"
+#include "harness/page/sweep_plot.h"
 #include "harness/report/study_report.h"
 #include "platform/errno_status.h"
 #include "platform/system_info.h"

@@ -1,19 +1,19 @@
+#include "harness/page/sweep_plot.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "analysis/buffer_models.h"
-#include "harness/page/plot.h"
 #include "timing/confidence.h"
 #include "timing/statistics.h"
-
-// SweepPlotJob and PlaceStepLabels (declared in harness/page/plot.h): the gnuplot script and
-// data of a sweep's plot (the study's are in plot_study_job.cc).
 
 namespace tickbench::harness {
 namespace {
@@ -249,15 +249,77 @@ GnuplotJob SweepPlotJob(const analysis::Sweep& sweep, const std::vector<analysis
   return job;
 }
 
-std::string GnuplotQuote(absl::string_view text) {
-  std::string quoted = "'";
-  for (char c : text) {
-    if (c == '\'') quoted += '\'';
-    quoted += c;
+SweepPlotExtras SweepPlotExtrasFromRecords(const std::vector<RunRecord>& records) {
+  std::map<size_t, std::vector<const RunRecord*>> by_size;
+  for (const RunRecord& r : records)
+    if (r.valid()) by_size[r.size_bytes].push_back(&r);
+  SweepPlotExtras extras;
+  for (const auto& [size, runs] : by_size) {
+    SweepPlotExtras::Point point;
+    point.size_bytes = static_cast<double>(size);
+    std::vector<double> averaged;
+    double quantum = 0, median = 0, low = 0, high = 0, reference = 0;
+    int per_iteration = 0, with_reference = 0;
+    for (const RunRecord* r : runs) {
+      averaged.push_back(r->averaged_rtt_ns);
+      quantum = std::max(quantum, r->quantum_ns);
+      if (r->per_iteration_ns.count > 0) {
+        ++per_iteration;
+        median += r->per_iteration_ns.p50;
+        low += r->per_iteration_ns.p1;
+        high += r->per_iteration_ns.p99;
+      }
+      if (r->has_reference) {
+        ++with_reference;
+        reference += r->reference_averaged_rtt_ns;
+      }
+    }
+    const timing::ConfidenceInterval ci = timing::AcrossRunsInterval(
+        averaged, timing::QuantizedSdFloor(quantum, static_cast<int64_t>(averaged.size())));
+    point.has_interval = ci.valid;
+    point.averaged_low_ns = ci.low;
+    point.averaged_high_ns = ci.high;
+    if (per_iteration > 0) {
+      point.has_per_iteration = true;
+      point.median_ns = median / per_iteration;
+      point.band_low_ns = low / per_iteration;
+      point.band_high_ns = high / per_iteration;
+    }
+    if (with_reference > 0) {
+      point.has_reference = true;
+      point.reference_ns = reference / with_reference;
+    }
+    extras.points.push_back(point);
   }
-  return quoted + "'";
+  return extras;
 }
 
-std::string GnuplotQuoteUser(absl::string_view text) { return GnuplotQuote(GnuplotSafeText(text)); }
+std::vector<std::pair<double, double>> FitCurve(const analysis::ModelComparison& fits, double first,
+                                                double last, int samples) {
+  std::vector<std::pair<double, double>> curve;
+  if (fits.families.empty()) return curve;
+  const analysis::FamilyFit& fit = fits.best_fit();
+  if (!fit.fitted || samples < 2 || !(last > first)) return curve;
+  std::vector<double> sizes;
+  for (int i = 0; i < samples; ++i) {
+    sizes.push_back(std::round(first + (last - first) * i / (samples - 1)));
+  }
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  const std::vector<std::vector<double>> columns = analysis::DesignColumns(fit.model, sizes);
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    double value = 0;
+    for (size_t j = 0; j < columns.size() && j < fit.costs.size(); ++j) {
+      if (i < columns[j].size()) value += fit.costs[j] * columns[j][i];
+    }
+    curve.emplace_back(sizes[i], value);
+  }
+  return curve;
+}
+
+absl::Status PlotSweep(const std::string& svg_path, const analysis::Sweep& sweep,
+                       const std::vector<analysis::Step>& steps, const std::string& title,
+                       const SweepPlotExtras& extras) {
+  return RunGnuplotJob(svg_path, SweepPlotJob(sweep, steps, title, extras));
+}
 
 }  // namespace tickbench::harness

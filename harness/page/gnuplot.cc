@@ -1,4 +1,4 @@
-#include "harness/page/plot.h"
+#include "harness/page/gnuplot.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -9,12 +9,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
-#include <cmath>
 #include <cstdlib>
-#include <limits>
-#include <map>
+#include <string>
 #include <vector>
 
 #include "absl/strings/ascii.h"
@@ -22,15 +19,11 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "analysis/buffer_models.h"
 #include "harness/output/output_file.h"
 #include "platform/errno_status.h"
 #include "platform/no_spawn.h"
 #include "platform/stop_signal.h"
-#include "timing/confidence.h"
-#include "timing/statistics.h"
 
 namespace tickbench::harness {
 namespace {
@@ -244,73 +237,6 @@ std::string PlotDataPath(const std::string& svg_path) {
   return stem + ".dat";
 }
 
-SweepPlotExtras SweepPlotExtrasFromRecords(const std::vector<RunRecord>& records) {
-  std::map<size_t, std::vector<const RunRecord*>> by_size;
-  for (const RunRecord& r : records)
-    if (r.valid()) by_size[r.size_bytes].push_back(&r);
-  SweepPlotExtras extras;
-  for (const auto& [size, runs] : by_size) {
-    SweepPlotExtras::Point point;
-    point.size_bytes = static_cast<double>(size);
-    std::vector<double> averaged;
-    double quantum = 0, median = 0, low = 0, high = 0, reference = 0;
-    int per_iteration = 0, with_reference = 0;
-    for (const RunRecord* r : runs) {
-      averaged.push_back(r->averaged_rtt_ns);
-      quantum = std::max(quantum, r->quantum_ns);
-      if (r->per_iteration_ns.count > 0) {
-        ++per_iteration;
-        median += r->per_iteration_ns.p50;
-        low += r->per_iteration_ns.p1;
-        high += r->per_iteration_ns.p99;
-      }
-      if (r->has_reference) {
-        ++with_reference;
-        reference += r->reference_averaged_rtt_ns;
-      }
-    }
-    const timing::ConfidenceInterval ci = timing::AcrossRunsInterval(
-        averaged, timing::QuantizedSdFloor(quantum, static_cast<int64_t>(averaged.size())));
-    point.has_interval = ci.valid;
-    point.averaged_low_ns = ci.low;
-    point.averaged_high_ns = ci.high;
-    if (per_iteration > 0) {
-      point.has_per_iteration = true;
-      point.median_ns = median / per_iteration;
-      point.band_low_ns = low / per_iteration;
-      point.band_high_ns = high / per_iteration;
-    }
-    if (with_reference > 0) {
-      point.has_reference = true;
-      point.reference_ns = reference / with_reference;
-    }
-    extras.points.push_back(point);
-  }
-  return extras;
-}
-
-std::vector<std::pair<double, double>> FitCurve(const analysis::ModelComparison& fits, double first,
-                                                double last, int samples) {
-  std::vector<std::pair<double, double>> curve;
-  if (fits.families.empty()) return curve;
-  const analysis::FamilyFit& fit = fits.best_fit();
-  if (!fit.fitted || samples < 2 || !(last > first)) return curve;
-  std::vector<double> sizes;
-  for (int i = 0; i < samples; ++i) {
-    sizes.push_back(std::round(first + (last - first) * i / (samples - 1)));
-  }
-  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
-  const std::vector<std::vector<double>> columns = analysis::DesignColumns(fit.model, sizes);
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    double value = 0;
-    for (size_t j = 0; j < columns.size() && j < fit.costs.size(); ++j) {
-      if (i < columns[j].size()) value += fit.costs[j] * columns[j][i];
-    }
-    curve.emplace_back(sizes[i], value);
-  }
-  return curve;
-}
-
 absl::Status RunGnuplotJob(const std::string& svg_path, const GnuplotJob& job,
                            absl::Duration timeout) {
   if (!GnuplotInstalled()) {
@@ -338,14 +264,15 @@ std::string PlotFailure(const std::string& svg_path, const absl::Status& status)
                       absl::CHexEscape(PlotDataPath(svg_path)), " are as they were");
 }
 
-absl::Status PlotSweep(const std::string& svg_path, const analysis::Sweep& sweep,
-                       const std::vector<analysis::Step>& steps, const std::string& title,
-                       const SweepPlotExtras& extras) {
-  return RunGnuplotJob(svg_path, SweepPlotJob(sweep, steps, title, extras));
+std::string GnuplotQuote(absl::string_view text) {
+  std::string quoted = "'";
+  for (char c : text) {
+    if (c == '\'') quoted += '\'';
+    quoted += c;
+  }
+  return quoted + "'";
 }
 
-absl::Status PlotStudyHistograms(const std::string& svg_path, const std::vector<StudyCell>& cells) {
-  return RunGnuplotJob(svg_path, StudyHistogramJob(cells));
-}
+std::string GnuplotQuoteUser(absl::string_view text) { return GnuplotQuote(GnuplotSafeText(text)); }
 
 }  // namespace tickbench::harness

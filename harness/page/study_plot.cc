@@ -1,3 +1,5 @@
+#include "harness/page/study_plot.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -7,11 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "harness/page/plot.h"
 #include "timing/statistics.h"
-
-// StudyHistogramJob and StudyCellBinnedInTime (declared in harness/page/plot.h): the gnuplot
-// script and data of a study's histograms, one panel per clock and size.
 
 namespace tickbench::harness {
 namespace {
@@ -219,6 +217,10 @@ GnuplotJob StudyHistogramJob(const std::vector<StudyCell>& cells) {
   if (cells.empty()) absl::StrAppend(&job.script, "plot NaN notitle\n");
   absl::StrAppend(&job.script, "unset multiplot\n");
   return job;
+}
+
+absl::Status PlotStudyHistograms(const std::string& svg_path, const std::vector<StudyCell>& cells) {
+  return RunGnuplotJob(svg_path, StudyHistogramJob(cells));
 }
 
 }  // namespace tickbench::harness
