@@ -1,4 +1,6 @@
 // Over 400 lines because the figures and the words that must agree with them are kept together.
+#include "harness/study/study_aggregate.h"
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -6,13 +8,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "harness/study/study_runner.h"
 #include "harness/study/study_theory.h"
 #include "platform/stop_signal.h"
 #include "timing/confidence.h"
-
-// AggregateStudyRuns and SummarizeCell (declared in harness/study/study_runner.h): a study cell's
-// figures from its runs, and their plain words.
 
 namespace tickbench::harness {
 namespace {

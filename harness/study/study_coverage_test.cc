@@ -35,7 +35,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/time/time.h"
 #include "gtest/gtest.h"
-#include "harness/study/study_runner.h"
+#include "harness/study/study_aggregate.h"
 #include "timing/tick_clock.h"
 #include "timing/virtual_clock.h"
 

@@ -10,6 +10,7 @@
 #include "harness/engine/no_figure.h"
 #include "harness/engine/round_trip_engine.h"
 #include "harness/engine/round_trip_loop.h"
+#include "harness/study/study_aggregate.h"
 #include "platform/stop_signal.h"
 #include "timing/confidence.h"
 #include "timing/tick_clock.h"

@@ -16,7 +16,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <string>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -56,12 +55,8 @@ struct StudyClock {
 };
 
 // A stop request (SIGINT, SIGTERM) is answered within a second in every phase: filling the
-// study's arrays (a chunk at a time), the round trips, keeping a run's readings. A cell's
-// runs are aggregated after a stop only when they hold at most this many readings (about 2
-// us of work each); larger ones, and any whose aggregation a stop interrupts, are left
-// without figures, saying so.
-inline constexpr int64_t kReadingsAggregatedAfterAStop = 100'000;
-
+// study's arrays (a chunk at a time), the round trips, keeping a run's readings, and their
+// aggregation (study_aggregate.h, kReadingsAggregatedAfterAStop).
 struct StudyOutcome {
   std::vector<StudyCell> cells;
   absl::Status status;
@@ -84,34 +79,10 @@ struct PairRead {
   int64_t after = 0;   // reference ticks
 };
 
-// What one run of one clock at one size measured (exposed so that tests can aggregate
-// simulated runs without a transport).
-struct StudyRunData {
-  // Averaged pass: the pairs read just before and just after the loop, in ns (reference
-  // ns for before/after, clock ns for clock).
-  double start_before_ns = 0, start_clock_ns = 0, start_after_ns = 0;
-  double stop_before_ns = 0, stop_clock_ns = 0, stop_after_ns = 0;
-  double end_before_ns = 0, end_clock_ns = 0, end_after_ns = 0;  // after the last pass
-  int64_t iterations = 0;
-  // Reference time per round trip in interleaved blocks without and with a clock read
-  // per round trip (plain block b is paired with probed block b).
-  std::vector<double> plain_block_ns, probed_block_ns;
-  double loop_period_ns = 0;  // reference time per per-iteration round trip, pauses included
-  std::vector<double> readings_ns, true_ns, phases;  // per-iteration pass, in time order
-};
-
-// Fills the figures, intervals and verdicts of `cell` (whose clock, size, iterations and
-// resolution_ns are set) from its runs; then SummarizeCell gives the plain words.
-void AggregateStudyRuns(const std::vector<StudyRunData>& runs, double reference_resolution_ns,
-                        StudyCell& cell);
-
 // A cell no run measured (an error or a stop in its first run): every figure kNoFigure and
 // every interval invalid (harness/engine/no_figure.h); its clock, size, resolution, read cost
 // and counts stay.
 void MarkUnmeasured(StudyCell& cell);
-
-// The plain-words line of a cell (exposed for tests).
-std::string SummarizeCell(const StudyCell& cell);
 
 }  // namespace tickbench::harness
 

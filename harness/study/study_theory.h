@@ -1,12 +1,13 @@
 // The study's check of the coarse-tick theory, with intervals on both sides (internal to
-// the study_runner target; used by AggregateStudyRuns).
+// the study_aggregate target; used by AggregateStudyRuns).
 #ifndef HARNESS_STUDY_STUDY_THEORY_H_
 #define HARNESS_STUDY_STUDY_THEORY_H_
 
 #include <string>
 #include <vector>
 
-#include "harness/study/study_runner.h"
+#include "harness/study/study_cell.h"
+#include "timing/confidence.h"
 
 namespace tickbench::harness {
 
