@@ -1,4 +1,5 @@
-// The duration flags' parser and printer (harness/cli/cli_options.h, DurationFlag).
+#include "harness/cli/duration_flag.h"
+
 #include <cmath>
 #include <string>
 
@@ -6,7 +7,6 @@
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
 #include "absl/time/time.h"
-#include "harness/cli/cli_options.h"
 
 namespace tickbench::harness {
 

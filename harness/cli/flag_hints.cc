@@ -1,12 +1,22 @@
 #include "harness/cli/flag_hints.h"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/strip.h"
+#include "absl/time/time.h"
+#include "harness/cli/command_line.h"
+#include "harness/cli/duration_flag.h"
+#include "harness/cli/plan.h"
+#include "timing/clock_spec.h"
+#include "transport/sim_rtt_model.h"
 
 namespace tickbench::harness {
 
@@ -68,6 +78,106 @@ std::vector<std::string> UnknownFlagHints(const std::vector<std::string>& args,
     if (nearest.empty()) continue;
     hints.push_back(absl::StrCat("tickbench: unknown flag --", absl::CHexEscape(name),
                                  "; did you mean --", nearest, "?"));
+  }
+  return hints;
+}
+
+namespace {
+
+enum class NumberKind { kInteger, kUnsigned, kDuration };
+// A whole-number or duration flag and its range as MakePlan's check says it: "must be ...".
+struct NumberFlag {
+  const char* name;
+  NumberKind kind;
+  std::string allowed;
+};
+
+const std::vector<NumberFlag>& NumberFlags() {
+  auto whole = [](int64_t min, int64_t max, absl::string_view note = "") {
+    return absl::StrFormat("must be %d..%d%s", min, max, note);
+  };
+  auto duration = [](absl::Duration min, absl::Duration max) {
+    return absl::StrCat("must be a duration in [", absl::FormatDuration(min), ", ",
+                        absl::FormatDuration(max), "]");
+  };
+  using K = NumberKind;
+  const absl::Duration zero = absl::ZeroDuration();
+  const int64_t most = std::numeric_limits<int64_t>::max();  // peer_*: no limit but int64's
+  static const std::vector<NumberFlag>* const flags = new std::vector<NumberFlag>{
+      {"iterations", K::kInteger, whole(1, kMaxIterations)},
+      {"runs", K::kInteger, whole(1, kMaxRuns)},
+      {"warmup", K::kInteger, whole(0, kMaxIterations)},
+      {"batch", K::kInteger, "must be 1..--iterations"},
+      {"retries", K::kInteger, whole(0, kMaxRetries)},
+      {"peer_drop_every", K::kInteger, whole(0, most, " (0 = off)")},
+      {"peer_stop_after", K::kInteger, whole(0, most, " (0 = off)")},
+      {"seed", K::kUnsigned, "must be 0..18446744073709551615"},  // all of uint64
+      {"sim_cluster", K::kInteger, whole(1, transport::kMaxSimBufferBytes, " bytes")},
+      {"sim_small", K::kInteger, whole(1, transport::kMaxSimBufferBytes, " bytes")},
+      {"sim_threshold", K::kInteger, "must be 1..--sim_cluster bytes"},
+      {"sim_mtu", K::kInteger,
+       whole(transport::kMinSimMtuBytes, transport::kMaxSimBufferBytes, " bytes (0: no link)")},
+      {"tick_period", K::kDuration,
+       absl::StrCat("tick period must be a whole number of nanoseconds in [",
+                    absl::FormatDuration(timing::kMinTickPeriod), ", ",
+                    absl::FormatDuration(timing::kMaxTickPeriod),
+                    "] (10ms = 100 Hz, 20ms = 50 Hz)")},
+      {"receive_timeout", K::kDuration, duration(kMinReceiveTimeout, kMaxReceiveTimeout)},
+      {"peer_reply_delay", K::kDuration, duration(zero, kMaxPeerReplyDelay)},
+      {"gap", K::kDuration, duration(zero, kMaxGap)},
+      {"sim_fixed", K::kDuration, duration(zero, transport::kMaxSimFixed)},
+      {"sim_per_cluster", K::kDuration, duration(zero, transport::kMaxSimPerBuffer)},
+      {"sim_per_small", K::kDuration, duration(zero, transport::kMaxSimPerBuffer)},
+      {"sim_per_packet", K::kDuration, duration(zero, transport::kMaxSimPerBuffer)},
+      {"sim_jitter_scale", K::kDuration, duration(zero, transport::kMaxSimJitterScale)},
+  };
+  return *flags;
+}
+
+// Why `text` is no value of a flag of `kind`, or "" when it is one (or is hex, which
+// Abseil's parser reads and this does not).
+std::string NumberProblem(NumberKind kind, absl::string_view text) {
+  const absl::string_view stripped = absl::StripAsciiWhitespace(text);
+  DurationFlag duration;
+  std::string error;
+  int64_t integer = 0;
+  uint64_t whole = 0;
+  if (kind == NumberKind::kDuration) {
+    return AbslParseFlag(text, &duration, &error) ? "" : "not a duration with its unit";
+  }
+  if (absl::StrContains(absl::AsciiStrToLower(stripped), "0x") ||
+      (kind == NumberKind::kInteger ? absl::SimpleAtoi(stripped, &integer)
+                                    : absl::SimpleAtoi(stripped, &whole))) {
+    return "";
+  }
+  const absl::string_view digits = absl::StripPrefix(absl::StripPrefix(stripped, "-"), "+");
+  if (digits.empty() || !std::all_of(digits.begin(), digits.end(), absl::ascii_isdigit)) {
+    return "not a whole number";
+  }
+  return kind == NumberKind::kInteger ? "past what a 64-bit whole number holds"
+                                      : "not a whole number from 0 to 2^64 - 1";
+}
+
+}  // namespace
+
+std::vector<std::string> NumberValueHints(const std::vector<std::string>& args) {
+  std::vector<std::string> hints;
+  for (size_t i = 0; i < args.size(); ++i) {
+    absl::string_view arg = args[i];
+    if (arg == "--") break;
+    if (!absl::ConsumePrefix(&arg, "--") && !absl::ConsumePrefix(&arg, "-")) continue;
+    const size_t equals = arg.find('=');
+    const absl::string_view name = arg.substr(0, equals);
+    for (const NumberFlag& flag : NumberFlags()) {  // the flag named, if a number flag
+      if (name != flag.name) continue;
+      if (equals == absl::string_view::npos && i + 1 >= args.size()) break;
+      const std::string value =
+          equals == absl::string_view::npos ? args[++i] : std::string(arg.substr(equals + 1));
+      if (const std::string problem = NumberProblem(flag.kind, value); !problem.empty()) {
+        hints.push_back(absl::StrCat("tickbench: --", flag.name, ": ", flag.allowed, "; got ",
+                                     Quoted(value), ", ", problem));
+      }
+    }
   }
   return hints;
 }

@@ -1,5 +1,6 @@
-// "Did you mean ...?" for a mistyped flag: the registered name nearest to it by edit
-// distance.
+// What tickbench says beside Abseil's error for a command line it refused: "did you mean
+// ...?" for a mistyped flag (the registered name nearest to it by edit distance), and the
+// range of a number flag given a value it cannot hold.
 #ifndef HARNESS_CLI_FLAG_HINTS_H_
 #define HARNESS_CLI_FLAG_HINTS_H_
 
@@ -27,6 +28,14 @@ std::string NearestName(absl::string_view typed, const std::vector<std::string>&
 std::vector<std::string> UnknownFlagHints(const std::vector<std::string>& args,
                                           const std::vector<std::string>& names,
                                           bool (*takes_value)(absl::string_view name));
+
+// The lines for the arguments of a command line (without the program name) whose value
+// a number flag cannot hold, which Abseil's parser refuses without the range: "tickbench:
+// --iterations: must be 1..1000000000; got '99999999999999999999', past what a whole
+// number holds here" for whole numbers past 64 bits or not whole, durations that are NaN,
+// written with an exponent or past what a duration holds. ParseCommandLine prints them
+// beside Abseil's error. The ranges are the plan's (MakePlan), tested to agree.
+std::vector<std::string> NumberValueHints(const std::vector<std::string>& args);
 
 }  // namespace tickbench::harness
 

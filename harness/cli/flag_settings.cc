@@ -5,7 +5,7 @@
 
 #include "absl/flags/reflection.h"
 #include "absl/strings/match.h"
-#include "harness/cli/cli_options.h"
+#include "harness/cli/duration_flag.h"
 
 namespace tickbench::harness {
 namespace {

@@ -1,4 +1,4 @@
-// Every flag of tickbench, defined once. A flag's default is CommandLine's (cli_options.h),
+// Every flag of tickbench, defined once. A flag's default is CommandLine's (command_line.h),
 // so each default is written once; ReadFlags is the only reader of the flags' values.
 // Over 400 lines because it is the one place every flag is defined, with its help.
 #include "harness/cli/flags.h"
@@ -25,8 +25,10 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "harness/cli/duration_flag.h"
 #include "harness/cli/flag_hints.h"
 #include "harness/cli/flag_settings.h"
+#include "harness/cli/plan_clocks.h"
 #include "harness/cli/presets.h"
 #include "harness/output/build_info.h"
 #include "timing/clock_registry.h"

@@ -1,5 +1,5 @@
 // The command line: every tickbench flag is defined once, in flags.cc, with its default
-// taken from CommandLine (cli_options.h), and read into a CommandLine here and nowhere
+// taken from CommandLine (command_line.h), and read into a CommandLine here and nowhere
 // else. Nothing outside flags.cc reads a flag.
 #ifndef HARNESS_CLI_FLAGS_H_
 #define HARNESS_CLI_FLAGS_H_
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/cli/cli_options.h"
+#include "harness/cli/command_line.h"
 
 namespace tickbench::harness {
 

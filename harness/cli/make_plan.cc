@@ -9,8 +9,10 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "core/board_rows.h"
-#include "harness/cli/cli_options.h"
-#include "harness/cli/plan_checks.h"
+#include "harness/cli/plan.h"
+#include "harness/cli/plan_bounds.h"
+#include "harness/cli/plan_clocks.h"
+#include "harness/cli/plan_outputs.h"
 #include "harness/cli/size_list.h"
 #include "transport/sim_transport.h"
 #include "transport/transport_factory.h"
@@ -363,7 +365,7 @@ absl::Status ResolveStudyOptions(PlanState& st) {
   return absl::OkStatus();
 }
 
-// What the plan would take, and where its results go (plan_outputs.cc).
+// What the plan would take (plan_bounds.h), and where its results go (plan_outputs.h).
 absl::Status CheckBounds(PlanState& st) { return CheckPlanBounds(st.plan); }
 absl::Status ResolveOutputTargets(PlanState& st) { return ResolveOutputs(st.c, st.plan); }
 

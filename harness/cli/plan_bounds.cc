@@ -1,13 +1,16 @@
-// The ranges of the simulated model's flags and the bounds on what a plan takes: its
-// memory and, in simulation, its virtual time.
+#include "harness/cli/plan_bounds.h"
+
 #include <algorithm>
 #include <cmath>
+#include <utility>
+#include <vector>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "harness/cli/cli_options.h"
-#include "harness/cli/plan_checks.h"
+#include "absl/strings/str_split.h"
 #include "harness/engine/round_trip_engine.h"
+#include "platform/cpu_affinity.h"
 #include "transport/sim_rtt_model.h"
 
 namespace tickbench::harness {
@@ -39,10 +42,6 @@ double EstimatePlanBytes(const Plan& plan) {
   const double engine_bytes =
       (kept + 1) * (8 * clocks + 1) + 8 * static_cast<double>(engine.warmup);
   return records * (record_marks + kPerRecord) + engine_bytes + buffers;
-}
-
-bool ReadsSimulatedTime(const timing::ClockSpec& spec) {
-  return spec.kind == timing::ClockKind::kTick || spec.kind == timing::ClockKind::kVirtual;
 }
 
 namespace {
@@ -187,6 +186,49 @@ std::string FormatBytes(double bytes) {
   if (bytes >= 1024 * kGiB) return absl::StrFormat("%.1f TiB", bytes / (1024 * kGiB));
   if (bytes >= kGiB) return absl::StrFormat("%.1f GiB", bytes / kGiB);
   return absl::StrFormat("%.0f MiB", bytes / (1024 * 1024));
+}
+
+// Bounds on what the plan would take: memory for its results, and in simulation the
+// virtual time its nanosecond clock must hold.
+absl::Status CheckPlanBounds(const Plan& plan) {
+  const double bytes = EstimatePlanBytes(plan);
+  if (bytes > kMaxPlanBytes) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "--sizes, --runs, --iterations: the results would take up to %s of memory (%d sizes x %d "
+        "runs x %d round trips%s), more than the %s allowed; measure fewer sizes, runs or round "
+        "trips%s",
+        FormatBytes(bytes), plan.sweep.sizes.size(), plan.sweep.runs, plan.sweep.engine.iterations,
+        plan.study ? absl::StrFormat(" x %d clocks", plan.study_clocks.size())
+                   : absl::StrFormat(", %d retries", plan.sweep.retries),
+        FormatBytes(kMaxPlanBytes), plan.study ? "" : " (or raise --batch)"));
+  }
+  if (plan.simulate) {
+    const double nanos = WorstSimulatedNanos(plan);
+    if (!(nanos <= kMaxSimulatedNanos)) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "--transport=sim: the run could span up to %.3g years of virtual time, more than the "
+          "%.0f years its nanosecond clock holds; lower --iterations, --runs, --sizes or the "
+          "simulated costs (--sim_fixed, --sim_per_byte_ns, --peer_reply_delay, --receive_timeout)",
+          nanos / 3.15576e16, kMaxSimulatedNanos / 3.15576e16));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ParsePin(absl::string_view text, SweepOptions& sweep) {
+  const std::vector<absl::string_view> parts = absl::StrSplit(text, ',');
+  if (parts.size() > 2) return BadFlag("pin", "takes CLIENT_CPU or CLIENT_CPU,PEER_CPU");
+  int cpus[2] = {-1, -1};
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (!absl::SimpleAtoi(parts[i], &cpus[i]) || cpus[i] < 0 ||
+        cpus[i] >= platform::OnlineCpuCount()) {
+      return BadFlag("pin", absl::StrFormat("%s is not a CPU of this machine (0..%d)",
+                                            Quoted(parts[i]), platform::OnlineCpuCount() - 1));
+    }
+  }
+  sweep.pin_client_cpu = cpus[0];
+  sweep.pin_peer_cpu = cpus[1];
+  return absl::OkStatus();
 }
 
 }  // namespace tickbench::harness

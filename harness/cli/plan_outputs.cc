@@ -1,47 +1,17 @@
-// The last steps of MakePlan (make_plan.cc): what a plan would take (memory for its
-// results and, in simulation, virtual time) and where its results go (--format, --output,
-// --plot, --report), the targets checked before anything is measured.
+#include "harness/cli/plan_outputs.h"
+
 #include <algorithm>
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
-#include "harness/cli/cli_options.h"
-#include "harness/cli/plan_checks.h"
+#include "absl/strings/strip.h"
 #include "harness/output/output_file.h"
 #include "harness/page/gnuplot.h"
 #include "harness/report/run_readings.h"
 #include "transport/transport_registry.h"
 
 namespace tickbench::harness {
-
-// Bounds on what the plan would take: memory for its results, and in simulation the
-// virtual time its nanosecond clock must hold.
-absl::Status CheckPlanBounds(const Plan& plan) {
-  const double bytes = EstimatePlanBytes(plan);
-  if (bytes > kMaxPlanBytes) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "--sizes, --runs, --iterations: the results would take up to %s of memory (%d sizes x %d "
-        "runs x %d round trips%s), more than the %s allowed; measure fewer sizes, runs or round "
-        "trips%s",
-        FormatBytes(bytes), plan.sweep.sizes.size(), plan.sweep.runs, plan.sweep.engine.iterations,
-        plan.study ? absl::StrFormat(" x %d clocks", plan.study_clocks.size())
-                   : absl::StrFormat(", %d retries", plan.sweep.retries),
-        FormatBytes(kMaxPlanBytes), plan.study ? "" : " (or raise --batch)"));
-  }
-  if (plan.simulate) {
-    const double nanos = WorstSimulatedNanos(plan);
-    if (!(nanos <= kMaxSimulatedNanos)) {
-      return absl::InvalidArgumentError(absl::StrFormat(
-          "--transport=sim: the run could span up to %.3g years of virtual time, more than the "
-          "%.0f years its nanosecond clock holds; lower --iterations, --runs, --sizes or the "
-          "simulated costs (--sim_fixed, --sim_per_byte_ns, --peer_reply_delay, --receive_timeout)",
-          nanos / 3.15576e16, kMaxSimulatedNanos / 3.15576e16));
-    }
-  }
-  return absl::OkStatus();
-}
 
 namespace {
 
@@ -184,6 +154,23 @@ absl::Status ResolveOutputs(const CommandLine& c, Plan& plan) {
   if (absl::Status s = ResolveTails(c, plan); !s.ok()) return s;
   // The last step of MakePlan: the flags that do nothing in this plan can now be told.
   return CheckFlagsThatDoNothing(c, plan);
+}
+
+absl::StatusOr<std::string> CheckPlotTarget(absl::string_view plot) {
+  if (plot == "-") return BadFlag("plot", "a plot is a file: name an SVG file, e.g. sweep.svg");
+  const std::string path = ResolveUserPath(plot);
+  if (absl::Status s = CheckOutputTarget("plot", path); !s.ok())
+    return BadFlag("plot", s.message());
+  const std::string data = PlotDataPath(path);
+  if (SameOutputFile(data, path)) {
+    return BadFlag("plot",
+                   absl::StrCat(Quoted(plot), " would be its own data file; name an .svg file"));
+  }
+  if (absl::Status s = CheckOutputTarget("plot", data); !s.ok()) {
+    return BadFlag("plot",
+                   absl::StrCat("its data file: ", absl::StripPrefix(s.message(), "--plot: ")));
+  }
+  return path;
 }
 
 }  // namespace tickbench::harness

@@ -6,6 +6,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "harness/cli/plan_outputs.h"
 #include "harness/context/clock_report.h"
 #include "harness/fit/analysis_json.h"
 #include "harness/fit/analyze_text.h"

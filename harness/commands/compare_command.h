@@ -27,7 +27,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "harness/cli/cli_options.h"
+#include "harness/cli/command_line.h"
 #include "harness/output/output_format.h"
 #include "harness/report/reporter.h"
 

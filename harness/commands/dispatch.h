@@ -6,7 +6,7 @@
 #include <functional>
 
 #include "absl/status/status.h"
-#include "harness/cli/cli_options.h"
+#include "harness/cli/command_line.h"
 #include "harness/report/reporter.h"
 
 namespace tickbench::harness {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "harness/cli/cli_options.h"
+#include "harness/cli/plan.h"
 #include "harness/context/run_context.h"
 #include "harness/report/reporter.h"
 #include "remote/role_options.h"

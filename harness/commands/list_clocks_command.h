@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "harness/cli/cli_options.h"
+#include "harness/cli/command_line.h"
 #include "harness/report/reporter.h"
 
 namespace tickbench::harness {

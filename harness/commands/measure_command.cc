@@ -3,6 +3,7 @@
 #include <memory>
 #include <utility>
 
+#include "harness/cli/plan.h"
 #include "harness/commands/experiment.h"
 #include "harness/commands/study_command.h"
 #include "harness/commands/sweep_command.h"

@@ -3,7 +3,7 @@
 #ifndef HARNESS_COMMANDS_MEASURE_COMMAND_H_
 #define HARNESS_COMMANDS_MEASURE_COMMAND_H_
 
-#include "harness/cli/cli_options.h"
+#include "harness/cli/command_line.h"
 #include "harness/report/reporter.h"
 
 namespace tickbench::harness {

@@ -1,4 +1,4 @@
-#include "harness/cli/cli_options.h"
+#include "harness/cli/plan.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -9,6 +9,9 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "harness/cli/command_line.h"
+#include "harness/cli/duration_flag.h"
+#include "harness/cli/plan_bounds.h"
 
 namespace tickbench::harness {
 namespace {

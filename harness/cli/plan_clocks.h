@@ -1,0 +1,29 @@
+// The clocks of a plan: the clock the flags name, the default reference, the clocks the
+// study compares by default, and which clocks read simulated time.
+#ifndef HARNESS_CLI_PLAN_CLOCKS_H_
+#define HARNESS_CLI_PLAN_CLOCKS_H_
+
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "harness/cli/command_line.h"
+#include "timing/clock_spec.h"
+
+namespace tickbench::harness {
+
+// The clock spec the --clock, --clock_id, --tick_period and --uniqtime flags name.
+absl::StatusOr<timing::ClockSpec> ClockFromFlags(const CommandLine& command_line);
+
+// The cycle counter where it is invariant, else CLOCK_MONOTONIC.
+timing::ClockSpec DefaultReference();
+
+// The clocks the study compares by default: on real hardware the OS clocks, the cycle
+// counter and the classic ticks; in simulation the clocks that read virtual time.
+std::vector<timing::ClockSpec> DefaultStudyClocks(bool simulate);
+
+// Tick and virtual clocks: the ones that read simulated time.
+bool ReadsSimulatedTime(const timing::ClockSpec& spec);
+
+}  // namespace tickbench::harness
+
+#endif  // HARNESS_CLI_PLAN_CLOCKS_H_
