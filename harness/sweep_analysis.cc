@@ -127,6 +127,23 @@ std::string FormatRanking(const analysis::ModelComparison& fit) {
   return text;
 }
 
+// The winner's out-of-sample check (analysis/cross_validation.h) and what it decides: the
+// winner is called the explanation only when it beats the line by the verdict's margin and
+// predicts left-out sizes better than the line and the neighbours' interpolation; where it
+// does not, the ranking's verdict says so in place of "explains".
+std::string CheckOutOfSample(const analysis::Sweep& sweep, SweepAnalysis* result) {
+  result->cross_validation =
+      analysis::CrossValidate(sweep, result->fits->best, result->fit_options);
+  if (!result->cross_validation.ok()) {
+    return absl::StrCat("  out of sample: not checked (",
+                        result->cross_validation.status().message(), ")\n");
+  }
+  result->explanation_holds =
+      analysis::ConfirmOutOfSample(*result->cross_validation, *result->fits);
+  return absl::StrCat(
+      "  out of sample: ", analysis::FormatCrossValidation(*result->cross_validation), "\n");
+}
+
 }  // namespace
 
 SweepAnalysis AnalyzeSweep(const analysis::Sweep& sweep, const analysis::SizeFacts& facts,
@@ -153,7 +170,9 @@ SweepAnalysis AnalyzeSweep(const analysis::Sweep& sweep, const analysis::SizeFac
     result.explanation = result.fits.status();
     return result;
   }
-  result.explanation = FormatRanking(*result.fits);
+  result.fit_options = options;
+  const std::string out_of_sample = CheckOutOfSample(sweep, &result);
+  result.explanation = FormatRanking(*result.fits) + out_of_sample;
   return result;
 }
 

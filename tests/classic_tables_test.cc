@@ -153,6 +153,19 @@ TEST(ClassicTablesTest, ClassicTableWinsAsBsdWithRanges) {
     if (seed == 1) {
       EXPECT_EQ(analysis::DescribeRanges(best), "C=1024, t=512, s=112");
     }
+    // Out of sample too: refitted without each size, the layout predicts it better than
+    // the line and the neighbours' interpolation, and --explain says so.
+    ASSERT_TRUE(result.cross_validation.ok()) << result.cross_validation.status();
+    EXPECT_TRUE(result.cross_validation->leave_one_out);
+    EXPECT_LT(result.cross_validation->explanation.rms_relative,
+              result.cross_validation->line.rms_relative);
+    EXPECT_LT(result.cross_validation->explanation.rms_relative,
+              result.cross_validation->interpolation.rms_relative);
+    EXPECT_TRUE(result.explanation_holds);
+    ASSERT_TRUE(result.explanation.ok());
+    EXPECT_THAT(*result.explanation,
+                HasSubstr("out of sample: leave-one-out error (11 sizes), RMS of the left-out "
+                          "sizes' relative errors: bsd_socket "));
   }
   EXPECT_GE(s_in_range, 8);
   EXPECT_EQ(s_reported, s_in_range);  // whenever 112 ties, it is the one reported
