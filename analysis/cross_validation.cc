@@ -56,8 +56,8 @@ double Line(double x0, double y0, double x1, double y1, double x) {
 // The interpolation of the kept sizes (increasing, with their means) at `size`.
 double Interpolate(const std::vector<double>& sizes, const std::vector<double>& means,
                    double size) {
-  const size_t above = static_cast<size_t>(
-      std::lower_bound(sizes.begin(), sizes.end(), size) - sizes.begin());
+  const size_t above =
+      static_cast<size_t>(std::lower_bound(sizes.begin(), sizes.end(), size) - sizes.begin());
   size_t a, b;  // the two kept sizes the prediction is drawn through
   if (above == 0) {
     a = 0, b = 1;
@@ -109,8 +109,7 @@ void RunFold(const Sweep& sweep, ModelFamily family, const ModelFitOptions& opti
     const double observed = PointMean(sweep.points[i]);
     if (chosen->fitted) sums.explanation.Add(Predict(*chosen, size), observed);
     sums.procedure.Add(Predict(fits->best_fit(), size), observed);
-    sums.line.Add(Predict(fits->families[static_cast<int>(ModelFamily::kLinear)], size),
-                  observed);
+    sums.line.Add(Predict(fits->families[static_cast<int>(ModelFamily::kLinear)], size), observed);
   }
 }
 
@@ -166,9 +165,9 @@ bool ConfirmOutOfSample(const CrossValidation& cv, ModelComparison& fits,
 }
 
 std::string FormatCrossValidation(const CrossValidation& cv) {
-  const std::string scheme =
-      cv.leave_one_out ? absl::StrFormat("leave-one-out error (%d sizes)", cv.folds)
-                       : absl::StrFormat("%d-fold cross-validation error", cv.folds);
+  const std::string scheme = cv.leave_one_out
+                                 ? absl::StrFormat("leave-one-out error (%d sizes)", cv.folds)
+                                 : absl::StrFormat("%d-fold cross-validation error", cv.folds);
   const std::string own =
       cv.family == ModelFamily::kLinear
           ? ""
