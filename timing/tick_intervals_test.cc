@@ -69,7 +69,8 @@ TEST(TickIntervalsTest, TiledReadingsGetAnIntervalAsNarrowAsTheirError) {
     const std::vector<double> r = TiledReadings(0.3 * kPeriod, 1000, random);
     readings.insert(readings.end(), r.begin(), r.end());
   }
-  const TickFigureIntervals i = ObservedTickIntervals(readings, {1000, 1000, 1000, 1000}, kPeriod, 0);
+  const TickFigureIntervals i =
+      ObservedTickIntervals(readings, {1000, 1000, 1000, 1000}, kPeriod, 0);
   ASSERT_TRUE(i.share.valid);
   EXPECT_TRUE(i.share.Contains(0.3)) << i.share.low << " " << i.share.high;
   EXPECT_TRUE(i.zero_share.Contains(0.7)) << i.zero_share.low << " " << i.zero_share.high;
