@@ -56,8 +56,8 @@ double Line(double x0, double y0, double x1, double y1, double x) {
 // The interpolation of the kept sizes (increasing, with their means) at `size`.
 double Interpolate(const std::vector<double>& sizes, const std::vector<double>& means,
                    double size) {
-  const size_t above = static_cast<size_t>(
-      std::lower_bound(sizes.begin(), sizes.end(), size) - sizes.begin());
+  const size_t above =
+      static_cast<size_t>(std::lower_bound(sizes.begin(), sizes.end(), size) - sizes.begin());
   size_t a, b;  // the two kept sizes the prediction is drawn through
   if (above == 0) {
     a = 0, b = 1;
@@ -109,8 +109,7 @@ void RunFold(const Sweep& sweep, ModelFamily family, const ModelFitOptions& opti
     const double observed = PointMean(sweep.points[i]);
     if (chosen->fitted) sums.explanation.Add(Predict(*chosen, size), observed);
     sums.procedure.Add(Predict(fits->best_fit(), size), observed);
-    sums.line.Add(Predict(fits->families[static_cast<int>(ModelFamily::kLinear)], size),
-                  observed);
+    sums.line.Add(Predict(fits->families[static_cast<int>(ModelFamily::kLinear)], size), observed);
   }
 }
 
@@ -137,7 +136,9 @@ absl::StatusOr<CrossValidation> CrossValidate(const Sweep& sweep, ModelFamily fa
   cv.leave_one_out = n <= max_folds;
   cv.folds = cv.leave_one_out ? n : max_folds;
   Sums sums;
-  for (int fold = 0; fold < cv.folds; ++fold) RunFold(sweep, family, options, cv.folds, fold, sums);
+  ModelFitOptions refit = options;
+  refit.fine_ranges = false;  // the folds predict; their ranges are not read
+  for (int fold = 0; fold < cv.folds; ++fold) RunFold(sweep, family, refit, cv.folds, fold, sums);
   cv.explanation = sums.explanation.Result();
   cv.procedure = sums.procedure.Result();
   cv.procedure_kept_family = sums.kept_family;
@@ -166,9 +167,9 @@ bool ConfirmOutOfSample(const CrossValidation& cv, ModelComparison& fits,
 }
 
 std::string FormatCrossValidation(const CrossValidation& cv) {
-  const std::string scheme =
-      cv.leave_one_out ? absl::StrFormat("leave-one-out error (%d sizes)", cv.folds)
-                       : absl::StrFormat("%d-fold cross-validation error", cv.folds);
+  const std::string scheme = cv.leave_one_out
+                                 ? absl::StrFormat("leave-one-out error (%d sizes)", cv.folds)
+                                 : absl::StrFormat("%d-fold cross-validation error", cv.folds);
   const std::string own =
       cv.family == ModelFamily::kLinear
           ? ""

@@ -62,7 +62,8 @@ TEST(CrossValidationTest, ManySizesAreSplitIntoMaxFoldsFolds) {
 TEST(CrossValidationTest, InterpolationUsesTheNeighboursAndExtrapolatesAtTheEnds) {
   NoiseSpec noise;
   const std::vector<double> sizes = {1, 2, 3, 4, 5, 6, 7, 8};
-  const Sweep sweep = MakeSweep(sizes, [](double n) { return 100 + n * n; }, noise, 1);
+  const Sweep sweep = MakeSweep(
+      sizes, [](double n) { return 100 + n * n; }, noise, 1);
   absl::StatusOr<CrossValidation> cv = CrossValidate(sweep, ModelFamily::kLinear, {});
   ASSERT_TRUE(cv.ok()) << cv.status();
   // Inner size n: (n-1)² and (n+1)² average to n² + 1, error 1. Size 1: extrapolated from
@@ -101,8 +102,8 @@ TEST(CrossValidationTest, LayoutFittedToNoiseDoesNotBeatTheLine) {
   for (uint64_t seed = 1; seed <= 10; ++seed) {
     NoiseSpec noise;
     noise.relative_sd = 0.01;
-    const Sweep sweep =
-        MakeSweep(ClassicTableSizes(), [](double n) { return 1.5e6 + 700 * n; }, noise, seed);
+    const Sweep sweep = MakeSweep(
+        ClassicTableSizes(), [](double n) { return 1.5e6 + 700 * n; }, noise, seed);
     absl::StatusOr<CrossValidation> cv = CrossValidate(sweep, ModelFamily::kBsdSocket, {});
     ASSERT_TRUE(cv.ok()) << cv.status();
     beats += cv->beats_line_and_interpolation;
@@ -143,7 +144,8 @@ TEST(CrossValidationTest, ExplanationStandsOnlyWhereItPredictsBetter) {
 // Where the ranking itself does not say "explains", nothing is confirmed or changed.
 TEST(CrossValidationTest, NoExplanationNothingToConfirm) {
   NoiseSpec noise;
-  const Sweep line = MakeSweep(ClassicTableSizes(), [](double n) { return 1e6 + 500 * n; }, noise, 1);
+  const Sweep line = MakeSweep(
+      ClassicTableSizes(), [](double n) { return 1e6 + 500 * n; }, noise, 1);
   absl::StatusOr<ModelComparison> fits = FitBufferModels(line);
   ASSERT_TRUE(fits.ok()) << fits.status();
   CrossValidation cv;
@@ -156,8 +158,8 @@ TEST(CrossValidationTest, NoExplanationNothingToConfirm) {
 
 TEST(CrossValidationTest, FewerThanEightSizesAreRefused) {
   NoiseSpec noise;
-  const Sweep sweep =
-      MakeSweep({1, 2, 3, 4, 5, 6, 7}, [](double n) { return n; }, noise, 1);
+  const Sweep sweep = MakeSweep(
+      {1, 2, 3, 4, 5, 6, 7}, [](double n) { return n; }, noise, 1);
   EXPECT_EQ(CrossValidate(sweep, ModelFamily::kLinear, {}).status().code(),
             absl::StatusCode::kInvalidArgument);
 }
