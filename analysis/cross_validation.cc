@@ -136,7 +136,9 @@ absl::StatusOr<CrossValidation> CrossValidate(const Sweep& sweep, ModelFamily fa
   cv.leave_one_out = n <= max_folds;
   cv.folds = cv.leave_one_out ? n : max_folds;
   Sums sums;
-  for (int fold = 0; fold < cv.folds; ++fold) RunFold(sweep, family, options, cv.folds, fold, sums);
+  ModelFitOptions refit = options;
+  refit.fine_ranges = false;  // the folds predict; their ranges are not read
+  for (int fold = 0; fold < cv.folds; ++fold) RunFold(sweep, family, refit, cv.folds, fold, sums);
   cv.explanation = sums.explanation.Result();
   cv.procedure = sums.procedure.Result();
   cv.procedure_kept_family = sums.kept_family;

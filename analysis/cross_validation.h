@@ -10,10 +10,11 @@
 //    folds, size i in fold i mod max_folds (every fold spans the whole range, so an
 //    interpolation always has neighbours on both sides but at the ends).
 //  * The family is refitted from scratch on each fold's remaining sizes: its size
-//    parameters searched again and its costs refitted (FitBufferModels, the same options),
-//    so a layout that only one size supports is not rewarded. The whole ranking is rerun
-//    too (`procedure`: whatever wins without the size predicts it), and how often the rerun
-//    picks the same family is counted.
+//    parameters searched again and its costs refitted (FitBufferModels, the same options
+//    but fine_ranges off: a fold's ranges are not read, and their fine profiles would cost
+//    most of the time), so a layout that only one size supports is not rewarded. The whole ranking
+//    is rerun too (`procedure`: whatever wins without the size predicts it), and how often the
+//    rerun picks the same family is counted.
 //  * The interpolation predicts a left-out size from the nearest kept sizes on either
 //    side, linearly in size; at the ends it extrapolates the two nearest on its side.
 //  * Errors are relative to the left-out size's mean (sizes whose mean is 0 count in `rms`,
