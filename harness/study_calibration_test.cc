@@ -3,9 +3,9 @@
 // wider than it needs to be, and that each verdict fires near its stated rate.
 //
 // Grid (trimmed to run in about a minute; TICKBENCH_CALIBRATION_SEEDS=N runs N seeds a
-// condition instead of 200, as docs/study.md's table did with 1000): a 10 ms tick, round trips of 1.3, 9.9 and
-// 25 ms, back to back (readings tile time) with a random tick phase per run, 4 runs of 397
-// round trips; no jitter, or zero-mean jitter of SD d/5 drawn uniform, normal or
+// condition instead of 200, as docs/study.md's table did with 1000): a 10 ms tick, round trips
+// of 1.3, 9.9 and 25 ms, back to back (readings tile time) with a random tick phase per run, 4 runs
+// of 397 round trips; no jitter, or zero-mean jitter of SD d/5 drawn uniform, normal or
 // exponential. For every interval the test prints and checks
 //   coverage   share of cells whose 95% interval holds the truth: within [90%, 99%], up to
 //              3 binomial standard errors of the cells tried (100% allowed where the figure
@@ -76,7 +76,8 @@ class Durations {
       case Jitter::kNone:
         break;
       case Jitter::kUniform:
-        x = std::uniform_real_distribution<double>(-std::sqrt(3.0) * s, std::sqrt(3.0) * s)(random_);
+        x = std::uniform_real_distribution<double>(-std::sqrt(3.0) * s,
+                                                   std::sqrt(3.0) * s)(random_);
         break;
       case Jitter::kNormal:
         x = std::normal_distribution<double>(0, s)(random_);
@@ -161,7 +162,9 @@ Truth ComputeTruth(const Condition& c) {
       break;
     case Jitter::kNormal:
       low = -8 * s, high = 8 * s;
-      density = [=](double x) { return std::exp(-x * x / (2 * s * s)) / (s * std::sqrt(2 * M_PI)); };
+      density = [=](double x) {
+        return std::exp(-x * x / (2 * s * s)) / (s * std::sqrt(2 * M_PI));
+      };
       break;
     case Jitter::kExponential:
       low = -s, high = 20 * s;
@@ -239,15 +242,15 @@ class CalibrationTest : public ::testing::TestWithParam<std::tuple<double, Jitte
 TEST_P(CalibrationTest, IntervalsCoverAtTheirWidthAndVerdictsHoldTheirRates) {
   const Condition c{std::get<0>(GetParam()), std::get<1>(GetParam())};
   const Truth truth = ComputeTruth(c);
-  std::vector<Record> records = {{"observed share above n"}, {"observed zero share"},
-                                 {"observed SD"},            {"predicted share above n"},
-                                 {"predicted zero share"},   {"predicted SD"},
-                                 {"per-iteration mean"}};
+  std::vector<Record> records = {
+      {"observed share above n"},  {"observed zero share"},  {"observed SD"},
+      {"predicted share above n"}, {"predicted zero share"}, {"predicted SD"},
+      {"per-iteration mean"}};
   int biased = 0, phase_below_5 = 0, phase_tested = 0, n_differs = 0;
   const int seeds = Seeds();
   for (int seed = 1; seed <= seeds; ++seed) {
-    const StudyCell cell = SimulateCell(c, 1000 * static_cast<uint64_t>(c.d_ns / 1e5) +
-                                               100000 * static_cast<int>(c.jitter) + seed);
+    const StudyCell cell = SimulateCell(
+        c, 1000 * static_cast<uint64_t>(c.d_ns / 1e5) + 100000 * static_cast<int>(c.jitter) + seed);
     if (cell.prediction.n != truth.n) {
       ++n_differs;  // the share above n is then another quantity
     } else {
@@ -287,8 +290,9 @@ TEST_P(CalibrationTest, IntervalsCoverAtTheirWidthAndVerdictsHoldTheirRates) {
       EXPECT_LE(ratio, 3.0) << r.name;
     }
   }
-  std::printf("d %4.1f ms, jitter %-11s biased in %d of %d; phase test p < 0.05 in %d of %d tested\n",
-              c.d_ns / 1e6, JitterName(c.jitter), biased, seeds, phase_below_5, phase_tested);
+  std::printf(
+      "d %4.1f ms, jitter %-11s biased in %d of %d; phase test p < 0.05 in %d of %d tested\n",
+      c.d_ns / 1e6, JitterName(c.jitter), biased, seeds, phase_below_5, phase_tested);
   EXPECT_LE(biased, 2 * 0.05 * seeds);
   if (Locked(c)) {
     EXPECT_EQ(phase_below_5, phase_tested);  // named in every cell

@@ -55,8 +55,8 @@ ConfidenceInterval WithRareEvents(ConfidenceInterval ci, double events, int64_t 
   if (!ci.valid || trials <= 0) return ci;
   const double rarer = std::min(events, static_cast<double>(trials) - events);
   if (!(rarer < kRareEvents)) return ci;
-  const ConfidenceInterval exact = ProportionInterval(
-      std::clamp<int64_t>(std::llround(events), 0, trials), trials, confidence);
+  const ConfidenceInterval exact =
+      ProportionInterval(std::clamp<int64_t>(std::llround(events), 0, trials), trials, confidence);
   if (!exact.valid) return ci;
   ci.low = std::min(ci.low, exact.low);
   ci.high = std::max(ci.high, exact.high);
@@ -150,8 +150,8 @@ std::vector<int64_t> TickGroupSizes(const std::vector<int64_t>& run_sizes) {
 }
 
 TickFigureIntervals ObservedTickIntervals(absl::Span<const double> readings_ns,
-                                          const std::vector<int64_t>& group_sizes,
-                                          double period_ns, int64_t n, double confidence) {
+                                          const std::vector<int64_t>& group_sizes, double period_ns,
+                                          int64_t n, double confidence) {
   TickFigureIntervals out;
   const std::vector<absl::Span<const double>> groups = Split(readings_ns, group_sizes);
   std::vector<double> shares, zeros, sds;
@@ -174,9 +174,9 @@ TickFigureIntervals ObservedTickIntervals(absl::Span<const double> readings_ns,
   const int64_t count = static_cast<int64_t>(readings_ns.size());
   out.share = ClipShare(WithRareEvents(AroundPooled(pooled.share, shares, share_floor, confidence),
                                        pooled.share * count, count, confidence));
-  out.zero_share = ClipShare(
-      WithRareEvents(AroundPooled(pooled.zero_share, zeros, share_floor, confidence),
-                     pooled.zero_share * count, count, confidence));
+  out.zero_share =
+      ClipShare(WithRareEvents(AroundPooled(pooled.zero_share, zeros, share_floor, confidence),
+                               pooled.zero_share * count, count, confidence));
   out.sd_ns = ClipSd(AroundPooled(pooled.sd_ns, sds, QuantizedSdFloor(sd_step, g), confidence));
   return out;
 }
@@ -202,9 +202,9 @@ TickFigureIntervals PredictedTickIntervals(absl::Span<const double> true_ns,
   // What the reference cannot tell: every duration a resolution longer or shorter.
   for (double shift : {-reference_resolution_ns, reference_resolution_ns}) {
     const TickFigures moved = PredictTickFigures(true_ns, period_ns, n, shift);
-    for (auto [ci, value] : {std::pair{&out.share, moved.share},
-                             std::pair{&out.zero_share, moved.zero_share},
-                             std::pair{&out.sd_ns, moved.sd_ns}}) {
+    for (auto [ci, value] :
+         {std::pair{&out.share, moved.share}, std::pair{&out.zero_share, moved.zero_share},
+          std::pair{&out.sd_ns, moved.sd_ns}}) {
       ci->low = std::min(ci->low, value);
       ci->high = std::max(ci->high, value);
     }

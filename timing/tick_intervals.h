@@ -70,9 +70,8 @@ std::vector<int64_t> TickGroupSizes(const std::vector<int64_t>& run_sizes);
 // The observed figures' intervals, over `readings_ns` in groups of `group_sizes` (summing
 // to its size). Invalid with fewer than 2 groups.
 TickFigureIntervals ObservedTickIntervals(absl::Span<const double> readings_ns,
-                                          const std::vector<int64_t>& group_sizes,
-                                          double period_ns, int64_t n,
-                                          double confidence = kConfidence95);
+                                          const std::vector<int64_t>& group_sizes, double period_ns,
+                                          int64_t n, double confidence = kConfidence95);
 
 // The predicted figures' intervals, over `true_ns` in groups of `group_sizes`, at
 // `confidence`; `reference_resolution_ns` the durations' own resolution. Invalid with
