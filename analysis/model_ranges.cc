@@ -40,8 +40,9 @@ int64_t RoundUp(int64_t value, int64_t step) { return (value + step - 1) / step 
 
 // The divisor d of t = C / d in the chosen model (1 where there is no threshold).
 int64_t Divisor(const BufferModel& model) {
-  return model.threshold_bytes > 0 ? std::max<int64_t>(model.cluster_bytes / model.threshold_bytes, 1)
-                                   : 1;
+  return model.threshold_bytes > 0
+             ? std::max<int64_t>(model.cluster_bytes / model.threshold_bytes, 1)
+             : 1;
 }
 
 // The fine grids of the chosen model's size parameters (analysis/model_ranges.h).
@@ -50,16 +51,25 @@ std::vector<Profile> Grids(const BufferModel& model, double largest_size) {
   std::vector<Profile> grids;
   if (model.cluster_bytes > 0) {
     const int64_t reach = Divisor(model) * (largest + 1);
-    grids.push_back({Parameter::kCluster, kFineSizeLow,
-                     std::min(RoundUp(reach, kFineSizeStep), kFineSizeHigh), kFineSizeStep, {}});
+    grids.push_back({Parameter::kCluster,
+                     kFineSizeLow,
+                     std::min(RoundUp(reach, kFineSizeStep), kFineSizeHigh),
+                     kFineSizeStep,
+                     {}});
   }
   if (model.small_bytes > 0) {
-    grids.push_back({Parameter::kSmall, kFineSmallLow,
-                     std::min(model.cluster_bytes - 1, kFineSmallHigh), 1, {}});
+    grids.push_back({Parameter::kSmall,
+                     kFineSmallLow,
+                     std::min(model.cluster_bytes - 1, kFineSmallHigh),
+                     1,
+                     {}});
   }
   if (model.mtu_bytes > 0) {
-    grids.push_back({Parameter::kMtu, kFineMtuLow,
-                     std::min(largest + kIpv4UdpOverhead + 8, kFineMtuHigh), 1, {}});
+    grids.push_back({Parameter::kMtu,
+                     kFineMtuLow,
+                     std::min(largest + kIpv4UdpOverhead + 8, kFineMtuHigh),
+                     1,
+                     {}});
   }
   return grids;
 }
@@ -76,7 +86,8 @@ bool Moved(const BufferModel& chosen, Parameter parameter, int64_t value, Buffer
   } else {
     out->mtu_bytes = value;
   }
-  return out->small_bytes == 0 || (out->small_bytes < out->cluster_bytes && out->threshold_bytes >= 1);
+  return out->small_bytes == 0 ||
+         (out->small_bytes < out->cluster_bytes && out->threshold_bytes >= 1);
 }
 
 // The count columns (bits, DesignColumns order from the first count column) that moving

@@ -139,7 +139,8 @@ TEST(ModelRangesTest, TheReportedCandidateAndRankingAreTheCoarseGrids) {
   NoiseSpec noise;
   noise.relative_sd = 0.01;
   for (uint64_t seed = 1; seed <= 5; ++seed) {
-    const Sweep sweep = MakeSweep(ClassicTableSizes(), LayoutTruth(kClassicBsd, kBsdCosts), noise, seed);
+    const Sweep sweep =
+        MakeSweep(ClassicTableSizes(), LayoutTruth(kClassicBsd, kBsdCosts), noise, seed);
     ModelFitOptions coarse;
     coarse.fine_ranges = false;
     const absl::StatusOr<ModelComparison> fine_fit = FitBufferModels(sweep);
@@ -171,7 +172,8 @@ TEST(ModelRangesTest, SpansAreOrderedRunsAndDeterminedMeansAtMostHalfFits) {
   NoiseSpec noise;
   noise.relative_sd = 0.01;
   for (uint64_t seed = 1; seed <= 5; ++seed) {
-    const Sweep sweep = MakeSweep(ClassicTableSizes(), LayoutTruth(kClassicBsd, kBsdCosts), noise, seed);
+    const Sweep sweep =
+        MakeSweep(ClassicTableSizes(), LayoutTruth(kClassicBsd, kBsdCosts), noise, seed);
     const absl::StatusOr<ModelComparison> fits = FitBufferModels(sweep);
     ASSERT_TRUE(fits.ok());
     for (const FamilyFit& family : fits->families) {
