@@ -12,6 +12,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "analysis/least_squares.h"
+#include "analysis/model_ranges.h"
 #include "analysis/model_screen.h"
 #include "analysis/noise_model.h"
 
@@ -27,6 +28,7 @@ using model_fit_internal::FamilyScreen;
 using model_fit_internal::Inputs;
 using model_fit_internal::LineBasis;
 using model_fit_internal::MakeLineBasis;
+using model_fit_internal::ProfileRanges;
 using model_fit_internal::Scored;
 using model_fit_internal::ScreenLayouts;
 
@@ -218,6 +220,22 @@ void Score(FamilyResult* family, const Inputs& in, const Form& form) {
   for (double c : family->covariance) out.cost_covariance.push_back(scale * c);
 }
 
+// The fitted layout families' ranges from the fine profiles of their sizes, under the
+// criterion's final form.
+void ProfileFamilies(const std::vector<FamilyScreen>& screens, const Inputs& in,
+                     const LineBasis& basis, const Form& form, const ModelFitOptions& options,
+                     std::vector<FamilyFit>& families) {
+  for (size_t f = 0; f < screens.size() && f < families.size(); ++f) {
+    FamilyFit& fit = families[f];
+    if (!fit.fitted || fit.ranges.empty()) continue;  // the line, kSegmented, kExcursion
+    const int costs = static_cast<int>(CostNames(fit.model.family).size());
+    const int discrete = DiscreteParameterCount(fit.model.family);
+    ProfileRanges(
+        screens[f], in, basis, [&](double rss) { return Bic(in, form, rss, costs, discrete); },
+        options.range_delta_bic, fit);
+  }
+}
+
 std::string Verdict(const ModelComparison& c, double threshold) {
   const FamilyFit& best = c.best_fit();
   if (!c.beats_line) {
@@ -338,19 +356,20 @@ absl::StatusOr<ModelComparison> FitBufferModels(const Sweep& sweep,
     return order;
   };
   result.variance_from_runs = noise->source == NoiseModel::Source::kRunSpread;
-  std::vector<int> order =
-      rank(Form{result.variance_from_runs, result.variance_from_runs
-                                               ? noise->degrees_of_freedom
-                                               : std::numeric_limits<double>::infinity()});
+  Form form{result.variance_from_runs, result.variance_from_runs
+                                           ? noise->degrees_of_freedom
+                                           : std::numeric_limits<double>::infinity()};
+  std::vector<int> order = rank(form);
   if (order.empty()) return absl::FailedPreconditionError("not even a straight line fits");
   if (result.variance_from_runs) {
     const FamilyFit& best = result.families[order[0]];
     const double df = static_cast<double>(in.sizes.size() - best.costs.size());
     if (ScatterExceedsRunSpread(best.weighted_rss, df, noise->degrees_of_freedom)) {
       result.variance_from_runs = false;
-      order = rank(Form{false, 0});
+      order = rank(form = Form{false, 0});
     }
   }
+  if (options.fine_ranges) ProfileFamilies(screens, in, basis, form, options, result.families);
   // A family that contains another (BSD + fragments contains BSD) must beat it by the
   // verdict's margin to be preferred: its extra mechanism needs strong evidence too.
   const int best = PreferContained(order, result.families, options.strong_evidence_delta_bic);

@@ -47,13 +47,31 @@
 // is no rival explanation of it).
 //
 // Ranges. Within a family, every candidate whose BIC is within range_delta_bic (2) of the
-// family's best is as good on this data ("positive" evidence starts at 2); each size
-// parameter is reported as the span of its values over them (FamilyFit::ranges), and the
+// family's best is as good on this data ("positive" evidence starts at 2), and the
 // candidate reported is the one with the fewest sizes off the physically plausible grid
 // (ImplausibleSizes: powers of two, classic mbuf sizes, common MTUs) among them, the best
-// BIC among those. On the 11 sizes of the classic table s = 96, 112 and 128 differ by one
-// small buffer at one or two of the sizes 1300..1492 only: s comes out as a range holding
-// 112, and 112 is reported.
+// BIC among those. The reported candidate, its BIC and so the ranking and verdict are the
+// coarse grid's alone: the discrete parameters' penalty above was measured for that search,
+// and a search over every byte would pay for more than it counts.
+// What the data allows of each size parameter (FamilyFit::ranges) comes from fine profiles
+// (ModelFitOptions::fine_ranges, on by default) of every fitted layout family's reported
+// candidate: each size parameter moved over a fine grid with the others held (t = C / the
+// chosen divisor, so t's range is C's divided), each value screened and scored as the
+// coarse candidates are (the same criterion, costs and discrete-parameter counts): s every
+// byte 16..min(C − 1, 512); C and chunks every 8 bytes from 64 to where their columns stop
+// changing (the largest size, times the divisor for C), at most 65536; the MTU every byte
+// from 68 to 9216, every 8 bytes above, up to the largest size + 36, at most 65535 (the
+// grids are in analysis/model_ranges.h). A value fits when its BIC is within
+// range_delta_bic of the better of the family's coarse best and its own profile's best; a
+// coarse candidate that is within that adds its value too. The range is those values as
+// spans of neighbouring tried values, "s in 56–58, 69–77, 92–116, 138–155"; a parameter
+// that fits at more than half the values tried is "not determined by the data". A profile
+// can find a value better than the coarse grid's by more than 2: the range then leaves out
+// the reported value, and DescribeRanges says so ("MTU in 92–99, not the reported 576").
+// With fine_ranges off, each parameter's range is the span of its values over the coarse
+// candidates in range. On the 11 sizes of the classic table s = 96, 112 and 128 differ by
+// one small buffer at one or two of the sizes 1300..1492 only: s comes out as 109–116 and
+// 112 is reported.
 //
 // Identifiability. Candidates whose counts agree at every measured size fit identically;
 // tied_candidates counts the others. Families can tie too: on a 32-byte grid IPv4 fragments
@@ -61,7 +79,11 @@
 //
 // Time: O(candidates · n) after one O(n) projection per candidate column; the combined
 // families reuse each BSD or chunk candidate's columns for every MTU. 10000 sizes with 30
-// extra sizes take well under a second.
+// extra sizes take well under a second without the fine profiles. These cost O(grid · n),
+// a column recomputed only where the parameter moves it and projected only where it
+// changed: with a 1 % BSD table of 4 runs, 11 sizes 10 ms (2 ms without), 128 sizes to
+// 4096 bytes 33 ms (3 ms), 1000 sizes to 8000 bytes 0.4 s (24 ms), 1000 sizes to 64000
+// bytes 1.2 s (24 ms; the C and MTU grids run to the largest size).
 #ifndef ANALYSIS_MODEL_FIT_H_
 #define ANALYSIS_MODEL_FIT_H_
 
@@ -79,18 +101,39 @@ struct ModelFitOptions {
   std::vector<double> extra_sizes;  // e.g. sizes of detected steps and of system facts
   double strong_evidence_delta_bic = 6;
   double range_delta_bic = 2;
+  // The ranges from fine profiles of the sizes (see "Ranges" above); off, from the coarse
+  // grid alone, for callers that refit many times (cross-validation's folds).
+  bool fine_ranges = true;
   // kSegmented candidates, each the first sizes of its segments after the first (measured
   // sizes, increasing). Empty: kSegmented is not fitted.
   std::vector<std::vector<double>> segmentations;
 };
 
-// The span of one size parameter ("C", "t", "s", "MTU") over the candidates of a family
-// within range_delta_bic of its best.
-struct ParameterRange {
-  std::string name;
+// A run of neighbouring tried values of a size parameter that all fit.
+struct ParameterSpan {
   int64_t low = 0;
   int64_t high = 0;
-  std::vector<int64_t> values;  // the distinct values, increasing
+};
+
+// The values of one size parameter ("C", "chunk", "t", "s", "MTU") that fit as well as the
+// family's best (see "Ranges" above).
+struct ParameterRange {
+  std::string name;
+  int64_t low = 0;   // the smallest value that fits
+  int64_t high = 0;  // the largest
+  // The coarse grid's values that fit, increasing (without the fine profile, all there is).
+  std::vector<int64_t> values;
+  // The fine profile (ModelFitOptions::fine_ranges): the grid tried (every grid_step bytes
+  // from grid_low to grid_high, plus the coarse values), the fitting values as spans of
+  // neighbouring tried values, the share of the tried values that fit, and whether that
+  // share is at most half (kUndeterminedShare): "not determined by the data" otherwise.
+  bool profiled = false;
+  int64_t grid_low = 0;
+  int64_t grid_high = 0;
+  int64_t grid_step = 0;
+  std::vector<ParameterSpan> spans;
+  double share = 0;
+  bool determined = true;
 };
 
 struct FamilyFit {
@@ -123,7 +166,11 @@ struct FamilyFit {
   double best_candidate_bic = 0;
 };
 
-// "C in [1024, 1024]" style text: "C=1024" for one value, "s in [96, 112]" for a span.
+// The ranges as text: "C=1024" for one value; from the fine profile "s in 92–116" or
+// "s in 56–58, 69–77, 92–116, 138–155" (at most 6 spans, then how many more), "MTU not
+// determined by the data (83% of 68–4132 fits)", and ", not the reported 112" where the
+// reported value does not fit (the fine grid found better); from the coarse grid alone "s in
+// {96, 112}" (at most 4 values) or "chunk in [64, 2048]".
 std::string DescribeRanges(const FamilyFit& fit);
 
 // A BIC difference for people: one decimal below 1000, three significant digits above

@@ -12,16 +12,6 @@ namespace {
 
 constexpr int kSeeds = 50;
 
-// A model with known costs as a truth function for MakeSweep.
-std::function<double(double)> Truth(const BufferModel& model, std::vector<double> costs) {
-  return [=](double n) {
-    const std::vector<std::vector<double>> columns = DesignColumns(model, {n});
-    double value = 0;
-    for (size_t j = 0; j < columns.size(); ++j) value += costs[j] * columns[j][0];
-    return value;
-  };
-}
-
 NoiseSpec Relative(double sd, int runs) {
   NoiseSpec noise;
   noise.relative_sd = sd;
@@ -29,7 +19,11 @@ NoiseSpec Relative(double sd, int runs) {
   return noise;
 }
 
-ModelComparison Fit(const Sweep& sweep, const ModelFitOptions& options = {}) {
+// The rankings and verdicts over hundreds of seeds; the ranges' fine profiles, which these
+// tests do not read and which would take most of their time, are off
+// (analysis/model_ranges_test.cc has them).
+ModelComparison Fit(const Sweep& sweep, ModelFitOptions options = {}) {
+  options.fine_ranges = false;
   absl::StatusOr<ModelComparison> result = FitBufferModels(sweep, options);
   EXPECT_TRUE(result.ok()) << result.status();
   return result.ok() ? *std::move(result) : ModelComparison{};
@@ -47,7 +41,7 @@ Recovery Recover(const BufferModel& truth, const std::vector<double>& costs,
   Recovery r;
   for (int seed = 0; seed < kSeeds; ++seed) {
     const ModelComparison c =
-        Fit(MakeSweep(sizes, Truth(truth, costs), noise, first_seed + seed), options);
+        Fit(MakeSweep(sizes, LayoutTruth(truth, costs), noise, first_seed + seed), options);
     const BufferModel& m = c.best_fit().model;
     if (c.families.empty() || c.best != truth.family || !c.beats_line ||
         c.delta_bic_runner_up < options.strong_evidence_delta_bic) {
@@ -165,9 +159,10 @@ TEST(FitBufferModelsTest, StraightLineIsExplainedByTheLine) {
 
 TEST(FitBufferModelsTest, IndistinguishableFamiliesAreUndecided) {
   // On a 32-byte grid ceil((n + 8)/1480) and ceil(n/1472) agree at every size.
-  const Sweep sweep = MakeSweep(EvenSizes(32, 4096, 32),
-                                Truth({ModelFamily::kIpv4Fragments, 0, 0, 0, 1500}, {2e4, 2, 3e3}),
-                                Relative(0.01, 4), 7);
+  const Sweep sweep =
+      MakeSweep(EvenSizes(32, 4096, 32),
+                LayoutTruth({ModelFamily::kIpv4Fragments, 0, 0, 0, 1500}, {2e4, 2, 3e3}),
+                Relative(0.01, 4), 7);
   const ModelComparison c = Fit(sweep);
   EXPECT_TRUE(c.beats_line);
   EXPECT_LT(c.delta_bic_runner_up, 1e-6);
@@ -176,7 +171,7 @@ TEST(FitBufferModelsTest, IndistinguishableFamiliesAreUndecided) {
 
 TEST(FitBufferModelsTest, ReportsEveryFamily) {
   const Sweep sweep =
-      MakeSweep(EvenSizes(32, 4096, 32), Truth(kBsd43, kBsdCosts), Relative(0.01, 4), 8);
+      MakeSweep(EvenSizes(32, 4096, 32), LayoutTruth(kBsd43, kBsdCosts), Relative(0.01, 4), 8);
   const ModelComparison c = Fit(sweep);
   ASSERT_EQ(c.families.size(), std::size(kAllModelFamilies));
   EXPECT_TRUE(c.variance_from_runs);
@@ -233,7 +228,7 @@ TEST(FitBufferModelsTest, TheRangesEndsFitAsTheMiddleDoes) {
 
 TEST(FitBufferModelsTest, TwoThousandSizesAreFitted) {
   const Sweep sweep =
-      MakeSweep(EvenSizes(32, 64000, 32), Truth(kBsd43, kBsdCosts), Relative(0.01, 1), 9);
+      MakeSweep(EvenSizes(32, 64000, 32), LayoutTruth(kBsd43, kBsdCosts), Relative(0.01, 1), 9);
   const ModelComparison c = Fit(sweep);
   EXPECT_EQ(c.best_fit().model.cluster_bytes, 1024);
   EXPECT_EQ(c.best_fit().model.threshold_bytes, 512);

@@ -16,10 +16,52 @@
 
 namespace tickbench::analysis {
 
+namespace {
+
+// The model's value of the range's parameter (0 for none).
+int64_t ReportedValue(const BufferModel& model, const std::string& name) {
+  if (name == "C" || name == "chunk") return model.cluster_bytes;
+  if (name == "t") return model.threshold_bytes;
+  if (name == "s") return model.small_bytes;
+  if (name == "MTU") return model.mtu_bytes;
+  return 0;
+}
+
+// A fine profile's range: its spans, or "not determined by the data".
+std::string DescribeProfiled(const ParameterRange& range, int64_t reported) {
+  constexpr size_t kMaxSpans = 6;
+  if (!range.determined) {
+    return absl::StrFormat("%s not determined by the data (%.0f%% of %d–%d fits)", range.name,
+                           100 * range.share, range.grid_low, range.grid_high);
+  }
+  if (range.spans.empty()) return absl::StrFormat("%s: none fits", range.name);
+  if (range.spans.size() == 1 && range.low == range.high) {
+    return absl::StrFormat("%s=%d", range.name, range.low);
+  }
+  std::vector<std::string> spans;
+  bool holds_reported = false;
+  for (const ParameterSpan& span : range.spans) {
+    holds_reported = holds_reported || (span.low <= reported && reported <= span.high);
+    if (spans.size() == kMaxSpans) continue;
+    spans.push_back(span.low == span.high ? absl::StrCat(span.low)
+                                          : absl::StrFormat("%d–%d", span.low, span.high));
+  }
+  std::string text = absl::StrFormat("%s in %s", range.name, absl::StrJoin(spans, ", "));
+  if (range.spans.size() > kMaxSpans) {
+    absl::StrAppendFormat(&text, " and %d more spans", range.spans.size() - kMaxSpans);
+  }
+  if (!holds_reported) absl::StrAppendFormat(&text, ", not the reported %d", reported);
+  return text;
+}
+
+}  // namespace
+
 std::string DescribeRanges(const FamilyFit& fit) {
   std::vector<std::string> parts;
   for (const ParameterRange& range : fit.ranges) {
-    if (range.low == range.high) {
+    if (range.profiled) {
+      parts.push_back(DescribeProfiled(range, ReportedValue(fit.model, range.name)));
+    } else if (range.low == range.high) {
       parts.push_back(absl::StrFormat("%s=%d", range.name, range.low));
     } else if (range.values.size() <= 4) {
       parts.push_back(absl::StrFormat("%s in {%s}", range.name, absl::StrJoin(range.values, ", ")));

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "analysis/least_squares.h"
+#include "model/buffer_layout.h"
 
 namespace tickbench::analysis::model_fit_internal {
 namespace {
@@ -257,6 +258,81 @@ void ScreenExcursions(const Inputs& in, const LineBasis& basis, FamilyScreen& sc
 }
 
 }  // namespace
+
+namespace {
+
+enum class CountKind { kClusters, kSmalls, kChunks, kPackets };
+
+// The kinds of the count columns of a layout family, in DesignColumns order.
+std::vector<CountKind> CountKinds(ModelFamily family) {
+  switch (family) {
+    case ModelFamily::kBsdSocket:
+      return {CountKind::kClusters, CountKind::kSmalls};
+    case ModelFamily::kBsdFragments:
+      return {CountKind::kClusters, CountKind::kSmalls, CountKind::kPackets};
+    case ModelFamily::kFixedChunks:
+      return {CountKind::kChunks};
+    case ModelFamily::kChunksFragments:
+      return {CountKind::kChunks, CountKind::kPackets};
+    case ModelFamily::kIpv4Fragments:
+      return {CountKind::kPackets};
+    default:
+      return {};
+  }
+}
+
+// One count column of a layout at whole-byte sizes, as DesignColumns has it.
+void CountColumn(const BufferModel& m, CountKind kind, const std::vector<int64_t>& sizes,
+                 std::vector<double>& column) {
+  column.resize(sizes.size());
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    const int64_t n = sizes[i];
+    int64_t count = 0;
+    if (kind == CountKind::kClusters || kind == CountKind::kSmalls) {
+      const model::BsdBuffers b =
+          model::BsdSocketBuffers(n, m.cluster_bytes, m.threshold_bytes, m.small_bytes);
+      count = kind == CountKind::kClusters ? b.clusters : b.small_buffers;
+    } else if (kind == CountKind::kChunks) {
+      count = model::FixedChunks(n, m.cluster_bytes);
+    } else {
+      count = model::Ipv4UdpPackets(n, m.mtu_bytes);
+    }
+    column[i] = static_cast<double>(count);
+  }
+}
+
+}  // namespace
+
+std::vector<SeriesResult> ScreenSeries(const Inputs& in, const LineBasis& basis,
+                                       const std::vector<BufferModel>& models, unsigned varying) {
+  std::vector<SeriesResult> out;
+  if (models.empty()) return out;
+  std::vector<int64_t> sizes;
+  for (double size : in.sizes) sizes.push_back(std::llround(size));
+  const std::vector<CountKind> kinds = CountKinds(models[0].family);
+  std::vector<std::vector<double>> previous(kinds.size()), column(kinds.size());
+  std::vector<OffColumn> off(kinds.size());
+  std::vector<const OffColumn*> pointers;
+  for (const OffColumn& c : off) pointers.push_back(&c);
+  SeriesResult last;
+  for (const BufferModel& model : models) {
+    bool changed = out.empty();
+    for (size_t k = 0; k < kinds.size(); ++k) {
+      if (!out.empty() && !(varying & (1u << k))) continue;
+      CountColumn(model, kinds[k], sizes, column[k]);
+      if (!out.empty() && column[k] == previous[k]) continue;
+      off[k] = MakeOffColumn(basis, column[k]);
+      std::swap(previous[k], column[k]);
+      changed = true;
+    }
+    if (changed) {
+      last = {};
+      last.rejection = Screen(pointers, basis, &last.screened);
+    }
+    out.push_back(last);
+  }
+  return out;
+}
 
 // Screens every layout family. The BSD and chunk candidates' columns are projected once and
 // reused for each MTU of the combined families.

@@ -64,6 +64,20 @@ double Dot(const std::vector<double>& a, const std::vector<double>& b);
 // The line's basis for the weighted inputs `in`.
 LineBasis MakeLineBasis(const Inputs& in);
 
+// One screened candidate of a series.
+struct SeriesResult {
+  Rejection rejection = Rejection::kNone;
+  Screened screened;
+};
+
+// Screens layout candidates of one layout family, in order, for the fine profiles of the
+// ranges (analysis/model_ranges.h): only the count columns k with bit k of `varying` are
+// recomputed after the first candidate (the others must agree with it), a column equal to
+// the one before's keeps its projection, and a candidate whose every column does keeps its
+// result.
+std::vector<SeriesResult> ScreenSeries(const Inputs& in, const LineBasis& basis,
+                                       const std::vector<BufferModel>& models, unsigned varying);
+
 // Screens every layout family. The BSD and chunk candidates' columns are projected once and
 // reused for each MTU of the combined families.
 std::vector<FamilyScreen> ScreenLayouts(const Inputs& in, const LineBasis& basis,

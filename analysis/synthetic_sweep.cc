@@ -39,6 +39,15 @@ Sweep MakeSweep(const std::vector<double>& sizes, const std::function<double(dou
   return sweep;
 }
 
+std::function<double(double)> LayoutTruth(const BufferModel& model, std::vector<double> costs) {
+  return [=](double n) {
+    const std::vector<std::vector<double>> columns = DesignColumns(model, {n});
+    double value = 0;
+    for (size_t j = 0; j < columns.size(); ++j) value += costs[j] * columns[j][0];
+    return value;
+  };
+}
+
 std::vector<double> EvenSizes(double first, double last, double step) {
   std::vector<double> sizes;
   // Integer stepping, so that 32..8192 step 32 has exactly 256 sizes without drift.

@@ -10,6 +10,7 @@
 #include <random>
 #include <vector>
 
+#include "analysis/buffer_models.h"
 #include "analysis/sweep.h"
 
 namespace tickbench::analysis {
@@ -36,6 +37,9 @@ struct NoiseSpec {
 // One point per size; each run is truth(size) · (1 + relative_sd·z1) + absolute_sd·z2.
 Sweep MakeSweep(const std::vector<double>& sizes, const std::function<double(double)>& truth,
                 const NoiseSpec& noise, uint64_t seed);
+
+// A layout's curve with known costs (in DesignColumns order) as a truth for MakeSweep.
+std::function<double(double)> LayoutTruth(const BufferModel& model, std::vector<double> costs);
 
 // first, first + step, ..., up to and including last.
 std::vector<double> EvenSizes(double first, double last, double step);

@@ -1,5 +1,5 @@
 // What one clock read costs: the raw call, the same read through tickbench's concrete clock
-// type (devirtualised and inlined, as the measurement loop in harness/round_trip_loop.h
+// type (devirtualised and inlined, as the measurement loop in harness/engine/round_trip_loop.h
 // reads it), and through a timing::Clock& (a virtual call, as code holding a clock from
 // MakeClock() reads it). The concrete row minus the raw row is what the abstraction adds to
 // every reading; docs/overhead.md has the figures.

@@ -1,5 +1,5 @@
 // What timing every round trip adds to the measurement loop itself: the loop of
-// harness/round_trip_loop.h over the simulated transport (no system call, so the loop's
+// harness/engine/round_trip_loop.h over the simulated transport (no system call, so the loop's
 // own cost is not buried under a socket's noise), read by a real clock every round trip
 // (batch 1) or once per 10'000 (batch 10'000, the averaged case alone). The difference
 // per trip between the two rows is what a per-iteration reading costs; over a real

@@ -1,5 +1,5 @@
 // What a second thread in the process costs each system call of the measuring one: the
-// reason the harness keeps no thread beside its measurement loop (harness/progress_meter.h).
+// reason the harness keeps no thread beside its measurement loop (harness/engine/progress_meter.h).
 // Two calls, each in three states of the process, in this order (it matters: the C
 // library never forgets that the process once had a second thread):
 //

@@ -5,6 +5,7 @@ and skipped by host builds, which cannot link them."""
 load("@rules_cc//cc:defs.bzl", "cc_binary", "cc_test")
 load("//bazel:copts.bzl", "TICKBENCH_COPTS")
 load("//bazel:tickbench.bzl", "tickbench_cc_binary")
+load("//board/riscv32:riscv32.bzl", "riscv32_board_attrs")
 
 BOARD_COMPATIBLE = ["//platform:mps2_an385"]
 
@@ -24,22 +25,28 @@ def board_cc_test(name, **kwargs):
     """A test that runs on the board: it passes when it exits 0 (semihosting SYS_EXIT)."""
     cc_test(name = name, **_board_attrs(kwargs))
 
-def _on_board(board, host):
-    return select({"//board:on_board": board, "//conditions:default": host})
+def _on_board(board, riscv32, host):
+    return select({
+        "//board:on_board": board,
+        "//board/riscv32:on_board": riscv32,
+        "//conditions:default": host,
+    })
 
-def board_or_host_cc_binary(name, board_deps, srcs = [], deps = [], tags = [], **kwargs):
+def board_or_host_cc_binary(name, board_deps, riscv32_deps, srcs = [], deps = [], tags = [], **kwargs):
     """A tickbench_cc_binary that is the host's program (`srcs`, `deps`) and, when built for
-    the board (`--config=cortex_m3`), the board program linked from `board_deps` with the
-    board's start-up code and memory map. Its output keeps its name and path in both
-    (bazel-bin/PKG/NAME), so scripts and tests that find it there work for either. Tagged
-    "board", which is what `--config=cortex_m3` builds."""
+    a board, the board program linked with the board's start-up code and memory map: from
+    `board_deps` for the Cortex-M3 (`--config=cortex_m3`), from `riscv32_deps` for the
+    RISC-V board (`--config=riscv32`). Its output keeps its name and path in all three
+    (bazel-bin/PKG/NAME), so scripts and tests that find it there work for any. Tagged
+    "board", which is what the board configs build."""
     board = _board_attrs({"deps": board_deps})
+    riscv32 = riscv32_board_attrs({"deps": riscv32_deps})
     tickbench_cc_binary(
         name = name,
-        srcs = _on_board([], srcs),
-        deps = _on_board(board["deps"], deps),
-        linkopts = _on_board(board["linkopts"], []),
-        additional_linker_inputs = _on_board(board["additional_linker_inputs"], []),
+        srcs = _on_board([], [], srcs),
+        deps = _on_board(board["deps"], riscv32["deps"], deps),
+        linkopts = _on_board(board["linkopts"], riscv32["linkopts"], []),
+        additional_linker_inputs = _on_board(board["additional_linker_inputs"], [], []),
         tags = tags + ["board"],
         **kwargs
     )

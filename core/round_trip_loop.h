@@ -1,4 +1,4 @@
-// The measurement loop of harness/round_trip_loop.h, for code that runs without an OS: a
+// The measurement loop of harness/engine/round_trip_loop.h, for code that runs without an OS: a
 // template on the concrete clock and endpoint types, chosen once outside the loop, so
 // that each read is an inlined instruction sequence and each Send()/Receive() a direct
 // call; it allocates nothing and reads only the clocks asked for, at each interval

@@ -1,4 +1,4 @@
-// Reports of the board's study in the layout of the host's (harness/study_report.h): a
+// Reports of the board's study in the layout of the host's (harness/report/study_report.h): a
 // table with a plain-words line per clock and size, CSV (one row per clock x size, the
 // host's column names where the figure is the same) and JSON.
 //

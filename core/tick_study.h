@@ -1,4 +1,4 @@
-// The timer-resolution study of harness/study_runner.h, cut to what a board can do: for one
+// The timer-resolution study of harness/study/study_runner.h, cut to what a board can do: for one
 // message size, `runs` times, an averaged pass (the clock read once before and once after
 // N round trips) and a per-iteration pass (read at every round trip), each against a fine
 // reference read right after the clock; then the theory's predictions beside the figures

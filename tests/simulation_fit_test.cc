@@ -22,6 +22,7 @@ namespace tickbench {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 // The value of `--name=` in `flags`.
 std::string Flag(const std::string& flags, const std::string& name) {
@@ -87,6 +88,26 @@ TEST(SimulationFitTest, AWinnerTheSimulationCannotReplayIsNamedWithTheReason) {
   EXPECT_THAT(text, HasSubstr("note: the ranking's winner, segmented(cuts at 2000), is not a "
                               "layout the simulation replays"));
   EXPECT_THAT(text, HasSubstr("is replayed instead"));
+}
+
+// With the ranking's options, the replayed layout is cross-validated and the report says
+// how well it predicts left-out sizes; without them, nothing is claimed.
+TEST(SimulationFitTest, OutOfSampleErrorIsReportedWhenOptionsAreGiven) {
+  const analysis::Sweep sweep = analysis::MakeSweep(
+      analysis::EvenSizes(100, 2000, 100), [](double n) { return 1e6 + 300 * n; }, {}, 1);
+  absl::StatusOr<analysis::ModelComparison> fits = analysis::FitBufferModels(sweep);
+  ASSERT_TRUE(fits.ok()) << fits.status();
+  absl::StatusOr<harness::SimulationFit> plain = harness::FitSimulation(sweep, *fits);
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  EXPECT_EQ(plain->out_of_sample, "");
+  EXPECT_THAT(harness::FormatSimulationFit(*plain), Not(HasSubstr("out of sample")));
+  const analysis::ModelFitOptions options;
+  absl::StatusOr<harness::SimulationFit> checked = harness::FitSimulation(sweep, *fits, &options);
+  ASSERT_TRUE(checked.ok()) << checked.status();
+  EXPECT_THAT(checked->out_of_sample,
+              HasSubstr("leave-one-out error (20 sizes), RMS of the left-out sizes' relative "
+                        "errors: straight line 0%"));
+  EXPECT_THAT(harness::FormatSimulationFit(*checked), HasSubstr("  out of sample: leave-one-out"));
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <utility>
 #include <vector>
 
 #include "core/tick_statistics.h"
@@ -99,84 +101,11 @@ TickVerdict JudgeTickReadings(const TickObservation& observed, const TickPredict
 
 namespace {
 
-// The share above n, the zero share and the SD of the readings predicted for the d_i
-// shifted by `shift_ns`.
-struct Shifted {
-  double share = 0, zero = 0, sd_ns = 0;
-};
-Shifted PredictShifted(absl::Span<const double> true_ns, double period_ns, int64_t n,
-                       double shift_ns) {
-  Shifted s;
-  double first = 0, second = 0;  // moments of the reading in ticks
-  for (double d : true_ns) {
-    const double ticks = std::max(0.0, (d + shift_ns) / period_ns);
-    const double n_i = std::floor(ticks), f_i = ticks - n_i;
-    first += n_i + f_i;
-    second += (1 - f_i) * n_i * n_i + f_i * (n_i + 1) * (n_i + 1);
-    s.share += n_i > n ? 1.0 : n_i == n ? f_i : 0.0;
-    s.zero += n_i == 0 ? 1 - f_i : 0.0;
-  }
-  const double count = static_cast<double>(true_ns.size());
-  s.share /= count;
-  s.zero /= count;
-  const double mean = first / count;
-  s.sd_ns = period_ns * std::sqrt(std::max(0.0, second / count - mean * mean));
-  return s;
-}
-
-ConfidenceInterval Range(double estimate, double low, double high, double level_df) {
-  ConfidenceInterval ci;
-  ci.estimate = estimate;
-  ci.low = std::min(low, estimate);
-  ci.high = std::max(high, estimate);
-  ci.degrees_of_freedom = level_df;
-  ci.valid = true;
-  return ci;
-}
-
 bool Overlap(const ConfidenceInterval& a, const ConfidenceInterval& b) {
   return a.valid && b.valid && a.low <= b.high && b.low <= a.high;
 }
 
 }  // namespace
-
-TickPredictionIntervals PredictTickIntervals(absl::Span<const double> true_ns,
-                                             const TickPrediction& prediction,
-                                             const ConfidenceInterval& true_mean_ci) {
-  TickPredictionIntervals out;
-  const double period = prediction.period_ns;
-  if (true_ns.empty() || !(period > 0) || !true_mean_ci.valid) return out;
-  out.mean_ns = true_mean_ci;
-  out.mean_ns.estimate = prediction.mean_ns;
-  // Shifts that keep the mean of the d_i within the interval of the true mean.
-  const double low = true_mean_ci.low - prediction.mean_ns;
-  const double high = true_mean_ci.high - prediction.mean_ns;
-  std::vector<double> shifts = {0, low, high};
-  constexpr int kSteps = 64;
-  for (int i = 1; i < kSteps; ++i) shifts.push_back(low + (high - low) * i / kSteps);
-  // The whole and half ticks within the interval (the SD's extremes for a fixed d); an
-  // interval wider than a tick holds both, and a few of each are enough.
-  const double first_half_tick = std::ceil(2 * true_mean_ci.low / period);
-  for (double k = first_half_tick; k * period / 2 <= true_mean_ci.high && k < first_half_tick + 4;
-       ++k) {
-    shifts.push_back(k * period / 2 - prediction.mean_ns);
-  }
-  const Shifted center = PredictShifted(true_ns, period, prediction.n, 0);
-  Shifted least = center, most = center;
-  for (double shift : shifts) {
-    if (shift < low || shift > high) continue;
-    const Shifted s = PredictShifted(true_ns, period, prediction.n, shift);
-    least = {std::min(least.share, s.share), std::min(least.zero, s.zero),
-             std::min(least.sd_ns, s.sd_ns)};
-    most = {std::max(most.share, s.share), std::max(most.zero, s.zero),
-            std::max(most.sd_ns, s.sd_ns)};
-  }
-  const double df = true_mean_ci.degrees_of_freedom;
-  out.f = Range(prediction.f, least.share, most.share, df);
-  out.zero_share = Range(prediction.zero_share, least.zero, most.zero, df);
-  out.sd_ns = Range(prediction.sd_ns, least.sd_ns, most.sd_ns, df);
-  return out;
-}
 
 TickVerdict JudgeTickIntervals(const TickIntervals& observed, const TickIntervals& predicted) {
   TickVerdict v;
@@ -217,20 +146,94 @@ double UpperIncompleteGammaRatio(double a, double x) {
   return std::min(1.0, std::exp(log_prefactor) * h);
 }
 
-UniformityTest TestUniformPhases(absl::Span<const double> phases, int bins) {
+namespace {
+
+// Solves a·x = b in place (a: k×k symmetric positive semi-definite, row-major) by Gaussian
+// elimination with partial pivoting; false when a is singular to rounding.
+bool SolveInPlace(std::vector<double>& a, std::vector<double>& b, int k) {
+  for (int col = 0; col < k; ++col) {
+    int pivot = col;
+    for (int row = col + 1; row < k; ++row) {
+      if (std::abs(a[row * k + col]) > std::abs(a[pivot * k + col])) pivot = row;
+    }
+    if (!(std::abs(a[pivot * k + col]) > 1e-300)) return false;
+    for (int j = 0; j < k; ++j) std::swap(a[col * k + j], a[pivot * k + j]);
+    std::swap(b[col], b[pivot]);
+    for (int row = col + 1; row < k; ++row) {
+      const double f = a[row * k + col] / a[col * k + col];
+      for (int j = col; j < k; ++j) a[row * k + j] -= f * a[col * k + j];
+      b[row] -= f * b[col];
+    }
+  }
+  for (int row = k - 1; row >= 0; --row) {
+    for (int j = row + 1; j < k; ++j) b[row] -= a[row * k + j] * b[j];
+    b[row] /= a[row * k + row];
+  }
+  return true;
+}
+
+// The upper tail of F(d1, d2) at x.
+double FUpperTail(double x, double d1, double d2) {
+  if (!(x > 0)) return 1;
+  return RegularizedIncompleteBeta(d2 / 2, d1 / 2, d2 / (d2 + d1 * x));
+}
+
+}  // namespace
+
+UniformityTest TestUniformPhases(absl::Span<const double> phases, int harmonics, int batches) {
   UniformityTest t;
   t.samples = static_cast<int64_t>(phases.size());
-  t.degrees_of_freedom = bins - 1;
-  if (phases.empty() || bins < 2) return t;
-  std::vector<double> observed(bins, 0);
-  for (double u : phases) {
-    const double wrapped = u - std::floor(u);
-    observed[std::min(bins - 1, static_cast<int>(wrapped * bins))] += 1;
+  const int p = 2 * std::max(harmonics, 1);
+  t.degrees_of_freedom = p;
+  const int64_t n = t.samples;
+  const int b = static_cast<int>(std::min<int64_t>(batches, n / 5));
+  t.batches = b;
+  if (b < p + 2) return t;
+  // Each batch's means of cos 2πku and sin 2πku.
+  std::vector<std::vector<double>> means(b, std::vector<double>(p, 0));
+  for (int j = 0; j < b; ++j) {
+    const int64_t begin = j * n / b, end = (j + 1) * n / b;
+    for (int64_t i = begin; i < end; ++i) {
+      for (int k = 0; k < p / 2; ++k) {
+        const double angle = 2 * M_PI * (k + 1) * phases[i];
+        means[j][2 * k] += std::cos(angle);
+        means[j][2 * k + 1] += std::sin(angle);
+      }
+    }
+    for (double& m : means[j]) m /= static_cast<double>(end - begin);
   }
-  const double expected = static_cast<double>(phases.size()) / bins;
-  for (double o : observed) t.chi_square += (o - expected) * (o - expected) / expected;
-  t.p_value = UpperIncompleteGammaRatio(t.degrees_of_freedom / 2.0, t.chi_square / 2.0);
+  std::vector<double> grand(p, 0), covariance(p * p, 0);
+  for (const std::vector<double>& m : means) {
+    for (int a = 0; a < p; ++a) grand[a] += m[a] / b;
+  }
+  for (const std::vector<double>& m : means) {
+    for (int a = 0; a < p; ++a) {
+      for (int c = 0; c < p; ++c) covariance[a * p + c] += (m[a] - grand[a]) * (m[c] - grand[c]);
+    }
+  }
+  for (double& v : covariance) v /= b - 1;
+  std::vector<double> solved = grand;
+  double t2 = 0;
+  if (SolveInPlace(covariance, solved, p)) {
+    for (int a = 0; a < p; ++a) t2 += b * grand[a] * solved[a];
+  } else {
+    t2 = std::numeric_limits<double>::infinity();  // no spread at all: a lock
+  }
+  t.statistic = (b - p) * t2 / (p * (b - 1.0));
+  t.p_value = std::isfinite(t.statistic) ? FUpperTail(t.statistic, p, b - p) : 0;
   return t;
+}
+
+CombinedTest CombinePValues(absl::Span<const double> p_values) {
+  CombinedTest c;
+  for (double p : p_values) {
+    c.chi_square += -2 * std::log(std::max(p, 1e-300));
+    c.degrees_of_freedom += 2;
+  }
+  if (c.degrees_of_freedom > 0) {
+    c.p_value = UpperIncompleteGammaRatio(c.degrees_of_freedom / 2.0, c.chi_square / 2.0);
+  }
+  return c;
 }
 
 }  // namespace tickbench::timing

@@ -60,28 +60,13 @@ struct TickVerdict {
 
 TickVerdict JudgeTickReadings(const TickObservation& observed, const TickPrediction& predicted);
 
-// The predictions with intervals from the uncertainty of the true round trip. Every
-// prediction is a function of the d_i the reference saw, whose mean is known only to
-// within `true_mean_ci` (a 95% interval, or another level: the predictions' intervals
-// take its level). A prediction's interval is its range as the d_i shift together by any
-// amount that keeps their mean within `true_mean_ci` (their spread held as measured):
-//   * the share above n (n fixed: prediction.n) and the zero share are monotone in the
-//     shift: taken at the interval's ends;
-//   * the SD is not: for a fixed d it is T sqrt(f(1-f)), 0 at whole ticks and T/2 at
-//     f = 1/2, so an interval of d that holds a half tick reaches T/2 and one that holds
-//     a whole tick reaches 0. Its range is searched over the ends, the shifts that put
-//     the mean at each whole and half tick within the interval (exact for a fixed d), and
-//     64 equal steps between (for a spread of d_i, whose SD curve is smoothed).
-// Invalid intervals where `true_mean_ci` is invalid or there is nothing to predict from.
+// The predictions with their intervals (timing/tick_intervals.h computes them).
 struct TickPredictionIntervals {
-  ConfidenceInterval mean_ns;     // = true_mean_ci: the readings are unbiased
+  ConfidenceInterval mean_ns;     // of the true durations: the readings are unbiased
   ConfidenceInterval f;           // share of readings above prediction.n ticks
   ConfidenceInterval zero_share;  // share of readings of 0 ticks
   ConfidenceInterval sd_ns;       // SD of one reading
 };
-TickPredictionIntervals PredictTickIntervals(absl::Span<const double> true_ns,
-                                             const TickPrediction& prediction,
-                                             const ConfidenceInterval& true_mean_ci);
 
 // The study's theory check from intervals: each of the share above n, the mean and the SD
 // agrees where the observed interval and the predicted one overlap (an invalid interval
@@ -100,15 +85,34 @@ struct TickIntervals {
 };
 TickVerdict JudgeTickIntervals(const TickIntervals& observed, const TickIntervals& predicted);
 
-// Uniformity of phases in [0, 1) by Pearson's chi-square over `bins` equal bins:
-// the statistic, its degrees of freedom, and the p-value (upper tail).
+// Uniformity of phases in [0, 1), in time order. Successive round trips' phases are not
+// independent (back to back, each starts where the last ended, so a phase drifts or
+// wanders), and a test that counts them as independent (Pearson's chi-square over bins)
+// fires far above its level. Under uniformity the first `harmonics` trigonometric moments
+// E[cos 2πku], E[sin 2πku] are 0; the test is Hotelling's T² of their means over `batches`
+// contiguous batches, whose spread carries the dependence inside them: F = (B − p) T² /
+// (p (B − 1)) on (p, B − p) degrees of freedom, p = 2 · harmonics (exact for normal batch
+// means, which long batches give). A lock puts every batch's means at the same point, far
+// from 0, with almost no spread: T² is then enormous. Fewer batches than asked for short
+// series (at least 5 phases a batch); no test (p-value 1) with fewer than p + 2 batches.
 struct UniformityTest {
-  double chi_square = 0;
-  int degrees_of_freedom = 0;
+  double statistic = 0;        // F
+  int degrees_of_freedom = 0;  // p, the numerator's (the denominator's: batches − p)
+  int batches = 0;
   double p_value = 1;
   int64_t samples = 0;
 };
-UniformityTest TestUniformPhases(absl::Span<const double> phases, int bins = 20);
+UniformityTest TestUniformPhases(absl::Span<const double> phases, int harmonics = 2,
+                                 int batches = 20);
+
+// Fisher's combination of independent tests' p-values: −2 Σ ln p on 2k degrees of freedom
+// (k tests), and its p-value.
+struct CombinedTest {
+  double chi_square = 0;
+  int degrees_of_freedom = 0;
+  double p_value = 1;
+};
+CombinedTest CombinePValues(absl::Span<const double> p_values);
 
 // Regularised upper incomplete gamma Q(a, x) = Gamma(a, x) / Gamma(a): the chi-square
 // upper tail is Q(df / 2, x / 2).

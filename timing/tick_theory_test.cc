@@ -1,6 +1,8 @@
 #include "timing/tick_theory.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <random>
 #include <vector>
 
@@ -58,49 +60,6 @@ ConfidenceInterval Interval(double estimate, double low, double high) {
   return ci;
 }
 
-// d known to within [0.45 T, 0.53 T]: f and the zero share at the interval's ends, the SD
-// up to its maximum T/2 at f = 1/2 inside the interval, not at either end.
-TEST(TickTheoryTest, PredictionIntervalReachesTheSdMaximumAtHalfATick) {
-  const double period = 1e7;
-  const std::vector<double> d(100, 0.48 * period);
-  const TickPrediction p = PredictTickReadings(d, period);
-  const TickPredictionIntervals i =
-      PredictTickIntervals(d, p, Interval(0.48 * period, 0.45 * period, 0.53 * period));
-  ASSERT_TRUE(i.sd_ns.valid);
-  EXPECT_NEAR(i.f.low, 0.45, 1e-12);
-  EXPECT_NEAR(i.f.high, 0.53, 1e-12);
-  EXPECT_NEAR(i.zero_share.low, 0.47, 1e-12);
-  EXPECT_NEAR(i.zero_share.high, 0.55, 1e-12);
-  EXPECT_NEAR(p.zero_share, 0.52, 1e-12);
-  EXPECT_NEAR(i.sd_ns.high, period / 2, 1e-6);  // the ends give 0.4975 T and 0.4991 T
-  EXPECT_NEAR(i.sd_ns.low, period * std::sqrt(0.45 * 0.55), 1e-6);
-  EXPECT_EQ(i.sd_ns.estimate, p.sd_ns);
-  EXPECT_NEAR(i.mean_ns.low, 0.45 * period, 1e-6);
-
-  // Just below the maximum on one side: the SD's interval is its ends, the top excluded.
-  const TickPredictionIntervals below =
-      PredictTickIntervals(d, p, Interval(0.48 * period, 0.46 * period, 0.49 * period));
-  EXPECT_NEAR(below.sd_ns.high, period * std::sqrt(0.49 * 0.51), 1e-6);
-  EXPECT_LT(below.sd_ns.high, period / 2);
-}
-
-// d within [0.95 T, 1.05 T] around a whole tick: the SD reaches 0 inside, f saturates at 1.
-TEST(TickTheoryTest, PredictionIntervalReachesZeroSdAtAWholeTick) {
-  const double period = 1e7;
-  const std::vector<double> d(100, 0.98 * period);
-  const TickPrediction p = PredictTickReadings(d, period);
-  ASSERT_EQ(p.n, 0);
-  const TickPredictionIntervals i =
-      PredictTickIntervals(d, p, Interval(0.98 * period, 0.95 * period, 1.05 * period));
-  EXPECT_NEAR(i.sd_ns.low, 0, 1e-6);
-  EXPECT_NEAR(i.sd_ns.high, period * std::sqrt(0.05 * 0.95), 1e-3);
-  EXPECT_NEAR(i.f.low, 0.95, 1e-12);
-  EXPECT_EQ(i.f.high, 1);
-  EXPECT_EQ(i.zero_share.low, 0);
-  EXPECT_NEAR(i.zero_share.high, 0.05, 1e-12);
-  EXPECT_FALSE(PredictTickIntervals(d, p, ConfidenceInterval()).sd_ns.valid);
-}
-
 // The interval verdict: agreement where the intervals overlap, each check on its own.
 TEST(TickTheoryTest, IntervalVerdictAgreesWhereTheIntervalsOverlap) {
   TickIntervals observed{Interval(0.3, 0.28, 0.32), Interval(10, 9, 11), Interval(4, 3, 5)};
@@ -131,6 +90,54 @@ TEST(TickTheoryTest, UniformityTestTellsRandomFromLockedPhases) {
     locked.push_back(0.25 + 0.001 * phase(random));
   }
   EXPECT_GT(TestUniformPhases(uniform).p_value, 0.001);
+  EXPECT_LT(TestUniformPhases(locked).p_value, 1e-12);
+}
+
+// Pearson's chi-square over 20 bins, counting the phases as independent.
+double PearsonP(const std::vector<double>& phases) {
+  std::vector<double> counts(20, 0);
+  for (double u : phases) counts[std::min(19, static_cast<int>(u * 20))] += 1;
+  const double expected = static_cast<double>(phases.size()) / 20;
+  double chi_square = 0;
+  for (double c : counts) chi_square += (c - expected) * (c - expected) / expected;
+  return UpperIncompleteGammaRatio(19 / 2.0, chi_square / 2);
+}
+
+// Back-to-back round trips of 0.99 T with normal jitter of 0.198 T (the 9.9 ms loop on a
+// 10 ms tick): each phase is the last one moved by the trip, uniform on its own but
+// wandering. Pearson's statistic, counting them as independent, fires far above its level;
+// the batch test holds it (within twice the level at 5% and 1%, 1000 runs of 1000 trips).
+TEST(TickTheoryTest, UniformityTestHoldsItsLevelForWanderingPhases) {
+  std::mt19937_64 random(11);
+  std::normal_distribution<double> jitter(0, 0.198);
+  std::uniform_real_distribution<double> start(0, 1);
+  int below5 = 0, below1 = 0, uncorrected1 = 0;
+  constexpr int kRuns = 1000;
+  for (int run = 0; run < kRuns; ++run) {
+    std::vector<double> phases;
+    double u = start(random);
+    for (int i = 0; i < 1000; ++i) {
+      phases.push_back(u - std::floor(u));
+      u += 0.99 + jitter(random);
+    }
+    const UniformityTest test = TestUniformPhases(phases);
+    below5 += test.p_value < 0.05;
+    below1 += test.p_value < 0.01;
+    uncorrected1 += PearsonP(phases) < 0.01;
+  }
+  std::printf("p < 0.05 in %d, p < 0.01 in %d of %d (uncorrected %d)\n", below5, below1, kRuns,
+              uncorrected1);
+  EXPECT_LE(below5, 2 * 0.05 * kRuns);
+  EXPECT_LE(below1, 2 * 0.01 * kRuns);
+  EXPECT_GT(uncorrected1, 4 * 0.01 * kRuns);  // what the correction is for
+}
+
+// A lock puts every batch's means at the same point: the test sees it at once.
+TEST(TickTheoryTest, UniformityCorrectionNeverWeakensALock) {
+  std::mt19937_64 random(5);
+  std::uniform_real_distribution<double> phase(0, 1);
+  std::vector<double> locked;
+  for (int i = 0; i < 4000; ++i) locked.push_back(0.25 + 0.1 * phase(random));
   EXPECT_LT(TestUniformPhases(locked).p_value, 1e-12);
 }
 

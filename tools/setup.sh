@@ -7,10 +7,11 @@
 #   tools/setup.sh --arm64    also the arm64 cross build, tested under QEMU (docs/platforms.md)
 #   tools/setup.sh --fuzz     also clang and libFuzzer (tools/run_fuzzers.sh)
 #   tools/setup.sh --mcu      also the bare-metal Cortex-M3 build, run under QEMU (docs/platforms.md)
+#   tools/setup.sh --riscv    also the bare-metal RISC-V (rv32imac) build, run under QEMU (docs/platforms.md)
 #   tools/setup.sh --format   also clang-format and buildifier (tools/format.sh; buildifier from
 #                             the npm registry's @bazel/buildifier, into ~/.cache/tickbench/npm)
 #   tools/setup.sh --report   also chromium (headless: tests:report_page_browser_test opens --report pages)
-#   tools/setup.sh --ci       everything CI runs: --arm64 --fuzz --mcu --format --report
+#   tools/setup.sh --ci       everything CI runs: --arm64 --fuzz --mcu --riscv --format --report
 set -euo pipefail
 
 packages=(
@@ -31,7 +32,7 @@ architectures=()
 want_buildifier=0  # foreign architectures dpkg must know before apt-get update
 options=()
 for arg in "$@"; do
-  if [ "$arg" = --ci ]; then options+=(--arm64 --fuzz --mcu --format --report); else options+=("$arg"); fi
+  if [ "$arg" = --ci ]; then options+=(--arm64 --fuzz --mcu --riscv --format --report); else options+=("$arg"); fi
 done
 for arg in "${options[@]}"; do
   case "$arg" in
@@ -58,6 +59,13 @@ for arg in "${options[@]}"; do
         libstdc++-arm-none-eabi-newlib  # the C++17 headers and library for it
         qemu-system-arm                 # the mps2-an385 board (Cortex-M3) the board programs run on
       ) ;;
+    --riscv)
+      packages+=(
+        gcc-riscv64-unknown-elf       # the bare-metal RISC-V cross compiler (bazel/toolchains/riscv32)
+        picolibc-riscv64-unknown-elf  # its C library, with semihosting
+        libstdc++-arm-none-eabi-dev   # C++ headers only (newlib's configuration fits picolibc)
+        qemu-system-misc              # qemu-system-riscv32: the `virt` board the programs run on
+      ) ;;
     --format)
       packages+=(clang-format)  # C++ formatting (.clang-format)
       # npm fetches @bazel/buildifier, which ships the buildifier binary; a machine that
@@ -65,7 +73,7 @@ for arg in "${options[@]}"; do
       command -v npm >/dev/null || packages+=(npm)
       want_buildifier=1 ;;
     -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$0"; exit 0 ;;
-    *) echo "setup.sh: unknown option '$arg' (allowed: --compare, --arm64, --fuzz, --mcu, --format, --report, --ci, --help)" >&2; exit 2 ;;
+    *) echo "setup.sh: unknown option '$arg' (allowed: --compare, --arm64, --fuzz, --mcu, --riscv, --format, --report, --ci, --help)" >&2; exit 2 ;;
   esac
 done
 

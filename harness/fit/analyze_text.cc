@@ -62,8 +62,9 @@ absl::StatusOr<TextAnalysis> AnalyzeCsvText(absl::string_view text, absl::string
   absl::StrAppend(&result.report, FormatSweepAnalysis(result.sweep, facts, result.analyzed));
   if (fit_sim) {
     absl::StatusOr<SimulationFit> fit =
-        result.analyzed.fits.ok() ? FitSimulation(result.sweep, *result.analyzed.fits)
-                                  : absl::StatusOr<SimulationFit>(result.analyzed.fits.status());
+        result.analyzed.fits.ok()
+            ? FitSimulation(result.sweep, *result.analyzed.fits, &result.analyzed.fit_options)
+            : absl::StatusOr<SimulationFit>(result.analyzed.fits.status());
     if (fit.ok()) {
       absl::StrAppend(&result.report, FormatSimulationFit(*fit));
     } else {

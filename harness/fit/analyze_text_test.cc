@@ -9,6 +9,7 @@
 namespace tickbench::harness {
 namespace {
 
+using ::testing::ContainsRegex;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
@@ -40,6 +41,21 @@ TEST(AnalyzeCsvTextTest, AThroughputIsReadAsTheTimeItImpliesAndSaysSo) {
                                "time it implies, 2n / throughput)\nt.csv: 2 sizes, implied_rtt_ns"))
       << done->report;
   EXPECT_EQ(done->sweep.points[0].values[0], 1e6);  // 128 bytes per 128 kB/s: 1 ms
+}
+
+// A unitless column's jump of −0.97 is printed to the digits its interval supports and says
+// it has no unit, not as a whole "-1".
+TEST(AnalyzeCsvTextTest, AUnitlessJumpKeepsTheDigitsItsIntervalSupportsAndSaysNoUnit) {
+  const absl::StatusOr<TextAnalysis> done = AnalyzeCsvText(
+      "size_bytes,score\n100,10.01\n200,9.99\n300,10.02\n400,9.98\n500,10.00\n600,10.01\n"
+      "700,9.03\n800,9.05\n900,9.02\n1000,9.04\n1100,9.03\n1200,9.05\n",
+      "t.csv", "score", false, false);
+  ASSERT_TRUE(done.ok()) << done.status();
+  EXPECT_THAT(done->report, HasSubstr("t.csv: 12 sizes, score\n"));
+  EXPECT_THAT(done->report, ContainsRegex("jump down between 600 and 700 bytes: -0\\.9[0-9]+ ± "
+                                          "0\\.0[0-9]+ \\(no unit\\) \\("))
+      << done->report;
+  EXPECT_THAT(done->report, Not(HasSubstr(": -1 ")));
 }
 
 TEST(AnalyzeCsvTextTest, ARefusalNamesTheFlagAndTheFile) {

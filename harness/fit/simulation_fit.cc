@@ -10,6 +10,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/time/time.h"
 #include "analysis/buffer_models.h"
+#include "analysis/cross_validation.h"
 
 namespace tickbench::harness {
 namespace {
@@ -131,10 +132,20 @@ void AddWinnerNote(const analysis::ModelComparison& fits, const analysis::Family
       analysis::DescribeModel(fits.best_fit().model), out.layout));
 }
 
+// The replayed family refitted without each size, predicting it.
+std::string OutOfSample(const analysis::Sweep& sweep, analysis::ModelFamily family,
+                        const analysis::ModelFitOptions& options) {
+  const absl::StatusOr<analysis::CrossValidation> cv =
+      analysis::CrossValidate(sweep, family, options);
+  return cv.ok() ? analysis::FormatCrossValidation(*cv)
+                 : absl::StrCat("not checked: ", cv.status().message());
+}
+
 }  // namespace
 
 absl::StatusOr<SimulationFit> FitSimulation(const analysis::Sweep& rtt_sweep,
-                                            const analysis::ModelComparison& fits) {
+                                            const analysis::ModelComparison& fits,
+                                            const analysis::ModelFitOptions* options) {
   if (rtt_sweep.unit != "ns") {
     return absl::InvalidArgumentError(absl::StrFormat(
         "the simulation is fitted to round-trip times in ns, not %s",
@@ -187,6 +198,7 @@ absl::StatusOr<SimulationFit> FitSimulation(const analysis::Sweep& rtt_sweep,
   SetReplayResiduals(rtt_sweep, exact);
   out.flags = SimFlags(m, PerByteText(rtt_sweep, exact));
   SetReplayResiduals(rtt_sweep, out);  // of the model the flags parse back to
+  if (options != nullptr) out.out_of_sample = OutOfSample(rtt_sweep, best->model.family, *options);
   return out;
 }
 
@@ -195,6 +207,9 @@ std::string FormatSimulationFit(const SimulationFit& fit) {
       "\nSimulation fitted to the curve (%s): replayed without jitter it differs from the "
       "means by %.4g ns RMS, %.4g ns at most\n",
       fit.layout, fit.rms_residual, RoundUp4(fit.max_residual));
+  if (!fit.out_of_sample.empty()) {
+    absl::StrAppend(&text, "  out of sample: ", fit.out_of_sample, "\n");
+  }
   for (const std::string& note : fit.notes) absl::StrAppend(&text, "  note: ", note, "\n");
   absl::StrAppend(&text, "sim flags: ", fit.flags, "\n");
   return text;

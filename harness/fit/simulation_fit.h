@@ -33,11 +33,16 @@ struct SimulationFit {
   double rms_residual = 0;
   double max_residual = 0;
   std::vector<std::string> notes;  // e.g. a negative fitted cost clamped at 0
+  // The replayed layout's family refitted without each size in turn, predicting it
+  // (analysis/cross_validation.h), when the caller gave the ranking's options; "" otherwise.
+  std::string out_of_sample;
 };
 
-// InvalidArgument when the sweep is not in ns or the fits failed.
+// InvalidArgument when the sweep is not in ns or the fits failed. With `options` (those
+// `fits` was fitted with), the replayed family is cross-validated too (out_of_sample).
 absl::StatusOr<SimulationFit> FitSimulation(const analysis::Sweep& rtt_sweep,
-                                            const analysis::ModelComparison& fits);
+                                            const analysis::ModelComparison& fits,
+                                            const analysis::ModelFitOptions* options = nullptr);
 
 // The fit as text: the layout, the residuals, and the line "sim flags: ...".
 std::string FormatSimulationFit(const SimulationFit& fit);

@@ -92,7 +92,8 @@ std::string FormatFittedCost(const analysis::FamilyFit& family, size_t i) {
     return absl::StrFormat("%s %.4g", family.cost_names[i], family.costs[i]);
   }
   return absl::StrCat(family.cost_names[i], " ",
-                      timing::FormatWithHalfWidth(family.costs[i], half_width));
+                      timing::FormatWithHalfWidth(family.costs[i], half_width),
+                      std::fabs(family.costs[i]) <= half_width ? " (interval includes 0)" : "");
 }
 
 namespace {
@@ -100,9 +101,9 @@ namespace {
 std::string FormatRanking(const analysis::ModelComparison& fit) {
   std::string text = absl::StrFormat(
       "Buffer layouts and segmentations, ranked by BIC (%s; a model explains the sweep when it "
-      "beats the straight line by a BIC of 6 or more; sizes within ΔBIC 2 of a family's best "
-      "shown as ranges; costs ± the half-width of their 95%% interval, Student t on the "
-      "noise's degrees of freedom):\n",
+      "beats the straight line by a BIC of 6 or more; each size as the range within ΔBIC 2 "
+      "of the best, C every 8 bytes, s and MTU every byte, the others held; costs ± the "
+      "half-width of their 95%% interval, Student t on the noise's degrees of freedom):\n",
       fit.variance_from_runs ? "noise from the spread across runs" : "noise from the residuals");
   std::vector<const analysis::FamilyFit*> fitted;
   for (const analysis::FamilyFit& family : fit.families) {
@@ -127,6 +128,23 @@ std::string FormatRanking(const analysis::ModelComparison& fit) {
   return text;
 }
 
+// The winner's out-of-sample check (analysis/cross_validation.h) and what it decides: the
+// winner is called the explanation only when it beats the line by the verdict's margin and
+// predicts left-out sizes better than the line and the neighbours' interpolation; where it
+// does not, the ranking's verdict says so in place of "explains".
+std::string CheckOutOfSample(const analysis::Sweep& sweep, SweepAnalysis* result) {
+  result->cross_validation =
+      analysis::CrossValidate(sweep, result->fits->best, result->fit_options);
+  if (!result->cross_validation.ok()) {
+    return absl::StrCat("  out of sample: not checked (",
+                        result->cross_validation.status().message(), ")\n");
+  }
+  result->explanation_holds =
+      analysis::ConfirmOutOfSample(*result->cross_validation, *result->fits);
+  return absl::StrCat(
+      "  out of sample: ", analysis::FormatCrossValidation(*result->cross_validation), "\n");
+}
+
 }  // namespace
 
 SweepAnalysis AnalyzeSweep(const analysis::Sweep& sweep, const analysis::SizeFacts& facts,
@@ -134,6 +152,7 @@ SweepAnalysis AnalyzeSweep(const analysis::Sweep& sweep, const analysis::SizeFac
   SweepAnalysis result;
   result.steps = analysis::DetectSteps(sweep);
   analysis::ModelFitOptions options;
+  options.fine_ranges = explain;  // only the ranking --explain prints shows the ranges
   if (result.steps.ok()) {
     for (const analysis::Step& step : result.steps->steps) {
       // A fact within 5% of either side counts as "next to" the step.
@@ -153,25 +172,47 @@ SweepAnalysis AnalyzeSweep(const analysis::Sweep& sweep, const analysis::SizeFac
     result.explanation = result.fits.status();
     return result;
   }
-  result.explanation = FormatRanking(*result.fits);
+  result.fit_options = options;
+  const std::string out_of_sample = CheckOutOfSample(sweep, &result);
+  result.explanation = FormatRanking(*result.fits) + out_of_sample;
   return result;
 }
 
 namespace {
 
+// " ns" after a figure, or " (no unit)" for a column without one.
+std::string UnitSuffix(const std::string& unit) { return unit.empty() ? " (no unit)" : " " + unit; }
+
+// A jump ± its 95% half-width (Student t on `df`; none where df is 0), at the digits that
+// supports, signed, with its unit: "+142800 ± 8900 ns", "-0.97 ± 0.12 (no unit)".
+std::string JumpText(double jump, double standard_error, double df, const std::string& unit) {
+  const double half_width =
+      df > 0 ? timing::StudentTQuantile((1 + timing::kConfidence95) / 2, df) * standard_error
+             : std::numeric_limits<double>::quiet_NaN();
+  const std::string text = timing::FormatWithHalfWidth(jump, half_width);
+  return absl::StrCat(text[0] == '-' ? "" : "+", text, UnitSuffix(unit));
+}
+
 // The steps the segmented regression found, one line each, with the system sizes near them.
 void AppendDetectedSteps(const analysis::Sweep& sweep, const SweepAnalysis& result,
                          std::string& text) {
-  for (size_t i = 0; i < result.steps->steps.size(); ++i) {
-    const analysis::Step& step = result.steps->steps[i];
+  const analysis::StepDetection& detection = *result.steps;
+  // The noise's degrees of freedom: the run spread's, or the segmented fit's residuals'.
+  const double n = static_cast<double>(sweep.points.size());
+  const double df = detection.variance_from_runs
+                        ? detection.noise.degrees_of_freedom
+                        : std::max(n - 2.0 * detection.segments.size(), 1.0);
+  for (size_t i = 0; i < detection.steps.size(); ++i) {
+    const analysis::Step& step = detection.steps[i];
     const bool jump = step.kind == analysis::StepKind::kJump;
     absl::StrAppendFormat(
         &text, "  %s %s between %.0f and %.0f bytes: %s (%.1f standard errors)%s\n",
         analysis::StepKindName(step.kind), analysis::StepDirectionName(step.direction),
         step.size_before, step.size_after,
-        jump ? absl::StrFormat("%+.0f %s", step.magnitude, sweep.unit)
-             : absl::StrFormat("slope %.3g -> %.3g %s/byte", step.slope_before, step.slope_after,
-                               sweep.unit),
+        jump ? JumpText(step.magnitude, step.jump_stderr, df, sweep.unit)
+             : absl::StrFormat(
+                   "slope %.3g -> %.3g %s", step.slope_before, step.slope_after,
+                   sweep.unit.empty() ? "per byte (no unit)" : absl::StrCat(sweep.unit, "/byte")),
         step.significance,
         result.causes[i].empty() ? ""
                                  : absl::StrCat("; near ", absl::StrJoin(result.causes[i], ", ")));
@@ -188,11 +229,12 @@ void AppendImpliedSteps(const analysis::Sweep& sweep, const SweepAnalysis& resul
     const analysis::ImpliedStep& step = result.implied_steps[i];
     absl::StrAppendFormat(
         &text,
-        "  jump %s between %.0f and %.0f bytes: %+.0f%s (%s implies it, %.1f standard "
+        "  jump %s between %.0f and %.0f bytes: %s (%s implies it, %.1f standard "
         "errors)%s\n",
-        step.jump >= 0 ? "up" : "down", step.size_before, step.size_after, step.jump,
-        sweep.unit.empty() ? "" : absl::StrCat(" ", sweep.unit), model,
-        step.jump_stderr > 0 ? std::fabs(step.jump) / step.jump_stderr : INFINITY,
+        step.jump >= 0 ? "up" : "down", step.size_before, step.size_after,
+        JumpText(step.jump, step.jump_stderr, result.fits->best_fit().cost_degrees_of_freedom,
+                 sweep.unit),
+        model, step.jump_stderr > 0 ? std::fabs(step.jump) / step.jump_stderr : INFINITY,
         result.implied_causes[i].empty()
             ? ""
             : absl::StrCat("; near ", absl::StrJoin(result.implied_causes[i], ", ")));
@@ -230,10 +272,9 @@ void AppendExcursion(const analysis::Sweep& sweep, const analysis::ModelComparis
   const double offset_gradient[3] = {0, 0, 1}, trend_gradient[3] = {1, x, 0};
   std::string sizes = absl::StrFormat("%.0f", at[0]);
   if (at.size() > 1) absl::StrAppendFormat(&sizes, " and %.0f", at.back());
-  absl::StrAppendFormat(&text, "  excursion %s at %s bytes: %s%s off the line",
-                        g >= 0 ? "up" : "down", sizes,
-                        timing::FormatWithHalfWidth(g, half_width(offset_gradient)),
-                        sweep.unit.empty() ? "" : absl::StrCat(" ", sweep.unit));
+  absl::StrAppendFormat(
+      &text, "  excursion %s at %s bytes: %s%s off the line", g >= 0 ? "up" : "down", sizes,
+      timing::FormatWithHalfWidth(g, half_width(offset_gradient)), UnitSuffix(sweep.unit));
   if (trend > half_width(trend_gradient) && g > -trend) {  // no share of a line not told from 0
     const double share = g / trend;
     const double share_gradient[3] = {-g / (trend * trend), -g * x / (trend * trend), 1 / trend};

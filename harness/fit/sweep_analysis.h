@@ -20,6 +20,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "analysis/cross_validation.h"
 #include "analysis/model_fit.h"
 #include "analysis/step_detector.h"
 #include "analysis/sweep.h"
@@ -76,6 +77,16 @@ struct SweepAnalysis {
   std::vector<std::vector<std::string>> implied_causes;
   bool explained = false;
   absl::StatusOr<std::string> explanation = std::string();  // --explain's report
+  // The options the ranking was fitted with (the detector's segmentations, the extra
+  // sizes), for refits of the same ranking without some sizes.
+  analysis::ModelFitOptions fit_options;
+  // --explain: the winner's out-of-sample check (analysis/cross_validation.h); an error
+  // for fewer than 8 sizes. The winner is called the explanation only when it beats the
+  // line by the verdict's margin and predicts left-out sizes better than both the line and
+  // the neighbours' interpolation (`explanation_holds`).
+  absl::StatusOr<analysis::CrossValidation> cross_validation =
+      absl::UnknownError("not cross-validated");
+  bool explanation_holds = false;
 };
 
 SweepAnalysis AnalyzeSweep(const analysis::Sweep& sweep, const analysis::SizeFacts& facts,

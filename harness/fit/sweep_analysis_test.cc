@@ -117,6 +117,24 @@ TEST(SweepAnalysisTest, FittedCostsArePrintedWithTheirIntervals) {
   EXPECT_THAT(*result.explanation, Not(HasSubstr("+/-")));
 }
 
+// A cost whose 95% interval includes 0 is said so ("per_cluster 490000 ± 520000 (interval
+// includes 0)"); one whose interval does not, and one fixed at 0, are not.
+TEST(SweepAnalysisTest, ACostWhoseIntervalIncludesZeroIsSaidSo) {
+  analysis::FamilyFit fit;
+  fit.cost_names = {"fixed", "per_cluster", "per_small_buffer"};
+  fit.costs = {1.5e6, 490000, 0};
+  fit.cost_degrees_of_freedom = 7;
+  const double t = timing::StudentTQuantile(0.975, 7);
+  fit.cost_stderrs = {1000, 520000 / t, 0};
+  EXPECT_EQ(FormatFittedCost(fit, 0), "fixed 1500000 ± 2400");
+  EXPECT_EQ(FormatFittedCost(fit, 1), "per_cluster 490000 ± 520000 (interval includes 0)");
+  EXPECT_EQ(FormatFittedCost(fit, 2), "per_small_buffer 0");
+  fit.costs[1] = -400000;  // either sign
+  EXPECT_THAT(FormatFittedCost(fit, 1), HasSubstr("(interval includes 0)"));
+  fit.costs[1] = 530000;
+  EXPECT_THAT(FormatFittedCost(fit, 1), Not(HasSubstr("includes 0")));
+}
+
 // An excursion is given as a share of the line under it only where that line is told from
 // 0: off a baseline of 0 the share was round-off over round-off ("3743999999999999488 ±
 // 34457268880907997594276331520% of it").

@@ -105,7 +105,10 @@ std::string TheoryShares(const StudyCell& c) {
 
 std::string Verdict(const StudyCell& c) {
   if (!c.prediction_applies) return "n/a";
-  return c.verdict.agrees() ? "agrees" : "DISAGREES";
+  if (!c.verdict.agrees()) return "DISAGREES";
+  // The prediction assumes uniform phases: where the phase test shows they are not, an
+  // agreement is no evidence against a lock.
+  return c.phase_locked ? "not judged" : "agrees";
 }
 
 std::string ClockHeading(const StudyCell& c) {

@@ -11,6 +11,7 @@
 #include "harness/study/study_theory.h"
 #include "platform/stop_signal.h"
 #include "timing/confidence.h"
+#include "timing/tick_intervals.h"
 
 namespace tickbench::harness {
 namespace {
@@ -67,11 +68,11 @@ struct RunTotals {
   timing::RunningStats loop_period;
   std::vector<double> truths, estimates, errors, run_bounds;
   std::vector<double> readings, true_ns, differences, probe_differences;
-  std::vector<double> clean_readings, clean_true;  // undisturbed intervals
+  std::vector<double> clean_readings, clean_true;   // undisturbed intervals
+  std::vector<int64_t> run_sizes, clean_run_sizes;  // readings of each run, all and undisturbed
   double rate_clock_ns = 0, rate_reference_ns = 0, rate_slack_ns = 0;
-  double chi_square = 0;
-  int degrees = 0;
-  int64_t samples = 0;
+  std::vector<double> phase_p_values;  // each run's phase test
+  int64_t phase_samples = 0;
 };
 
 // Adds one run's averaged pass and rate to `t` and to the cell's worst-run figures.
@@ -113,6 +114,7 @@ void AddRunReadings(const StudyRun& run, double reference_resolution_ns, double 
   cell.disturbed_threshold_ns = std::max(cell.disturbed_threshold_ns, threshold);
   std::vector<double> run_differences;
   double reading_sum = 0, truth_sum = 0;
+  const size_t clean_before = t.clean_readings.size();
   for (size_t i = 0; i < run.readings_ns.size(); ++i) {
     reading_sum += run.readings_ns[i];
     truth_sum += run.true_ns[i];
@@ -127,6 +129,8 @@ void AddRunReadings(const StudyRun& run, double reference_resolution_ns, double 
     t.clean_readings.push_back(run.readings_ns[i]);
     t.clean_true.push_back(run.true_ns[i]);
   }
+  t.run_sizes.push_back(static_cast<int64_t>(run.readings_ns.size()));
+  t.clean_run_sizes.push_back(static_cast<int64_t>(t.clean_readings.size() - clean_before));
   if (!run.readings_ns.empty()) {
     cell.worst_run_bias_ns = std::max(cell.worst_run_bias_ns,
                                       std::abs(reading_sum - truth_sum) / run.readings_ns.size());
@@ -147,9 +151,8 @@ void AddRunReadings(const StudyRun& run, double reference_resolution_ns, double 
   t.true_ns.insert(t.true_ns.end(), run.true_ns.begin(), run.true_ns.end());
   // Each run has its own tick phase: test each run's phases and add the statistics.
   const timing::UniformityTest test = timing::TestUniformPhases(run.phases);
-  t.chi_square += test.chi_square;
-  t.degrees += test.degrees_of_freedom;
-  t.samples += test.samples;
+  t.phase_p_values.push_back(test.p_value);
+  t.phase_samples += test.samples;
 }
 
 // The averaged figure, the rate and the averaged figure's bound, term by term.
@@ -212,12 +215,12 @@ void SetPerIterationFigures(const RunTotals& t, double reference_resolution_ns, 
       timing::BatchMeansInterval(t.readings, timing::QuantizedSdFloor(period, count));
   cell.reference_mean_ci = timing::BatchMeansInterval(
       t.true_ns, timing::QuantizedSdFloor(reference_resolution_ns, count));
-  std::vector<double> zeros(t.readings.size());
-  for (size_t i = 0; i < t.readings.size(); ++i) zeros[i] = t.readings[i] == 0 ? 1 : 0;
-  cell.zero_share_ci = timing::BatchMeansInterval(zeros, timing::QuantizedSdFloor(1, count));
-  cell.zero_share_ci.low = std::max(0.0, cell.zero_share_ci.low);  // a share: within [0, 1]
-  cell.zero_share_ci.high = std::min(1.0, cell.zero_share_ci.high);
-  cell.sd_ci = ReadingSdInterval(t.readings, period);
+  // The zero share and the SD as the theory's check has them (timing/tick_intervals.h),
+  // over every reading: the same intervals wherever no interval was disturbed.
+  const timing::TickFigureIntervals figures =
+      timing::ObservedTickIntervals(t.readings, timing::TickGroupSizes(t.run_sizes), period, 0);
+  cell.zero_share_ci = figures.zero_share;
+  cell.sd_ci = figures.sd_ns;
   cell.median_ci = timing::QuantileInterval(t.readings, 0.5);
   cell.p99_ci = timing::QuantileInterval(t.readings, 0.99);
   cell.reference_median_ci = timing::QuantileInterval(t.true_ns, 0.5);
@@ -240,15 +243,13 @@ void SetTickFigures(const RunTotals& t, double reference_resolution_ns, StudyCel
     const int64_t ticks = std::llround(std::max(0.0, r / period));
     ++cell.histogram[std::min<int64_t>(ticks, cell.histogram.size() - 1)];
   }
-  SetTheoryFigures(t.clean_readings, t.clean_true, reference_resolution_ns, cell);
+  SetTheoryFigures(t.clean_readings, t.clean_true, timing::TickGroupSizes(t.clean_run_sizes),
+                   reference_resolution_ns, cell);
   cell.prediction_applies = period >= 1000;
-  cell.phase_test.chi_square = t.chi_square;
-  cell.phase_test.degrees_of_freedom = t.degrees;
-  cell.phase_test.samples = t.samples;
-  cell.phase_test.p_value = timing::UpperIncompleteGammaRatio(t.degrees / 2.0, t.chi_square / 2.0);
+  cell.phase_test = timing::CombinePValues(t.phase_p_values);
   cell.loop_period_ns = t.loop_period.mean();
   // 20 bins, each at least 4 reference ticks wide.
-  cell.phase_tested = cell.prediction_applies && t.samples > 0 &&
+  cell.phase_tested = cell.prediction_applies && t.phase_samples > 0 &&
                       reference_resolution_ns * 20 * 4 <= period &&
                       cell.loop_period_ns >= period / 4;
   cell.phase_locked = cell.phase_tested && cell.phase_test.p_value < 1e-3;
@@ -450,7 +451,7 @@ void AppendAveragedWords(const StudyCell& c, std::string& text) {
       Two(c.reference_bound_ns), Two(c.rate_bound_ns));
   if (c.prediction_applies) absl::StrAppend(&text, TheoryWords(c));
   if (c.phase_locked) {
-    absl::StrAppendFormat(&text, "; start phases not uniform (chi-square p = %.2g)",
+    absl::StrAppendFormat(&text, "; start phases not uniform (phase test p = %.2g)",
                           c.phase_test.p_value);
     absl::StrAppend(&text, c.biased ? " and the per-iteration mean is biased: try --dither"
                                     : " but no bias shown in the mean");

@@ -76,15 +76,14 @@ struct StudyCell {
   timing::Summary per_iteration;            // the clock's readings, all runs pooled
   double per_iteration_truth_ns = 0;        // mean of the reference's readings, same intervals
   timing::Summary reference_per_iteration;  // the reference's readings of the same intervals
-  // 95% intervals of the per-iteration statistics: the mean and the zero share by batch
-  // means (20 contiguous batches of the pooled readings, in time order; the mean's SD
-  // floored at timing::QuantizedSdFloor(T, readings)); the median and p99 from order
-  // statistics (they assume independent readings).
+  // 95% intervals of the per-iteration statistics: the mean by batch means (20 contiguous
+  // batches of the pooled readings, in time order; its SD floored at
+  // timing::QuantizedSdFloor(T, readings)); the zero share and the SD of one reading
+  // (per_iteration.sd) across independent groups of readings, the runs
+  // (timing::ObservedTickIntervals: the same intervals as the theory's where no interval
+  // was disturbed); the median and p99 from order statistics (they assume independent
+  // readings).
   timing::ConfidenceInterval per_iteration_mean_ci;
-  // The SD of one reading (per_iteration.sd): the chi-square interval on the batch means'
-  // degrees of freedom (batches - 1: back-to-back readings are correlated), its upper end
-  // at least timing::QuantizedSdFloor(T, readings), its lower end >= 0
-  // (timing::SdIntervalWithFloor).
   timing::ConfidenceInterval sd_ci;
   timing::ConfidenceInterval reference_mean_ci;
   timing::ConfidenceInterval zero_share_ci;
@@ -131,12 +130,12 @@ struct StudyCell {
   // of the share above n, the mean and the SD must overlap, each at
   // timing::kTheoryCheckConfidence, so that a cell where the theory holds is called
   // DISAGREES in at most 5% of cases. What the report shows are the 95% intervals below,
-  // over the same (undisturbed) intervals: observed_intervals from the readings (share:
-  // Clopper-Pearson; mean: batch means; SD: as sd_ci), predicted from the reference's
-  // durations (timing::PredictTickIntervals over the batch-means interval of their mean).
+  // over the same (undisturbed) intervals: the shares and the SD, observed and predicted,
+  // across independent groups of intervals, the runs (timing/tick_intervals.h); the mean
+  // by batch means of the readings and of the reference's durations.
   timing::TickVerdict verdict;
   timing::TickIntervals observed_intervals;
-  timing::ConfidenceInterval observed_zero_share_ci;  // Clopper-Pearson, of 0-tick readings
+  timing::ConfidenceInterval observed_zero_share_ci;  // of 0-tick readings
   timing::TickPredictionIntervals predicted;
   // The averaged figure's quantization bound T/N as a share of the RTT (%), with its
   // interval from the truth's (truth_ci): 100 T / (N d) at d's ends.
@@ -144,7 +143,10 @@ struct StudyCell {
   timing::ConfidenceInterval predicted_bound_percent_ci;
   bool prediction_applies = false;  // T above 1 us: quantization dominates
 
-  timing::UniformityTest phase_test;  // of the start phases within T, per run, summed
+  // Of the start phases within T: each run's test (timing::TestUniformPhases, Hotelling's T²
+  // over batch means of the first two harmonics, which holds its level for the wandering
+  // phases of back-to-back round trips), combined over the runs by Fisher's method.
+  timing::CombinedTest phase_test;
   // Tested where T is above 1 us, the reference resolves T finely enough, and the loop
   // period P (round trip plus pause) is at least T/4: with P << T the phase sweeps the
   // tick in small steps, uniform by construction (no lock can bias by more than P), and

@@ -274,11 +274,14 @@ double TrueReadingSd(double d, double jitter) {
   return std::sqrt(quantization + jitter * (jitter + 1) / 3);
 }
 
-// The SD's interval (timing::QuantizedSdInterval) over dithered readings, with and
-// without jitter: 95% +- 3 SE, but for f = 1/2.
+// The SD's interval (timing::ObservedTickIntervals, across the runs) over dithered readings,
+// with and without jitter: at least 95% - 3 SE, at most 99%, but for f = 1/2.
 TEST_P(CoverageTest, PerIterationSdOfDitheredReadings) {
   const auto [f, n] = GetParam();
-  const double low = 0.95 - ThreeSe(0.95, kTrials), high = 0.95 + ThreeSe(0.95, kTrials);
+  // Within 3 binomial SE below 95%, at most 99% above (groups of 20 readings, one of them
+  // above the lower tick on average at f = 0.05, are conservative, not wide: see the
+  // calibration test for widths).
+  const double low = 0.95 - ThreeSe(0.95, kTrials), high = 0.99;
   for (const double jitter : {0.0, 0.3 * kPeriod}) {
     Scenario s;
     s.n = n;

@@ -9,6 +9,7 @@
 #include "absl/strings/str_format.h"
 #include "timing/confidence.h"
 #include "timing/statistics.h"
+#include "timing/tick_intervals.h"
 #include "timing/tick_theory.h"
 
 namespace tickbench::harness {
@@ -20,28 +21,31 @@ struct Intervals {
   timing::TickPredictionIntervals predicted;
 };
 
-// Both sides of the theory's check at `confidence`.
+// Both sides of the theory's check at `confidence`: the shares and the SD from independent
+// groups of intervals (timing/tick_intervals.h), the means by batch means.
 Intervals TheoryIntervals(const std::vector<double>& readings, const std::vector<double>& true_ns,
-                          double reference_resolution_ns, const StudyCell& cell,
-                          double confidence) {
+                          const std::vector<int64_t>& groups, double reference_resolution_ns,
+                          const StudyCell& cell, double confidence) {
   const double period = cell.resolution_ns;
   const int64_t count = static_cast<int64_t>(readings.size());
+  const int64_t n = cell.prediction.n;
   Intervals out;
-  int64_t above = 0, zeros = 0;
-  for (double r : readings) {
-    const int64_t ticks = std::llround(r / period);
-    above += ticks > cell.prediction.n;
-    zeros += ticks == 0;
-  }
-  out.observed.share = timing::ProportionInterval(above, count, confidence);
-  out.observed_zero_share = timing::ProportionInterval(zeros, count, confidence);
+  const timing::TickFigureIntervals observed =
+      timing::ObservedTickIntervals(readings, groups, period, n, confidence);
+  out.observed.share = observed.share;
+  out.observed_zero_share = observed.zero_share;
+  out.observed.sd_ns = observed.sd_ns;
   out.observed.mean_ns = timing::BatchMeansInterval(
       readings, timing::QuantizedSdFloor(period, count), timing::kDefaultBatches, confidence);
-  out.observed.sd_ns = ReadingSdInterval(readings, period, confidence);
-  const timing::ConfidenceInterval truth =
+  const timing::TickFigureIntervals predicted = timing::PredictedTickIntervals(
+      true_ns, groups, period, n, reference_resolution_ns, confidence);
+  out.predicted.f = predicted.share;
+  out.predicted.zero_share = predicted.zero_share;
+  out.predicted.sd_ns = predicted.sd_ns;
+  out.predicted.mean_ns =
       timing::BatchMeansInterval(true_ns, timing::QuantizedSdFloor(reference_resolution_ns, count),
                                  timing::kDefaultBatches, confidence);
-  out.predicted = timing::PredictTickIntervals(true_ns, cell.prediction, truth);
+  out.predicted.mean_ns.estimate = cell.prediction.mean_ns;
   return out;
 }
 
@@ -63,8 +67,11 @@ std::string TheoryWords(const StudyCell& c) {
       "; theory %s (each check's observed and predicted intervals overlap at %.1f%%; "
       "95%% CIs: share of >%d-tick readings %s vs predicted %s, zero share %s vs %s, "
       "SD %s vs %s ns)",
-      c.verdict.agrees() ? "agrees" : "DISAGREES", 100 * timing::kTheoryCheckConfidence,
-      c.prediction.n, WithRange(c.observed_intervals.share, c.observed.share_above_n, kShare),
+      !c.verdict.agrees() ? "DISAGREES"
+      : c.phase_locked    ? "not judged: it assumes uniform start phases, which these are not"
+                          : "agrees",
+      100 * timing::kTheoryCheckConfidence, c.prediction.n,
+      WithRange(c.observed_intervals.share, c.observed.share_above_n, kShare),
       WithRange(c.predicted.f, c.prediction.f, kShare),
       WithRange(c.observed_zero_share_ci, c.observed_zero_share_ci.estimate, kShare),
       WithRange(c.predicted.zero_share, c.prediction.zero_share, kShare),
@@ -72,24 +79,20 @@ std::string TheoryWords(const StudyCell& c) {
       WithRange(c.predicted.sd_ns, c.prediction.sd_ns, ns));
 }
 
-timing::ConfidenceInterval ReadingSdInterval(const std::vector<double>& readings, double quantum,
-                                             double confidence) {
-  return timing::QuantizedSdInterval(readings, quantum, confidence);
-}
-
 void SetTheoryFigures(const std::vector<double>& readings, const std::vector<double>& true_ns,
-                      double reference_resolution_ns, StudyCell& cell) {
+                      const std::vector<int64_t>& groups, double reference_resolution_ns,
+                      StudyCell& cell) {
   cell.prediction = timing::PredictTickReadings(true_ns, cell.resolution_ns);
   cell.observed = timing::ObserveTickReadings(readings, cell.prediction);
   // What the report shows: 95% on both sides.
-  const Intervals shown =
-      TheoryIntervals(readings, true_ns, reference_resolution_ns, cell, timing::kConfidence95);
+  const Intervals shown = TheoryIntervals(readings, true_ns, groups, reference_resolution_ns, cell,
+                                          timing::kConfidence95);
   cell.observed_intervals = shown.observed;
   cell.observed_zero_share_ci = shown.observed_zero_share;
   cell.predicted = shown.predicted;
   // The verdict: the same intervals at the level that keeps three checks' false
   // disagreement within 5% (timing/tick_theory.h, JudgeTickIntervals).
-  const Intervals check = TheoryIntervals(readings, true_ns, reference_resolution_ns, cell,
+  const Intervals check = TheoryIntervals(readings, true_ns, groups, reference_resolution_ns, cell,
                                           timing::kTheoryCheckConfidence);
   cell.verdict = timing::JudgeTickIntervals(
       check.observed, {check.predicted.f, check.predicted.mean_ns, check.predicted.sd_ns});

@@ -3,6 +3,7 @@
 #ifndef HARNESS_STUDY_STUDY_THEORY_H_
 #define HARNESS_STUDY_STUDY_THEORY_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -13,15 +14,11 @@ namespace tickbench::harness {
 
 // Sets cell.prediction, observed, observed_intervals, observed_zero_share_ci, predicted and
 // verdict from the undisturbed readings and the reference's durations of the same
-// intervals, in time order; cell.resolution_ns is T.
+// intervals, in time order, in independent groups of `groups` intervals each
+// (timing::TickGroupSizes of the runs); cell.resolution_ns is T.
 void SetTheoryFigures(const std::vector<double>& readings, const std::vector<double>& true_ns,
-                      double reference_resolution_ns, StudyCell& cell);
-
-// The interval of one reading's SD over `readings` in time order at `confidence`:
-// timing::BatchSdInterval (chi-square on the effective degrees of freedom from batch
-// means), floored at timing::QuantizedSdFloor(quantum, readings).
-timing::ConfidenceInterval ReadingSdInterval(const std::vector<double>& readings, double quantum,
-                                             double confidence = timing::kConfidence95);
+                      const std::vector<int64_t>& groups, double reference_resolution_ns,
+                      StudyCell& cell);
 
 // cell.predicted_bound_percent and its interval from cell.truth_ci.
 void SetPredictedBound(StudyCell& cell);
