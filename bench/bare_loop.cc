@@ -14,7 +14,7 @@
 // O_NONBLOCK when busy polling. A stream receive reads until it has n bytes. Nothing
 // else is called per round trip: no timeout, no poll, no signal mask; SIGPIPE is ignored
 // once, at start-up. Busy polling repeats the non-blocking receive until it returns data.
-// Its buffers start a page, as tickbench's do (transport/message_buffer.h): where a
+// Its buffers start a page, as tickbench's do (transport/io/message_buffer.h): where a
 // buffer starts changes what the kernel's copy of a message costs.
 //
 // The client reads CLOCK_MONOTONIC (vDSO, no system call) once per round trip, as
@@ -54,7 +54,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "platform/cpu_affinity.h"
-#include "transport/message_buffer.h"
+#include "transport/io/message_buffer.h"
 
 ABSL_FLAG(std::string, transport, "unix_stream", "unix_stream, unix_dgram, udp, tcp or pipe");
 ABSL_FLAG(int64_t, size, 1, "Bytes each way per round trip (1..65536)");

@@ -23,7 +23,7 @@
 #include "platform/compiler.h"
 #include "timing/statistics.h"
 #include "timing/virtual_clock.h"
-#include "transport/sim_transport.h"
+#include "transport/sim/sim_transport.h"
 
 ABSL_FLAG(int64_t, round_trips, 10'000'000, "Timed round trips in the one run.");
 ABSL_FLAG(int64_t, max_kept_intervals, tickbench::harness::EngineOptions().max_kept_intervals,

@@ -9,7 +9,7 @@
 //   .../direct  the loop specialised for a `final` endpoint class, with direct calls, as
 //               the harness runs it over every socket transport (SelectLoop). The class is
 //               DirectSimEndpoint below, which does what the simulated transport's client
-//               endpoint does; that class is private to transport/sim_transport.cc, so
+//               endpoint does; that class is private to transport/sim/sim_transport.cc, so
 //               the loop cannot be specialised for it.
 //   .../sim     the simulated transport's own endpoint, through transport::Endpoint with
 //               virtual calls, as the harness runs --transport=sim, pipes and remote ends.
@@ -38,9 +38,9 @@
 #include "timing/cycle_clock.h"
 #include "timing/os_clocks.h"
 #include "timing/virtual_clock.h"
-#include "transport/message_pattern.h"
-#include "transport/sim_rtt_model.h"
-#include "transport/sim_transport.h"
+#include "transport/io/message_pattern.h"
+#include "transport/sim/sim_rtt_model.h"
+#include "transport/sim/sim_transport.h"
 #include "transport/transport.h"
 
 namespace tickbench::bench {
@@ -48,7 +48,7 @@ namespace {
 
 constexpr int64_t kTripsPerLoop = 10'000;
 
-// The simulated client endpoint's work (transport/sim_transport.cc), in a `final` class
+// The simulated client endpoint's work (transport/sim/sim_transport.cc), in a `final` class
 // the loop can be specialised for: Send() keeps the message, Receive() hands it back and
 // advances virtual time by a round trip drawn from the model. No faults, no control
 // frames (the benchmark sends none). Send() and Receive() are kept out of line, as the

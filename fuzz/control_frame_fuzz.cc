@@ -6,8 +6,8 @@
 
 #include "absl/types/span.h"
 #include "fuzz/fuzz_check.h"
-#include "transport/echo_peer.h"
-#include "transport/message_pattern.h"
+#include "transport/echo/echo_peer.h"
+#include "transport/io/message_pattern.h"
 
 namespace tickbench::fuzz {
 namespace {

@@ -7,7 +7,7 @@
 //   * Pure functions of their arguments: no state, no allocation, no I/O, thread-safe.
 //   * Exact integer counts for every n >= 0 within the stated preconditions, without
 //     overflow (n up to INT64_MAX); n <= 0 is an empty message.
-//   * The same counts the simulated transport charges for (transport/sim_rtt_model.h) and
+//   * The same counts the simulated transport charges for (transport/sim/sim_rtt_model.h) and
 //     the model fits search (analysis/buffer_models.h), so that a simulated sweep can be
 //     fitted back to its own parameters.
 // What is NOT promised:

@@ -11,7 +11,7 @@
 #include "absl/time/clock.h"
 #include "gtest/gtest.h"
 #include "platform/stop_signal.h"
-#include "transport/unique_fd.h"
+#include "transport/io/unique_fd.h"
 
 namespace tickbench::remote {
 namespace {

@@ -9,7 +9,7 @@
 //   bytes 8..11   payload_length   at most kMaxControlPayloadBytes
 // Payloads:
 //   request, 20 bytes (client -> server)
-//     0       transport           the row's remote_code (transport/transport_registry.cc):
+//     0       transport           the row's remote_code (transport/registry/transport_registry.cc):
 //                                 1 udp, 2 udp6, 3 tcp, 4 tcp6
 //     1..3    zero
 //     4..5    client_data_port    UDP: the port of the client's data socket (not 0);
@@ -46,7 +46,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "transport/transport_registry.h"
+#include "transport/registry/transport_registry.h"
 
 namespace tickbench::remote {
 

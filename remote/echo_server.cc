@@ -20,9 +20,9 @@
 #include "remote/control_protocol.h"
 #include "remote/role_options.h"
 #include "remote/server_sockets.h"
-#include "transport/echo_peer.h"
-#include "transport/socket_endpoint.h"
-#include "transport/udp_transport.h"
+#include "transport/echo/echo_peer.h"
+#include "transport/sockets/socket_endpoint.h"
+#include "transport/sockets/udp_transport.h"
 
 namespace tickbench::remote {
 namespace {

@@ -10,7 +10,7 @@
 //     data_accept_timeout. With a fixed data port one session at a time listens on it,
 //     from its answer to its data connection (milliseconds for a real client, at most
 //     data_accept_timeout); a session whose turn does not come by then is refused.
-// It answers "accept" with the data port, and runs the echo peer (transport/echo_peer.h)
+// It answers "accept" with the data port, and runs the echo peer (transport/echo/echo_peer.h)
 // on the data socket in a thread of its own. The session ends when the client closes
 // the control connection, when the echo peer returns (the client sent kQuit, or an
 // error), on a stop, or when the client is silent: a UDP session's first datagram must
@@ -61,9 +61,9 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "remote/control_protocol.h"
-#include "transport/inet_address.h"
+#include "transport/io/unique_fd.h"
+#include "transport/sockets/inet_address.h"
 #include "transport/transport.h"
-#include "transport/unique_fd.h"
 
 namespace tickbench::remote {
 

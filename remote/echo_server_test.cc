@@ -19,10 +19,10 @@
 #include "remote/remote_transport.h"
 #include "remote/role_options.h"
 #include "remote/test_server.h"
-#include "transport/echo_peer.h"
-#include "transport/inet_address.h"
-#include "transport/transport_registry.h"
-#include "transport/unique_fd.h"
+#include "transport/echo/echo_peer.h"
+#include "transport/io/unique_fd.h"
+#include "transport/registry/transport_registry.h"
+#include "transport/sockets/inet_address.h"
 
 namespace tickbench::remote {
 namespace {

@@ -19,10 +19,10 @@
 #include "remote/control_channel.h"
 #include "remote/control_protocol.h"
 #include "remote/role_options.h"
-#include "transport/echo_peer.h"
-#include "transport/socket_endpoint.h"
-#include "transport/udp_transport.h"
-#include "transport/unique_fd.h"
+#include "transport/echo/echo_peer.h"
+#include "transport/io/unique_fd.h"
+#include "transport/sockets/socket_endpoint.h"
+#include "transport/sockets/udp_transport.h"
 
 namespace tickbench::remote {
 namespace {

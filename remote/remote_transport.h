@@ -34,9 +34,9 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
-#include "transport/inet_address.h"
+#include "transport/registry/transport_registry.h"
+#include "transport/sockets/inet_address.h"
 #include "transport/transport.h"
-#include "transport/transport_registry.h"
 
 namespace tickbench::remote {
 

@@ -15,9 +15,9 @@
 #include "platform/stop_signal.h"
 #include "remote/role_options.h"
 #include "remote/test_server.h"
-#include "transport/echo_peer.h"
-#include "transport/message_pattern.h"
-#include "transport/transport_registry.h"
+#include "transport/echo/echo_peer.h"
+#include "transport/io/message_pattern.h"
+#include "transport/registry/transport_registry.h"
 
 namespace tickbench::remote {
 namespace {

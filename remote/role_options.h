@@ -7,7 +7,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "transport/inet_address.h"
+#include "transport/sockets/inet_address.h"
 
 namespace tickbench::remote {
 

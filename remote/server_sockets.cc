@@ -14,8 +14,8 @@
 #include "platform/errno_status.h"
 #include "remote/control_channel.h"
 #include "remote/role_options.h"
-#include "transport/socket_endpoint.h"
-#include "transport/udp_transport.h"
+#include "transport/sockets/socket_endpoint.h"
+#include "transport/sockets/udp_transport.h"
 
 namespace tickbench::remote {
 namespace {

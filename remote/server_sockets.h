@@ -14,8 +14,8 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "remote/control_protocol.h"
-#include "transport/inet_address.h"
-#include "transport/unique_fd.h"
+#include "transport/io/unique_fd.h"
+#include "transport/sockets/inet_address.h"
 
 namespace tickbench::remote {
 

@@ -5,7 +5,7 @@
 #define REMOTE_TERMINATION_SIGNALS_H_
 
 #include "absl/status/statusor.h"
-#include "transport/unique_fd.h"
+#include "transport/io/unique_fd.h"
 
 namespace tickbench::remote {
 

@@ -13,8 +13,8 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "remote/echo_server.h"
-#include "transport/inet_address.h"
-#include "transport/unique_fd.h"
+#include "transport/io/unique_fd.h"
+#include "transport/sockets/inet_address.h"
 
 namespace tickbench::remote {
 

@@ -7,7 +7,7 @@
 #include "harness/engine/round_trip_engine.h"
 #include "harness/fit/sweep_analysis.h"
 #include "timing/virtual_clock.h"
-#include "transport/sim_transport.h"
+#include "transport/sim/sim_transport.h"
 
 namespace tickbench {
 namespace {

@@ -16,7 +16,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "harness/fit/sweep_analysis.h"
-#include "transport/sim_rtt_model.h"
+#include "transport/sim/sim_rtt_model.h"
 
 namespace tickbench {
 namespace {

@@ -11,7 +11,7 @@
 #include "harness/cli/presets.h"
 #include "tests/harness_runner.h"
 #include "tests/json_value.h"
-#include "transport/transport_registry.h"
+#include "transport/registry/transport_registry.h"
 
 namespace {
 

@@ -1,5 +1,5 @@
 // Every list of transports, clocks and clock ids that a user reads names exactly what the
-// registries have (transport/transport_registry.h, timing/clock_registry.h): no more, no
+// registries have (transport/registry/transport_registry.h, timing/clock_registry.h): no more, no
 // less. Checked here, each parsed out of what the user sees:
 //   * the README's transport table (the whole table, row for row) and its clock table
 //     (the kinds in its first column, the ids in the clock_gettime row);
@@ -29,7 +29,7 @@
 #include "timing/clock_registry.h"
 #include "timing/clock_spec.h"
 #include "timing/os_clocks.h"
-#include "transport/transport_registry.h"
+#include "transport/registry/transport_registry.h"
 
 namespace tickbench {
 namespace {

@@ -15,7 +15,7 @@
 //
 // No difference is allowed, the pipe's included: a pipe has no receive timeout in the
 // kernel (no SO_RCVTIMEO), and the harness always sets one, so its pipe client bounds
-// its blocking read with a periodic timer armed once per run (transport/read_watchdog.h),
+// its blocking read with a periodic timer armed once per run (transport/io/read_watchdog.h),
 // whose few ticks a run stay under the 0.1 a round trip counted.
 //
 // The same calls can still cost more: a thread beside the loop makes each dearer. A
@@ -329,7 +329,7 @@ std::string Describe(const std::set<std::string>& items) {
   return items.empty() ? "(none)" : absl::StrJoin(items, ", ");
 }
 
-// strace's name for the read watchdog's signal (transport/read_watchdog.h: SIGRTMAX - 1,
+// strace's name for the read watchdog's signal (transport/io/read_watchdog.h: SIGRTMAX - 1,
 // 63 on Linux, which strace counts from the kernel's first real-time signal, 32).
 constexpr char kWatchdogSignal[] = "signal SIGRT_31";
 

@@ -1,4 +1,4 @@
-// Every registered transport (transport/transport_registry.h) against the promises of
+// Every registered transport (transport/registry/transport_registry.h) against the promises of
 // transport/transport.h, through the echo peer in a child process as the harness uses them,
 // or, for a transport that needs no local peer (the simulated one, whose client endpoint
 // echoes by itself), through its own endpoint with the same fault hooks:
@@ -28,13 +28,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "transport/echo_peer.h"
-#include "transport/message_pattern.h"
-#include "transport/peer_process.h"
-#include "transport/test_util.h"
+#include "transport/echo/echo_peer.h"
+#include "transport/echo/peer_process.h"
+#include "transport/io/message_pattern.h"
+#include "transport/io/test_util.h"
+#include "transport/registry/transport_factory.h"
+#include "transport/registry/transport_registry.h"
 #include "transport/transport.h"
-#include "transport/transport_factory.h"
-#include "transport/transport_registry.h"
 
 namespace tickbench::transport {
 namespace {

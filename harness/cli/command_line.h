@@ -15,7 +15,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "harness/context/setting.h"
-#include "transport/sim_rtt_model.h"
+#include "transport/sim/sim_rtt_model.h"
 
 namespace tickbench::harness {
 

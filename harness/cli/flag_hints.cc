@@ -16,7 +16,7 @@
 #include "harness/cli/duration_flag.h"
 #include "harness/cli/plan.h"
 #include "timing/clock_spec.h"
-#include "transport/sim_rtt_model.h"
+#include "transport/sim/sim_rtt_model.h"
 
 namespace tickbench::harness {
 

@@ -14,9 +14,9 @@
 #include "harness/cli/plan_clocks.h"
 #include "harness/cli/plan_outputs.h"
 #include "harness/cli/size_list.h"
-#include "transport/sim_transport.h"
-#include "transport/transport_factory.h"
-#include "transport/transport_registry.h"
+#include "transport/registry/transport_factory.h"
+#include "transport/registry/transport_registry.h"
+#include "transport/sim/sim_transport.h"
 
 namespace tickbench::harness {
 namespace {

@@ -17,8 +17,8 @@
 #include "harness/output/output_format.h"
 #include "harness/study/study_runner.h"
 #include "timing/clock_spec.h"
-#include "transport/sim_rtt_model.h"
-#include "transport/sim_transport.h"
+#include "transport/sim/sim_rtt_model.h"
+#include "transport/sim/sim_transport.h"
 
 namespace tickbench::harness {
 

@@ -11,7 +11,7 @@
 #include "absl/strings/str_split.h"
 #include "harness/engine/round_trip_engine.h"
 #include "platform/cpu_affinity.h"
-#include "transport/sim_rtt_model.h"
+#include "transport/sim/sim_rtt_model.h"
 
 namespace tickbench::harness {
 

@@ -11,7 +11,7 @@
 #include "harness/cli/command_line.h"
 #include "harness/cli/plan.h"
 #include "harness/engine/sweep_runner.h"
-#include "transport/sim_rtt_model.h"
+#include "transport/sim/sim_rtt_model.h"
 
 namespace tickbench::harness {
 

@@ -9,7 +9,7 @@
 #include "harness/output/output_file.h"
 #include "harness/page/gnuplot.h"
 #include "harness/report/run_readings.h"
-#include "transport/transport_registry.h"
+#include "transport/registry/transport_registry.h"
 
 namespace tickbench::harness {
 

@@ -12,7 +12,7 @@
 #include "analysis/sweep.h"
 #include "gtest/gtest.h"
 #include "harness/output/build_info.h"
-#include "transport/transport_registry.h"
+#include "transport/registry/transport_registry.h"
 
 namespace tickbench::harness {
 namespace {

@@ -12,8 +12,8 @@
 #include "platform/stop_signal.h"
 #include "remote/remote_transport.h"
 #include "timing/clock_spec.h"
-#include "transport/sim_transport.h"
-#include "transport/transport_factory.h"
+#include "transport/registry/transport_factory.h"
+#include "transport/sim/sim_transport.h"
 
 namespace tickbench::harness {
 namespace {

@@ -10,7 +10,7 @@
 #include "harness/json/json_writer.h"
 #include "harness/output/build_info.h"
 #include "harness/output/terminal_text.h"
-#include "transport/read_watchdog.h"
+#include "transport/io/read_watchdog.h"
 
 namespace tickbench::harness {
 

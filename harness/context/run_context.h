@@ -43,8 +43,8 @@ struct RunContext {
   std::string loop;
 };
 
-// The kinds of endpoint whose receives are bounded differently (transport/pipe_transport.h,
-// transport/socket_endpoint.h).
+// The kinds of endpoint whose receives are bounded differently (transport/pipes/pipe_transport.h,
+// transport/sockets/socket_endpoint.h).
 enum class ReceiveKind { kDatagramSocket, kStreamSocket, kPipe };
 
 // What bounds a blocking or busy-polled receive beyond the bare loop's calls, for the

@@ -5,7 +5,7 @@
 #include "absl/time/time.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "transport/read_watchdog.h"
+#include "transport/io/read_watchdog.h"
 
 namespace tickbench::harness {
 namespace {

@@ -16,8 +16,8 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
-#include "transport/echo_peer.h"
-#include "transport/peer_process.h"
+#include "transport/echo/echo_peer.h"
+#include "transport/echo/peer_process.h"
 #include "transport/transport.h"
 
 namespace tickbench::harness {

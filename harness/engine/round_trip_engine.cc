@@ -7,10 +7,10 @@
 #include "absl/strings/str_format.h"
 #include "harness/engine/no_figure.h"
 #include "timing/confidence.h"
-#include "transport/echo_peer.h"
-#include "transport/message_pattern.h"
-#include "transport/pipe_transport.h"
-#include "transport/socket_endpoint.h"
+#include "transport/echo/echo_peer.h"
+#include "transport/io/message_pattern.h"
+#include "transport/pipes/pipe_transport.h"
+#include "transport/sockets/socket_endpoint.h"
 
 namespace tickbench::harness {
 namespace {

@@ -34,7 +34,7 @@
 #include "harness/engine/run_record.h"
 #include "timing/clock.h"
 #include "timing/statistics.h"
-#include "transport/message_buffer.h"
+#include "transport/io/message_buffer.h"
 #include "transport/transport.h"
 
 namespace tickbench::harness {
@@ -133,7 +133,7 @@ class RoundTripEngine {
   timing::Clock* reference_;
   EngineOptions options_;
   LoopFunction loop_;
-  transport::MessageBuffer send_buffer_;  // page-aligned (transport/message_buffer.h)
+  transport::MessageBuffer send_buffer_;  // page-aligned (transport/io/message_buffer.h)
   transport::MessageBuffer receive_buffer_;
   int64_t intervals_per_chunk_;
   bool chunked_;

@@ -16,13 +16,13 @@
 #include "timing/cycle_clock.h"
 #include "timing/os_clocks.h"
 #include "timing/virtual_clock.h"
-#include "transport/echo_peer.h"
-#include "transport/message_pattern.h"
-#include "transport/pipe_transport.h"
-#include "transport/sim_transport.h"
-#include "transport/socket_endpoint.h"
+#include "transport/echo/echo_peer.h"
+#include "transport/io/message_pattern.h"
+#include "transport/pipes/pipe_transport.h"
+#include "transport/registry/transport_factory.h"
+#include "transport/sim/sim_transport.h"
+#include "transport/sockets/socket_endpoint.h"
 #include "transport/transport.h"
-#include "transport/transport_factory.h"
 
 namespace tickbench::harness {
 namespace {

@@ -9,7 +9,7 @@
 #include "timing/log_histogram.h"
 #include "timing/tick_clock.h"
 #include "timing/virtual_clock.h"
-#include "transport/sim_transport.h"
+#include "transport/sim/sim_transport.h"
 
 namespace tickbench::harness {
 namespace {

@@ -22,7 +22,7 @@
 #include "harness/engine/run_record.h"
 #include "platform/compiler.h"
 #include "platform/stop_signal.h"
-#include "transport/message_pattern.h"
+#include "transport/io/message_pattern.h"
 #include "transport/transport.h"
 
 namespace tickbench::harness {

@@ -9,10 +9,10 @@
 #include "timing/cycle_clock.h"
 #include "timing/os_clocks.h"
 #include "timing/virtual_clock.h"
-#include "transport/echo_peer.h"
-#include "transport/message_pattern.h"
-#include "transport/sim_transport.h"
-#include "transport/transport_factory.h"
+#include "transport/echo/echo_peer.h"
+#include "transport/io/message_pattern.h"
+#include "transport/registry/transport_factory.h"
+#include "transport/sim/sim_transport.h"
 
 namespace {
 std::atomic<int64_t> g_allocations{0};

@@ -29,7 +29,7 @@
 #include "harness/engine/round_trip_engine.h"
 #include "harness/engine/run_record.h"
 #include "timing/clock.h"
-#include "transport/echo_peer.h"
+#include "transport/echo/echo_peer.h"
 #include "transport/transport.h"
 
 namespace tickbench::harness {

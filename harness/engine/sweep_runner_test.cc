@@ -6,7 +6,7 @@
 #include "gtest/gtest.h"
 #include "platform/stop_signal.h"
 #include "timing/virtual_clock.h"
-#include "transport/sim_transport.h"
+#include "transport/sim/sim_transport.h"
 
 namespace tickbench::harness {
 namespace {

@@ -9,7 +9,7 @@
 #include "harness/fit/sweep_analysis.h"
 #include "platform/network_facts.h"
 #include "platform/system_info.h"
-#include "transport/transport_registry.h"
+#include "transport/registry/transport_registry.h"
 
 namespace tickbench::harness {
 

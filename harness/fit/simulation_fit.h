@@ -1,4 +1,4 @@
-// --fit_sim: the simulated transport's costs (transport/sim_rtt_model.h) fitted to an RTT
+// --fit_sim: the simulated transport's costs (transport/sim/sim_rtt_model.h) fitted to an RTT
 // sweep, from the buffer layouts the analysis fitted (analysis/model_fit.h), and the flags
 // that replay them.
 //
@@ -17,7 +17,7 @@
 #include "absl/status/statusor.h"
 #include "analysis/model_fit.h"
 #include "analysis/sweep.h"
-#include "transport/sim_rtt_model.h"
+#include "transport/sim/sim_rtt_model.h"
 
 namespace tickbench::harness {
 

@@ -27,7 +27,7 @@
 #include "analysis/system_facts.h"
 #include "harness/engine/run_record.h"
 #include "harness/fit/simulation_fit.h"  // FitSimulation, for the callers of the analysis
-#include "transport/sim_rtt_model.h"
+#include "transport/sim/sim_rtt_model.h"
 #include "transport/transport.h"
 
 namespace tickbench::harness {
@@ -44,7 +44,7 @@ std::string FormatFittedCost(const analysis::FamilyFit& family, size_t i);
 analysis::Sweep RttSweepFromRecords(const std::vector<RunRecord>& records);
 
 // The address whose path MTU matters to a sweep over the transport named
-// `transport_name`, asked of its registry row (transport/transport_registry.h), not its
+// `transport_name`, asked of its registry row (transport/registry/transport_registry.h), not its
 // name: `remote_host` for a sweep against a server on another host (non-empty), else
 // the loopback of the transport's IP version ("127.0.0.1" or "::1"); "" for a transport
 // that never touches an IP interface (AF_UNIX, pipes, the simulation) or a name the

@@ -14,9 +14,9 @@
 #include "platform/stop_signal.h"
 #include "timing/confidence.h"
 #include "timing/tick_clock.h"
-#include "transport/echo_peer.h"
-#include "transport/message_buffer.h"
-#include "transport/message_pattern.h"
+#include "transport/echo/echo_peer.h"
+#include "transport/io/message_buffer.h"
+#include "transport/io/message_pattern.h"
 
 namespace tickbench::harness {
 namespace {
@@ -220,7 +220,7 @@ class StudyPasses {
   timing::Clock& reference_;
   const StudyOptions& options_;
   const PauseFunction& pause_;
-  transport::MessageBuffer send_, receive_;  // page-aligned (transport/message_buffer.h)
+  transport::MessageBuffer send_, receive_;  // page-aligned (transport/io/message_buffer.h)
   std::vector<int64_t> marks_, starts_, stops_, reference_starts_, reference_stops_;
   LoopBuffers buffers_;
   IntegrityCounts integrity_;

@@ -14,7 +14,7 @@
 #include "platform/stop_signal.h"
 #include "timing/tick_clock.h"
 #include "timing/virtual_clock.h"
-#include "transport/sim_transport.h"
+#include "transport/sim/sim_transport.h"
 
 namespace tickbench::harness {
 namespace {
