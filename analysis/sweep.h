@@ -16,7 +16,7 @@ struct SweepPoint {
   std::vector<double> values;  // one per run; a single value is allowed
   // The quantization step of one run's value, 0 when unknown: T/N for an RTT averaged
   // over N round trips read by a clock of resolution T. The noise model never lets a
-  // run's variance fall below what this step alone gives (analysis/noise_model.h).
+  // run's variance fall below what this step alone gives (analysis/steps/noise_model.h).
   double quantum = 0;
   // The printed resolution of the least precise run's value, in the sweep's unit, 0 when
   // unknown: half a unit of the last digit written (a CSV cell "42" in kB/s gives 500 B/s).

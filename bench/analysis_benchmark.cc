@@ -5,7 +5,7 @@
 //
 // Rows of one size are summarized once (mean and run spread) before any fitting, so the
 // fits' time depends on the number of distinct sizes, not of rows: step detection is
-// O(k·n²) in the sizes (analysis/step_detector.h), and kMaxStepDetectorSizes bounds n.
+// O(k·n²) in the sizes (analysis/steps/step_detector.h), and kMaxStepDetectorSizes bounds n.
 // The CSV is `size,value` rows, a line with a jump, 1 % noise from a fixed seed.
 #include <cstdint>
 #include <random>
@@ -14,10 +14,10 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_format.h"
-#include "analysis/csv_sweep_reader.h"
-#include "analysis/model_fit.h"
-#include "analysis/noise_model.h"
-#include "analysis/step_detector.h"
+#include "analysis/csv/csv_sweep_reader.h"
+#include "analysis/fits/model_fit.h"
+#include "analysis/steps/noise_model.h"
+#include "analysis/steps/step_detector.h"
 #include "analysis/sweep.h"
 #include "benchmark/benchmark.h"
 

@@ -4,7 +4,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "analysis/csv_sweep_reader.h"
+#include "analysis/csv/csv_sweep_reader.h"
 #include "analysis/sweep.h"
 #include "fuzz/fuzz_check.h"
 #include "fuzz/fuzz_text.h"

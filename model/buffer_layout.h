@@ -8,7 +8,7 @@
 //   * Exact integer counts for every n >= 0 within the stated preconditions, without
 //     overflow (n up to INT64_MAX); n <= 0 is an empty message.
 //   * The same counts the simulated transport charges for (transport/sim/sim_rtt_model.h) and
-//     the model fits search (analysis/buffer_models.h), so that a simulated sweep can be
+//     the model fits search (analysis/models/buffer_models.h), so that a simulated sweep can be
 //     fitted back to its own parameters.
 // What is NOT promised:
 //   * Preconditions are not checked: a zero or negative buffer size divides by zero.

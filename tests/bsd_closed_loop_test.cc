@@ -2,7 +2,7 @@
 // measured by the engine in virtual time and fitted back to the rule's parameters.
 #include <vector>
 
-#include "analysis/model_fit.h"
+#include "analysis/fits/model_fit.h"
 #include "gtest/gtest.h"
 #include "harness/engine/round_trip_engine.h"
 #include "harness/fit/sweep_analysis.h"

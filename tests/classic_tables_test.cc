@@ -10,9 +10,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "analysis/buffer_models.h"
-#include "analysis/model_fit.h"
-#include "analysis/synthetic_sweep.h"
+#include "analysis/fits/model_fit.h"
+#include "analysis/models/buffer_models.h"
+#include "analysis/models/synthetic_sweep.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "harness/fit/sweep_analysis.h"

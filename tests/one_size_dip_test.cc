@@ -1,5 +1,5 @@
 // A dip at one size of a short table: too short for the step detector's segments of at
-// least 3 sizes, found as an excursion (analysis/buffer_models.h, kExcursion) under the
+// least 3 sizes, found as an excursion (analysis/models/buffer_models.h, kExcursion) under the
 // same BIC and noise estimate as the layouts; and never found on a smooth curve's noise.
 #include <cmath>
 #include <cstdint>
@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "analysis/buffer_models.h"
-#include "analysis/model_fit.h"
-#include "analysis/synthetic_sweep.h"
+#include "analysis/fits/model_fit.h"
+#include "analysis/models/buffer_models.h"
+#include "analysis/models/synthetic_sweep.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "harness/fit/sweep_analysis.h"

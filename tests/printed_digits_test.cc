@@ -9,8 +9,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "analysis/csv_sweep_reader.h"
-#include "analysis/model_fit.h"
+#include "analysis/csv/csv_sweep_reader.h"
+#include "analysis/fits/model_fit.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "harness/fit/sweep_analysis.h"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/synthetic_sweep.h"
+#include "analysis/models/synthetic_sweep.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "harness/fit/sweep_analysis.h"

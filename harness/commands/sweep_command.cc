@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
-#include "analysis/buffer_models.h"
+#include "analysis/models/buffer_models.h"
 #include "harness/engine/progress_meter.h"
 #include "harness/engine/sweep_runner.h"
 #include "harness/fit/sweep_analysis.h"

@@ -7,9 +7,9 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "analysis/csv_sweep_reader.h"
-#include "analysis/model_fit.h"
-#include "analysis/system_facts.h"
+#include "analysis/csv/csv_sweep_reader.h"
+#include "analysis/fits/model_fit.h"
+#include "analysis/steps/system_facts.h"
 #include "harness/fit/simulation_fit.h"
 #include "harness/output/command_status.h"
 

@@ -29,7 +29,7 @@ struct TextAnalysis {
 
 // `text` is the file's, `shown` its name as messages show it (already escaped), `column`
 // --analyze_column ("" for the default). InvalidArgument "--analyze: SHOWN: <problem>" for a
-// text the CSV reader refuses (analysis/csv_sweep_reader.h) or a throughput without a unit.
+// text the CSV reader refuses (analysis/csv/csv_sweep_reader.h) or a throughput without a unit.
 absl::StatusOr<TextAnalysis> AnalyzeCsvText(absl::string_view text, absl::string_view shown,
                                             const std::string& column, bool explain, bool fit_sim);
 

@@ -9,8 +9,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/time.h"
-#include "analysis/buffer_models.h"
-#include "analysis/cross_validation.h"
+#include "analysis/fits/cross_validation.h"
+#include "analysis/models/buffer_models.h"
 
 namespace tickbench::harness {
 namespace {

@@ -1,5 +1,5 @@
 // --fit_sim: the simulated transport's costs (transport/sim/sim_rtt_model.h) fitted to an RTT
-// sweep, from the buffer layouts the analysis fitted (analysis/model_fit.h), and the flags
+// sweep, from the buffer layouts the analysis fitted (analysis/fits/model_fit.h), and the flags
 // that replay them.
 //
 // Promised: only layouts the simulation can replay are used, with a note naming the
@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "analysis/model_fit.h"
+#include "analysis/fits/model_fit.h"
 #include "analysis/sweep.h"
 #include "transport/sim/sim_rtt_model.h"
 
@@ -34,7 +34,7 @@ struct SimulationFit {
   double max_residual = 0;
   std::vector<std::string> notes;  // e.g. a negative fitted cost clamped at 0
   // The replayed layout's family refitted without each size in turn, predicting it
-  // (analysis/cross_validation.h), when the caller gave the ranking's options; "" otherwise.
+  // (analysis/fits/cross_validation.h), when the caller gave the ranking's options; "" otherwise.
   std::string out_of_sample;
 };
 

@@ -10,7 +10,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
-#include "analysis/model_fit.h"
+#include "analysis/fits/model_fit.h"
 #include "timing/confidence.h"
 
 namespace tickbench::harness {
@@ -128,7 +128,7 @@ std::string FormatRanking(const analysis::ModelComparison& fit) {
   return text;
 }
 
-// The winner's out-of-sample check (analysis/cross_validation.h) and what it decides: the
+// The winner's out-of-sample check (analysis/fits/cross_validation.h) and what it decides: the
 // winner is called the explanation only when it beats the line by the verdict's margin and
 // predicts left-out sizes better than the line and the neighbours' interpolation; where it
 // does not, the ranking's verdict says so in place of "explains".

@@ -1,7 +1,7 @@
 // After a sweep (or on a CSV file): where the curve steps, which system sizes may explain
 // each step, and, with --explain, which buffer layout explains the whole curve.
 //
-// Steps and layouts agree: the layouts (analysis/model_fit.h) are fitted on every sweep of
+// Steps and layouts agree: the layouts (analysis/fits/model_fit.h) are fitted on every sweep of
 // at least 7 sizes, ranked with the step detector's segmentations and the excursions (one
 // or two sizes off the line) under one criterion. The detector's steps are listed as found
 // only when its segmentation beats the straight line by the verdict's margin (ΔBIC 6) in
@@ -20,11 +20,11 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "analysis/cross_validation.h"
-#include "analysis/model_fit.h"
-#include "analysis/step_detector.h"
+#include "analysis/fits/cross_validation.h"
+#include "analysis/fits/model_fit.h"
+#include "analysis/steps/step_detector.h"
+#include "analysis/steps/system_facts.h"
 #include "analysis/sweep.h"
-#include "analysis/system_facts.h"
 #include "harness/engine/run_record.h"
 #include "harness/fit/simulation_fit.h"  // FitSimulation, for the callers of the analysis
 #include "transport/sim/sim_rtt_model.h"
@@ -80,7 +80,7 @@ struct SweepAnalysis {
   // The options the ranking was fitted with (the detector's segmentations, the extra
   // sizes), for refits of the same ranking without some sizes.
   analysis::ModelFitOptions fit_options;
-  // --explain: the winner's out-of-sample check (analysis/cross_validation.h); an error
+  // --explain: the winner's out-of-sample check (analysis/fits/cross_validation.h); an error
   // for fewer than 8 sizes. The winner is called the explanation only when it beats the
   // line by the verdict's margin and predicts left-out sizes better than both the line and
   // the neighbours' interpolation (`explanation_holds`).

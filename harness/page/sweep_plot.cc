@@ -11,7 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "analysis/buffer_models.h"
+#include "analysis/models/buffer_models.h"
 #include "timing/confidence.h"
 #include "timing/statistics.h"
 

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "analysis/model_fit.h"
-#include "analysis/step_detector.h"
+#include "analysis/fits/model_fit.h"
+#include "analysis/steps/step_detector.h"
 #include "analysis/sweep.h"
 #include "harness/engine/run_record.h"
 #include "harness/page/gnuplot.h"

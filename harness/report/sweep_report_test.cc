@@ -2,7 +2,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
-#include "analysis/csv_sweep_reader.h"
+#include "analysis/csv/csv_sweep_reader.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "harness/engine/no_figure.h"
