@@ -29,9 +29,9 @@
 #include "benchmark/benchmark.h"
 #include "platform/cycle_counter.h"
 #include "timing/clock.h"
-#include "timing/cycle_clock.h"
-#include "timing/os_clocks.h"
-#include "timing/tick_clock.h"
+#include "timing/clocks/cycle_clock.h"
+#include "timing/clocks/os_clocks.h"
+#include "timing/clocks/tick_clock.h"
 
 namespace tickbench::bench {
 namespace {
@@ -82,7 +82,7 @@ void RawCycleCounter(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(platform::ReadCycleCounter());
 }
 
-// The tick clock's own work on its base reading (timing/tick_clock.h: floor to a period
+// The tick clock's own work on its base reading (timing/clocks/tick_clock.h: floor to a period
 // edge, phase 0, no uniqtime), written out without a clock object: with it, the concrete
 // row's excess is the abstraction alone, not the simulation's arithmetic.
 void RawTickArithmetic(benchmark::State& state, int64_t period_ns) {
@@ -175,7 +175,7 @@ bool RegisterAll(Clocks& clocks) {
   timing::TickClockOptions tick_options;
   tick_options.period = absl::Milliseconds(10);
   tick_options.random_phase = false;
-  // Its base is CLOCK_MONOTONIC, as for --clock=tick (timing/clock_spec.cc).
+  // Its base is CLOCK_MONOTONIC, as for --clock=tick (timing/clocks/clock_spec.cc).
   absl::StatusOr<std::unique_ptr<timing::TickClock>> tick = timing::TickClock::Create(
       tick_options,
       std::make_unique<timing::ClockGettimeClock>(clocks.clock_gettime.front().first));

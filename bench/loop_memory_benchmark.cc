@@ -21,8 +21,8 @@
 #include "absl/strings/str_format.h"
 #include "harness/engine/round_trip_engine.h"
 #include "platform/compiler.h"
-#include "timing/statistics.h"
-#include "timing/virtual_clock.h"
+#include "timing/clocks/virtual_clock.h"
+#include "timing/stats/statistics.h"
 #include "transport/sim/sim_transport.h"
 
 ABSL_FLAG(int64_t, round_trips, 10'000'000, "Timed round trips in the one run.");

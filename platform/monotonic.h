@@ -11,7 +11,7 @@
 //     start (boot, on Linux), so only differences mean something.
 // What is NOT promised:
 //   * clock_gettime()'s return value is not checked: every id passed here is one the OS
-//     offers (timing/os_clocks.h lists them); an unknown id would leave the time unset.
+//     offers (timing/clocks/os_clocks.h lists them); an unknown id would leave the time unset.
 //   * CLOCK_MONOTONIC is slewed by NTP (by up to 500 ppm); CLOCK_MONOTONIC_RAW is not.
 #ifndef PLATFORM_MONOTONIC_H_
 #define PLATFORM_MONOTONIC_H_

@@ -6,7 +6,7 @@
 #include "gtest/gtest.h"
 #include "harness/engine/round_trip_engine.h"
 #include "harness/fit/sweep_analysis.h"
-#include "timing/virtual_clock.h"
+#include "timing/clocks/virtual_clock.h"
 #include "transport/sim/sim_transport.h"
 
 namespace tickbench {

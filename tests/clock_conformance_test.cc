@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "timing/clock_registry.h"
-#include "timing/clock_spec.h"
-#include "timing/os_clocks.h"
-#include "timing/virtual_clock.h"
+#include "timing/clocks/clock_registry.h"
+#include "timing/clocks/clock_spec.h"
+#include "timing/clocks/os_clocks.h"
+#include "timing/clocks/virtual_clock.h"
 
 namespace tickbench::timing {
 namespace {
@@ -151,7 +151,7 @@ std::string SpecName(const ::testing::TestParamInfo<ClockSpec>& info) {
 INSTANTIATE_TEST_SUITE_P(EveryClock, ClockConformanceTest,
                          ::testing::ValuesIn(AvailableClockSpecs()), SpecName);
 
-// The suite's clocks are the registry's (timing/clock_registry.h), with no list kept here:
+// The suite's clocks are the registry's (timing/clocks/clock_registry.h), with no list kept here:
 // every clock id row this kernel has (clock_gettime:tai, added as one row, among them)
 // and every kind that offers a clock on this machine has its cases instantiated above.
 TEST(ClockConformanceCoverageTest, SuiteRunsEveryRegisteredClock) {

@@ -1,6 +1,6 @@
 // Every list of transports, clocks and clock ids that a user reads names exactly what the
-// registries have (transport/registry/transport_registry.h, timing/clock_registry.h): no more, no
-// less. Checked here, each parsed out of what the user sees:
+// registries have (transport/registry/transport_registry.h, timing/clocks/clock_registry.h): no
+// more, no less. Checked here, each parsed out of what the user sees:
 //   * the README's transport table (the whole table, row for row) and its clock table
 //     (the kinds in its first column, the ids in the clock_gettime row);
 //   * --help: the lists in --transport, --clock, --clock_id and --role, the study's
@@ -26,9 +26,9 @@
 #include "core/board_rows.h"
 #include "gtest/gtest.h"
 #include "tests/harness_runner.h"
-#include "timing/clock_registry.h"
-#include "timing/clock_spec.h"
-#include "timing/os_clocks.h"
+#include "timing/clocks/clock_registry.h"
+#include "timing/clocks/clock_spec.h"
+#include "timing/clocks/os_clocks.h"
 #include "transport/registry/transport_registry.h"
 
 namespace tickbench {

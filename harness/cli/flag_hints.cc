@@ -15,7 +15,7 @@
 #include "harness/cli/command_line.h"
 #include "harness/cli/duration_flag.h"
 #include "harness/cli/plan.h"
-#include "timing/clock_spec.h"
+#include "timing/clocks/clock_spec.h"
 #include "transport/sim/sim_rtt_model.h"
 
 namespace tickbench::harness {

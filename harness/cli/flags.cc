@@ -31,7 +31,7 @@
 #include "harness/cli/plan_clocks.h"
 #include "harness/cli/presets.h"
 #include "harness/output/build_info.h"
-#include "timing/clock_registry.h"
+#include "timing/clocks/clock_registry.h"
 #include "transport/registry/transport_registry.h"
 
 namespace {
@@ -71,7 +71,8 @@ ABSL_FLAG(std::string, experiment, Defaults().experiment,
           "50..2000 step 50, 5000 round trips), study (the timer-resolution study over "
           "--clocks), or sweep (the flags' own values). Flags given with a preset override it.");
 // The lists of transports, clocks and clock ids in these help texts are the registries'
-// (transport/registry/transport_registry.h, timing/clock_registry.h), built when --help asks.
+// (transport/registry/transport_registry.h, timing/clocks/clock_registry.h), built when --help
+// asks.
 ABSL_FLAG(std::string, transport, Defaults().transport,
           absl::StrCat("Transport: ", tickbench::transport::TransportNamesForHelp(),
                        ". Default: the experiment's."));

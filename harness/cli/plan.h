@@ -16,7 +16,7 @@
 #include "harness/engine/sweep_runner.h"
 #include "harness/output/output_format.h"
 #include "harness/study/study_runner.h"
-#include "timing/clock_spec.h"
+#include "timing/clocks/clock_spec.h"
 #include "transport/sim/sim_rtt_model.h"
 #include "transport/sim/sim_transport.h"
 

@@ -7,7 +7,7 @@
 
 #include "absl/status/statusor.h"
 #include "harness/cli/command_line.h"
-#include "timing/clock_spec.h"
+#include "timing/clocks/clock_spec.h"
 
 namespace tickbench::harness {
 

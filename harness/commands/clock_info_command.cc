@@ -8,8 +8,8 @@
 #include "harness/context/clock_report.h"
 #include "harness/context/run_context.h"
 #include "harness/output/command_status.h"
-#include "timing/clock_probe.h"
-#include "timing/clock_spec.h"
+#include "timing/clocks/clock_probe.h"
+#include "timing/clocks/clock_spec.h"
 
 namespace tickbench::harness {
 

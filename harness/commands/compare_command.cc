@@ -20,7 +20,7 @@
 #include "harness/output/command_status.h"
 #include "harness/output/output_file.h"
 #include "platform/system_info.h"
-#include "timing/confidence.h"
+#include "timing/stats/confidence.h"
 
 namespace tickbench::harness {
 namespace {

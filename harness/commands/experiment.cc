@@ -11,7 +11,7 @@
 #include "harness/output/output_file.h"
 #include "platform/stop_signal.h"
 #include "remote/remote_transport.h"
-#include "timing/clock_spec.h"
+#include "timing/clocks/clock_spec.h"
 #include "transport/registry/transport_factory.h"
 #include "transport/sim/sim_transport.h"
 

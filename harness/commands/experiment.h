@@ -13,7 +13,7 @@
 #include "harness/report/reporter.h"
 #include "remote/role_options.h"
 #include "timing/clock.h"
-#include "timing/virtual_clock.h"
+#include "timing/clocks/virtual_clock.h"
 #include "transport/transport.h"
 
 namespace tickbench::harness {

@@ -7,7 +7,7 @@
 #include "core/board_rows.h"
 #include "harness/context/clock_report.h"
 #include "harness/output/command_status.h"
-#include "timing/clock_spec.h"
+#include "timing/clocks/clock_spec.h"
 
 namespace tickbench::harness {
 

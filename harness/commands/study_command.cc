@@ -17,7 +17,7 @@
 #include "harness/report/reporter.h"
 #include "harness/study/study_runner.h"
 #include "platform/cpu_affinity.h"
-#include "timing/os_clocks.h"
+#include "timing/clocks/os_clocks.h"
 
 namespace tickbench::harness {
 namespace {

@@ -9,7 +9,7 @@
 #include "absl/strings/string_view.h"
 #include "harness/context/run_context.h"
 #include "harness/output/output_format.h"
-#include "timing/clock_spec.h"
+#include "timing/clocks/clock_spec.h"
 
 namespace tickbench::harness {
 

@@ -15,7 +15,7 @@
 #include "harness/json/json_writer.h"
 #include "platform/system_info.h"
 #include "timing/clock.h"
-#include "timing/clock_probe.h"
+#include "timing/clocks/clock_probe.h"
 
 namespace tickbench::harness {
 

@@ -15,9 +15,9 @@
 #include "harness/engine/round_trip_loop.h"
 #include "harness/engine/run_record.h"
 #include "timing/clock.h"
-#include "timing/cycle_clock.h"
-#include "timing/os_clocks.h"
-#include "timing/virtual_clock.h"
+#include "timing/clocks/cycle_clock.h"
+#include "timing/clocks/os_clocks.h"
+#include "timing/clocks/virtual_clock.h"
 #include "transport/transport.h"
 
 namespace tickbench::harness {

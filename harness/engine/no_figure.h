@@ -12,7 +12,7 @@
 
 #include "absl/strings/string_view.h"
 #include "harness/engine/run_record.h"
-#include "timing/statistics.h"
+#include "timing/stats/statistics.h"
 
 namespace tickbench::harness {
 

@@ -6,7 +6,7 @@
 
 #include "absl/strings/str_format.h"
 #include "harness/engine/no_figure.h"
-#include "timing/confidence.h"
+#include "timing/stats/confidence.h"
 #include "transport/echo/echo_peer.h"
 #include "transport/io/message_pattern.h"
 #include "transport/pipes/pipe_transport.h"

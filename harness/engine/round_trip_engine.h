@@ -33,7 +33,7 @@
 #include "harness/engine/round_trip_loop.h"
 #include "harness/engine/run_record.h"
 #include "timing/clock.h"
-#include "timing/statistics.h"
+#include "timing/stats/statistics.h"
 #include "transport/io/message_buffer.h"
 #include "transport/transport.h"
 
@@ -72,7 +72,7 @@ struct EngineOptions {
   // `iterations` is. A run with more intervals than this is timed in chunks of at most
   // this many, each a loop of its own that starts with its own reading; between chunks
   // the readings are folded into a timing::StreamingSummary: mean, sd, min, max and zero
-  // fraction as exact as for a kept run, p50/p90/p99 within 0.39% (timing/log_histogram.h).
+  // fraction as exact as for a kept run, p50/p90/p99 within 0.39% (timing/stats/log_histogram.h).
   // Such a run's record has no clock_marks / reference_marks.
   int64_t max_kept_intervals = 1'000'000;
 };

@@ -5,10 +5,10 @@
 #include <cmath>
 
 #include "gtest/gtest.h"
-#include "timing/confidence.h"
-#include "timing/log_histogram.h"
-#include "timing/tick_clock.h"
-#include "timing/virtual_clock.h"
+#include "timing/clocks/tick_clock.h"
+#include "timing/clocks/virtual_clock.h"
+#include "timing/stats/confidence.h"
+#include "timing/stats/log_histogram.h"
 #include "transport/sim/sim_transport.h"
 
 namespace tickbench::harness {

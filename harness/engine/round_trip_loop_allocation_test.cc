@@ -6,9 +6,9 @@
 
 #include "gtest/gtest.h"
 #include "harness/engine/round_trip_engine.h"
-#include "timing/cycle_clock.h"
-#include "timing/os_clocks.h"
-#include "timing/virtual_clock.h"
+#include "timing/clocks/cycle_clock.h"
+#include "timing/clocks/os_clocks.h"
+#include "timing/clocks/virtual_clock.h"
 #include "transport/echo/echo_peer.h"
 #include "transport/io/message_pattern.h"
 #include "transport/registry/transport_factory.h"

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "timing/confidence.h"
-#include "timing/statistics.h"
+#include "timing/stats/confidence.h"
+#include "timing/stats/statistics.h"
 
 namespace tickbench::harness {
 
@@ -83,7 +83,7 @@ struct RunRecord {
 
   // Per-iteration: each batch's reading divided by the batch size, in ns.
   timing::Summary per_iteration_ns;
-  // 95% intervals of the per-iteration figures (timing/confidence.h), each invalid where
+  // 95% intervals of the per-iteration figures (timing/stats/confidence.h), each invalid where
   // there is nothing to estimate from. The mean's by batch means over the run's clean
   // readings in time order (timing::kDefaultBatches contiguous batches; in a run timed in
   // chunks, one batch per chunk, so invalid for a single chunk), with the SD of one reading

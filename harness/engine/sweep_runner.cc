@@ -8,7 +8,7 @@
 #include "harness/engine/echo_session.h"
 #include "platform/cpu_affinity.h"
 #include "platform/stop_signal.h"
-#include "timing/tick_clock.h"
+#include "timing/clocks/tick_clock.h"
 
 namespace tickbench::harness {
 

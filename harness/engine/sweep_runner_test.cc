@@ -5,7 +5,7 @@
 
 #include "gtest/gtest.h"
 #include "platform/stop_signal.h"
-#include "timing/virtual_clock.h"
+#include "timing/clocks/virtual_clock.h"
 #include "transport/sim/sim_transport.h"
 
 namespace tickbench::harness {

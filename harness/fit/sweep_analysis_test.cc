@@ -7,7 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "timing/confidence.h"
+#include "timing/stats/confidence.h"
 
 namespace tickbench::harness {
 namespace {

@@ -9,7 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "timing/statistics.h"
+#include "timing/stats/statistics.h"
 
 namespace tickbench::harness {
 namespace {

@@ -19,7 +19,7 @@ absl::Status PlotStudyHistograms(const std::string& svg_path, const std::vector<
 // The study: one panel per clock and size (multiplot), x in us, the truth (the reference's
 // mean over the same intervals) and the averaged estimate as vertical lines. A coarse
 // clock's panel shows the share of readings at each multiple of T (boxes) and the
-// theory's predicted shares where it applies (points; timing/tick_theory.h: a reading is n
+// theory's predicted shares where it applies (points; timing/theory/tick_theory.h: a reading is n
 // or n+1 ticks); a fine clock's (StudyCellBinnedInTime) bins the readings in time instead,
 // between the pooled percentiles min, p1, p50, p90, p99 and max (1, 49, 40, 9 and 1% of
 // the readings; equal percentiles make one bar at their value, drawn 1% of the x range

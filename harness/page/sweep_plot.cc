@@ -12,8 +12,8 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "analysis/models/buffer_models.h"
-#include "timing/confidence.h"
-#include "timing/statistics.h"
+#include "timing/stats/confidence.h"
+#include "timing/stats/statistics.h"
 
 namespace tickbench::harness {
 namespace {

@@ -26,7 +26,7 @@
 #include "absl/strings/string_view.h"
 #include "harness/engine/run_record.h"
 #include "harness/json/json_writer.h"
-#include "timing/confidence.h"
+#include "timing/stats/confidence.h"
 
 namespace tickbench::harness {
 

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "harness/engine/run_record.h"
-#include "timing/confidence.h"
+#include "timing/stats/confidence.h"
 
 namespace tickbench::harness {
 

@@ -8,7 +8,7 @@
 #include "absl/strings/str_join.h"
 #include "harness/engine/no_figure.h"
 #include "harness/json/json_writer.h"
-#include "timing/confidence.h"
+#include "timing/stats/confidence.h"
 
 namespace tickbench::harness {
 namespace {

@@ -12,7 +12,7 @@
 #include "harness/output/terminal_text.h"
 #include "harness/output/text_wrap.h"
 #include "harness/report/study_report.h"
-#include "timing/confidence.h"
+#include "timing/stats/confidence.h"
 
 namespace tickbench::harness {
 namespace {

@@ -12,8 +12,8 @@
 #include "harness/engine/no_figure.h"
 #include "harness/json/json_writer.h"
 #include "harness/report/size_summary.h"
-#include "timing/confidence.h"
-#include "timing/statistics.h"
+#include "timing/stats/confidence.h"
+#include "timing/stats/statistics.h"
 
 namespace tickbench::harness {
 namespace {

@@ -12,8 +12,8 @@
 #include "harness/output/text_wrap.h"
 #include "harness/report/size_summary.h"
 #include "harness/report/sweep_report.h"
-#include "timing/confidence.h"
-#include "timing/statistics.h"
+#include "timing/stats/confidence.h"
+#include "timing/stats/statistics.h"
 
 namespace tickbench::harness {
 namespace {

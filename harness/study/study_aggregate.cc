@@ -10,8 +10,8 @@
 #include "absl/strings/str_format.h"
 #include "harness/study/study_theory.h"
 #include "platform/stop_signal.h"
-#include "timing/confidence.h"
-#include "timing/tick_intervals.h"
+#include "timing/stats/confidence.h"
+#include "timing/theory/tick_intervals.h"
 
 namespace tickbench::harness {
 namespace {
@@ -215,7 +215,7 @@ void SetPerIterationFigures(const RunTotals& t, double reference_resolution_ns, 
       timing::BatchMeansInterval(t.readings, timing::QuantizedSdFloor(period, count));
   cell.reference_mean_ci = timing::BatchMeansInterval(
       t.true_ns, timing::QuantizedSdFloor(reference_resolution_ns, count));
-  // The zero share and the SD as the theory's check has them (timing/tick_intervals.h),
+  // The zero share and the SD as the theory's check has them (timing/theory/tick_intervals.h),
   // over every reading: the same intervals wherever no interval was disturbed.
   const timing::TickFigureIntervals figures =
       timing::ObservedTickIntervals(t.readings, timing::TickGroupSizes(t.run_sizes), period, 0);

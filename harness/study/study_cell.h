@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "timing/confidence.h"
-#include "timing/statistics.h"
-#include "timing/tick_theory.h"
+#include "timing/stats/confidence.h"
+#include "timing/stats/statistics.h"
+#include "timing/theory/tick_theory.h"
 
 namespace tickbench::harness {
 
@@ -131,7 +131,7 @@ struct StudyCell {
   // timing::kTheoryCheckConfidence, so that a cell where the theory holds is called
   // DISAGREES in at most 5% of cases. What the report shows are the 95% intervals below,
   // over the same (undisturbed) intervals: the shares and the SD, observed and predicted,
-  // across independent groups of intervals, the runs (timing/tick_intervals.h); the mean
+  // across independent groups of intervals, the runs (timing/theory/tick_intervals.h); the mean
   // by batch means of the readings and of the reference's durations.
   timing::TickVerdict verdict;
   timing::TickIntervals observed_intervals;

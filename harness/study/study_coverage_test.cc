@@ -36,8 +36,8 @@
 #include "absl/time/time.h"
 #include "gtest/gtest.h"
 #include "harness/study/study_aggregate.h"
-#include "timing/tick_clock.h"
-#include "timing/virtual_clock.h"
+#include "timing/clocks/tick_clock.h"
+#include "timing/clocks/virtual_clock.h"
 
 namespace tickbench::harness {
 namespace {

@@ -12,8 +12,8 @@
 #include "harness/engine/round_trip_loop.h"
 #include "harness/study/study_aggregate.h"
 #include "platform/stop_signal.h"
-#include "timing/confidence.h"
-#include "timing/tick_clock.h"
+#include "timing/clocks/tick_clock.h"
+#include "timing/stats/confidence.h"
 #include "transport/echo/echo_peer.h"
 #include "transport/io/message_buffer.h"
 #include "transport/io/message_pattern.h"
@@ -362,7 +362,7 @@ StudyOutcome RunStudy(transport::Endpoint& endpoint, const std::vector<StudyCloc
       cell.iterations = options.iterations;
       cell.resolution_ns = resolution_ns;
       cell.read_cost_ns = study_clock.probe.read_cost_ns;
-      // A uniqtime tick's reading sits up to T - 1 us above its edge (timing/tick_clock.h;
+      // A uniqtime tick's reading sits up to T - 1 us above its edge (timing/clocks/tick_clock.h;
       // its spec drops ":uniqtime", its name says it).
       if (tick != nullptr && (absl::EndsWith(cell.clock, ":uniqtime") ||
                               absl::StrContains(cell.clock_name, "uniqtime"))) {

@@ -1,6 +1,6 @@
 // The timer-resolution study: the same round trips read by each clock in turn, against
 // the reference clock read at the same instants, held against what the theory of a
-// coarse tick predicts (timing/tick_theory.h).
+// coarse tick predicts (timing/theory/tick_theory.h).
 //
 // For each clock, size and run, three interleaved passes of N round trips:
 //   averaged  one reading of each clock before and after the loop: the whole-loop
@@ -22,7 +22,7 @@
 #include "absl/time/time.h"
 #include "harness/study/study_cell.h"
 #include "timing/clock.h"
-#include "timing/clock_probe.h"
+#include "timing/clocks/clock_probe.h"
 #include "transport/transport.h"
 
 namespace tickbench::harness {

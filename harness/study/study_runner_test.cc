@@ -12,8 +12,8 @@
 #include "absl/time/clock.h"
 #include "gtest/gtest.h"
 #include "platform/stop_signal.h"
-#include "timing/tick_clock.h"
-#include "timing/virtual_clock.h"
+#include "timing/clocks/tick_clock.h"
+#include "timing/clocks/virtual_clock.h"
 #include "transport/sim/sim_transport.h"
 
 namespace tickbench::harness {

@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
-#include "timing/confidence.h"
-#include "timing/statistics.h"
-#include "timing/tick_intervals.h"
-#include "timing/tick_theory.h"
+#include "timing/stats/confidence.h"
+#include "timing/stats/statistics.h"
+#include "timing/theory/tick_intervals.h"
+#include "timing/theory/tick_theory.h"
 
 namespace tickbench::harness {
 namespace {
@@ -22,7 +22,7 @@ struct Intervals {
 };
 
 // Both sides of the theory's check at `confidence`: the shares and the SD from independent
-// groups of intervals (timing/tick_intervals.h), the means by batch means.
+// groups of intervals (timing/theory/tick_intervals.h), the means by batch means.
 Intervals TheoryIntervals(const std::vector<double>& readings, const std::vector<double>& true_ns,
                           const std::vector<int64_t>& groups, double reference_resolution_ns,
                           const StudyCell& cell, double confidence) {
@@ -91,7 +91,7 @@ void SetTheoryFigures(const std::vector<double>& readings, const std::vector<dou
   cell.observed_zero_share_ci = shown.observed_zero_share;
   cell.predicted = shown.predicted;
   // The verdict: the same intervals at the level that keeps three checks' false
-  // disagreement within 5% (timing/tick_theory.h, JudgeTickIntervals).
+  // disagreement within 5% (timing/theory/tick_theory.h, JudgeTickIntervals).
   const Intervals check = TheoryIntervals(readings, true_ns, groups, reference_resolution_ns, cell,
                                           timing::kTheoryCheckConfidence);
   cell.verdict = timing::JudgeTickIntervals(

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "harness/study/study_cell.h"
-#include "timing/confidence.h"
+#include "timing/stats/confidence.h"
 
 namespace tickbench::harness {
 

@@ -1,0 +1,118 @@
+// The contract of timing/theory/tick_intervals.h, clause by clause.
+#include "timing/theory/tick_intervals.h"
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "timing/stats/confidence.h"
+
+namespace tickbench::timing {
+namespace {
+
+constexpr double kPeriod = 1e7;  // T = 10 ms
+
+// Back-to-back readings of `count` intervals of `d` ns by a tick of kPeriod at a random
+// phase: each reading ends where the next starts (they tile time).
+std::vector<double> TiledReadings(double d, int count, std::mt19937_64& random) {
+  std::uniform_real_distribution<double> phase(0, kPeriod);
+  double t = phase(random);
+  std::vector<double> readings;
+  for (int i = 0; i < count; ++i) {
+    readings.push_back(kPeriod * (std::floor((t + d) / kPeriod) - std::floor(t / kPeriod)));
+    t += d;
+  }
+  return readings;
+}
+
+TEST(TickIntervalsTest, PredictedFiguresOfAFixedDurationAreTheBernoulli) {
+  const std::vector<double> d(100, 1.3 * kPeriod);  // n = 1, f = 0.3
+  const TickFigures p = PredictTickFigures(d, kPeriod, 1);
+  EXPECT_NEAR(p.share, 0.3, 1e-12);
+  EXPECT_EQ(p.zero_share, 0);
+  EXPECT_NEAR(p.sd_ns, kPeriod * std::sqrt(0.3 * 0.7), 1e-3);
+  // Moved by a tenth of a tick: f = 0.4.
+  EXPECT_NEAR(PredictTickFigures(d, kPeriod, 1, 0.1 * kPeriod).share, 0.4, 1e-12);
+}
+
+TEST(TickIntervalsTest, ObservedFiguresCountTicks) {
+  const std::vector<double> readings = {0, 0, kPeriod, 0, 2 * kPeriod};
+  const TickFigures o = ObserveTickFigures(readings, kPeriod, 0);
+  EXPECT_DOUBLE_EQ(o.share, 0.4);
+  EXPECT_DOUBLE_EQ(o.zero_share, 0.6);
+  EXPECT_NEAR(o.sd_ns, kPeriod * std::sqrt(0.8), 1e-6);  // sample SD of 0, 0, 1, 0, 2
+}
+
+TEST(TickIntervalsTest, GroupsAreTheRunsSplitToAtLeastFour) {
+  EXPECT_EQ(TickGroupSizes({}), std::vector<int64_t>{});
+  EXPECT_EQ(TickGroupSizes({1000}), (std::vector<int64_t>{250, 250, 250, 250}));
+  EXPECT_EQ(TickGroupSizes({10, 11}), (std::vector<int64_t>{5, 5, 5, 6}));
+  EXPECT_EQ(TickGroupSizes({7, 7, 7, 7, 7}), (std::vector<int64_t>{7, 7, 7, 7, 7}));
+  EXPECT_EQ(TickGroupSizes({3}), (std::vector<int64_t>{1, 1, 1}));
+}
+
+TEST(TickIntervalsTest, FewerThanTwoGroupsGiveNoInterval) {
+  const std::vector<double> readings(10, kPeriod);
+  EXPECT_FALSE(ObservedTickIntervals(readings, {10}, kPeriod, 0).share.valid);
+  EXPECT_FALSE(PredictedTickIntervals(readings, {10}, kPeriod, 0, 1).sd_ns.valid);
+}
+
+// Tiled readings: each run's share errs by about one reading, not sqrt(N) of them. The
+// groups' interval holds the truth and is far narrower than Clopper-Pearson's, which
+// treats the 4000 readings as independent.
+TEST(TickIntervalsTest, TiledReadingsGetAnIntervalAsNarrowAsTheirError) {
+  std::mt19937_64 random(7);
+  std::vector<double> readings;
+  for (int run = 0; run < 4; ++run) {
+    const std::vector<double> r = TiledReadings(0.3 * kPeriod, 1000, random);
+    readings.insert(readings.end(), r.begin(), r.end());
+  }
+  const TickFigureIntervals i =
+      ObservedTickIntervals(readings, {1000, 1000, 1000, 1000}, kPeriod, 0);
+  ASSERT_TRUE(i.share.valid);
+  EXPECT_TRUE(i.share.Contains(0.3)) << i.share.low << " " << i.share.high;
+  EXPECT_TRUE(i.zero_share.Contains(0.7)) << i.zero_share.low << " " << i.zero_share.high;
+  EXPECT_TRUE(i.sd_ns.Contains(kPeriod * std::sqrt(0.21)));
+  const int64_t above = std::llround(i.share.estimate * 4000);
+  EXPECT_LT(i.share.half_width(), ProportionInterval(above, 4000).half_width() / 5);
+}
+
+// Groups that read the same figure still get an interval: the floor of their grid.
+TEST(TickIntervalsTest, IdenticalGroupsGetTheirQuantizationFloor) {
+  std::vector<double> readings;
+  for (int g = 0; g < 4; ++g) {
+    for (int i = 0; i < 10; ++i) readings.push_back(i < 3 ? kPeriod : 0);  // 3 of 10 above
+  }
+  const TickFigureIntervals i = ObservedTickIntervals(readings, {10, 10, 10, 10}, kPeriod, 0);
+  ASSERT_TRUE(i.share.valid);
+  EXPECT_DOUBLE_EQ(i.share.estimate, 0.3);
+  EXPECT_GT(i.share.half_width(), 0);
+  EXPECT_TRUE(i.share.floored);
+  EXPECT_GT(i.sd_ns.half_width(), 0);
+}
+
+// The predicted interval holds the prediction at durations a reference resolution away,
+// and comes from the groups' spread: durations that vary from group to group widen it.
+TEST(TickIntervalsTest, PredictionHoldsTheReferenceResolutionAndTheGroupsSpread) {
+  const std::vector<double> fixed(400, 0.48 * kPeriod);
+  const std::vector<int64_t> groups = {100, 100, 100, 100};
+  const TickFigureIntervals exact = PredictedTickIntervals(fixed, groups, kPeriod, 0, 0);
+  EXPECT_EQ(exact.share.half_width(), 0);  // every group predicts the same
+  const TickFigureIntervals coarse =
+      PredictedTickIntervals(fixed, groups, kPeriod, 0, 0.05 * kPeriod);
+  EXPECT_NEAR(coarse.share.low, 0.43, 1e-12);
+  EXPECT_NEAR(coarse.share.high, 0.53, 1e-12);
+  EXPECT_NEAR(coarse.zero_share.high, 0.57, 1e-12);
+  std::mt19937_64 random(3);
+  std::uniform_real_distribution<double> jitter(0, kPeriod);
+  std::vector<double> varied;
+  for (int i = 0; i < 400; ++i) varied.push_back(2 * kPeriod + jitter(random));
+  const TickFigureIntervals spread = PredictedTickIntervals(varied, groups, kPeriod, 2, 0);
+  EXPECT_GT(spread.sd_ns.half_width(), 0);
+  EXPECT_TRUE(spread.sd_ns.Contains(kPeriod / 2)) << spread.sd_ns.low << " " << spread.sd_ns.high;
+}
+
+}  // namespace
+}  // namespace tickbench::timing
