@@ -53,7 +53,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
-#include "platform/cpu_affinity.h"
+#include "platform/cpu/cpu_affinity.h"
 #include "transport/io/message_buffer.h"
 
 ABSL_FLAG(std::string, transport, "unix_stream", "unix_stream, unix_dgram, udp, tcp or pipe");

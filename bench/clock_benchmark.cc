@@ -27,7 +27,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "benchmark/benchmark.h"
-#include "platform/cycle_counter.h"
+#include "platform/cpu/cycle_counter.h"
 #include "timing/clock.h"
 #include "timing/clocks/cycle_clock.h"
 #include "timing/clocks/os_clocks.h"

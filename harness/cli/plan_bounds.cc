@@ -10,7 +10,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "harness/engine/round_trip_engine.h"
-#include "platform/cpu_affinity.h"
+#include "platform/cpu/cpu_affinity.h"
 #include "transport/sim/sim_rtt_model.h"
 
 namespace tickbench::harness {

@@ -4,7 +4,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "platform/cycle_counter.h"
+#include "platform/cpu/cycle_counter.h"
 
 namespace tickbench::harness {
 

@@ -19,7 +19,7 @@
 #include "harness/output/build_info.h"
 #include "harness/output/command_status.h"
 #include "harness/output/output_file.h"
-#include "platform/system_info.h"
+#include "platform/facts/system_info.h"
 #include "timing/stats/confidence.h"
 
 namespace tickbench::harness {

@@ -16,7 +16,7 @@
 #include "harness/page/study_plot.h"
 #include "harness/report/reporter.h"
 #include "harness/study/study_runner.h"
-#include "platform/cpu_affinity.h"
+#include "platform/cpu/cpu_affinity.h"
 #include "timing/clocks/os_clocks.h"
 
 namespace tickbench::harness {

@@ -13,7 +13,7 @@
 #include "absl/time/time.h"
 #include "harness/context/setting.h"
 #include "harness/json/json_writer.h"
-#include "platform/system_info.h"
+#include "platform/facts/system_info.h"
 #include "timing/clock.h"
 #include "timing/clocks/clock_probe.h"
 

@@ -7,8 +7,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "harness/fit/sweep_analysis.h"
-#include "platform/network_facts.h"
-#include "platform/system_info.h"
+#include "platform/facts/network_facts.h"
+#include "platform/facts/system_info.h"
 #include "transport/registry/transport_registry.h"
 
 namespace tickbench::harness {

@@ -3,7 +3,7 @@
 #include "absl/strings/str_cat.h"
 // TICKBENCH_BUILD_VERSION, written by //harness/output:build_version.
 #include "harness/output/build_version.inc"
-#include "platform/system_info.h"
+#include "platform/facts/system_info.h"
 
 namespace tickbench::harness {
 

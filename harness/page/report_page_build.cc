@@ -19,7 +19,7 @@
 #include "harness/page/sweep_plot.h"
 #include "harness/report/study_report.h"
 #include "platform/errno_status.h"
-#include "platform/system_info.h"
+#include "platform/facts/system_info.h"
 
 namespace tickbench::harness {
 namespace {

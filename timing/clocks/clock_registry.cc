@@ -9,7 +9,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "platform/cycle_counter.h"
+#include "platform/cpu/cycle_counter.h"
 #include "timing/clocks/cycle_clock.h"
 #include "timing/clocks/tick_clock.h"
 #include "timing/clocks/virtual_clock.h"

@@ -2,7 +2,7 @@
 // calibrated against CLOCK_MONOTONIC_RAW.
 //
 // Promised:
-//   * A read is the fenced counter read of platform/cycle_counter.h, inline; ticks are
+//   * A read is the fenced counter read of platform/cpu/cycle_counter.h, inline; ticks are
 //     counter units, converted to nanoseconds with the calibrated rate.
 //   * The rate comes with its uncertainty (the calibration's, in ppm), shown in reports.
 //   * Refused (an error, not a wrong clock) where the counter is not invariant, unless the
@@ -21,7 +21,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "platform/compiler.h"
-#include "platform/cycle_counter.h"
+#include "platform/cpu/cycle_counter.h"
 #include "timing/clock.h"
 
 namespace tickbench::timing {

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "gtest/gtest.h"
-#include "platform/cycle_counter.h"
+#include "platform/cpu/cycle_counter.h"
 #include "platform/monotonic.h"
 
 namespace tickbench::timing {

@@ -19,7 +19,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
-#include "platform/cpu_affinity.h"
+#include "platform/cpu/cpu_affinity.h"
 #include "platform/errno_status.h"
 
 namespace tickbench::transport {

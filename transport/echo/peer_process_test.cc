@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "platform/cpu_affinity.h"
+#include "platform/cpu/cpu_affinity.h"
 #include "transport/echo/echo_peer.h"
 #include "transport/io/message_pattern.h"
 #include "transport/io/test_util.h"

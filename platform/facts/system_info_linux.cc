@@ -10,8 +10,8 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
-#include "platform/cpu_affinity.h"
-#include "platform/system_info.h"
+#include "platform/cpu/cpu_affinity.h"
+#include "platform/facts/system_info.h"
 
 namespace tickbench::platform {
 namespace {

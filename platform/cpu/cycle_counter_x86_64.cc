@@ -2,7 +2,7 @@
 #include <cpuid.h>
 
 #include "absl/strings/str_format.h"
-#include "platform/cycle_counter.h"
+#include "platform/cpu/cycle_counter.h"
 
 namespace tickbench::platform {
 

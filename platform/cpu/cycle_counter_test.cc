@@ -1,4 +1,4 @@
-#include "platform/cycle_counter.h"
+#include "platform/cpu/cycle_counter.h"
 
 #include <time.h>
 

@@ -8,7 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "platform/errno_status.h"
-#include "platform/network_facts.h"
+#include "platform/facts/network_facts.h"
 
 namespace tickbench::platform {
 

@@ -1,5 +1,5 @@
 // CPUs without a supported cycle counter: a clear status, never a build break.
-#include "platform/cycle_counter.h"
+#include "platform/cpu/cycle_counter.h"
 
 namespace tickbench::platform {
 

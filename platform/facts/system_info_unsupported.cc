@@ -1,5 +1,5 @@
 // Systems other than Linux: only what needs no OS-specific call.
-#include "platform/system_info.h"
+#include "platform/facts/system_info.h"
 
 namespace tickbench::platform {
 

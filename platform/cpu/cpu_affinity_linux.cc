@@ -4,7 +4,7 @@
 #include <cerrno>
 
 #include "absl/strings/str_format.h"
-#include "platform/cpu_affinity.h"
+#include "platform/cpu/cpu_affinity.h"
 #include "platform/errno_status.h"
 
 namespace tickbench::platform {

@@ -1,6 +1,6 @@
 // arm64: the generic timer's virtual count, cntvct_el0, at the rate in cntfrq_el0.
 #include "absl/strings/str_format.h"
-#include "platform/cycle_counter.h"
+#include "platform/cpu/cycle_counter.h"
 
 namespace tickbench::platform {
 

@@ -1,4 +1,4 @@
-#include "platform/cpu_affinity.h"
+#include "platform/cpu/cpu_affinity.h"
 
 #include <sched.h>
 

@@ -1,4 +1,4 @@
-#include "platform/network_facts.h"
+#include "platform/facts/network_facts.h"
 
 namespace tickbench::platform {
 

@@ -1,5 +1,5 @@
 // The platform-independent parts of system_info.h.
-#include "platform/system_info.h"
+#include "platform/facts/system_info.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -1,4 +1,4 @@
-#include "platform/system_info.h"
+#include "platform/facts/system_info.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
