@@ -16,7 +16,7 @@ namespace {
 
 // The classic UNIX-socket machine: 4.3BSD buffers (C = 1024, t = 512, s = 112), 1.5 ms
 // fixed, 250 ns a byte, 150 µs a cluster, 75 µs a small buffer (each way: the
-// simulation's costs, tests/classic_tables_test.cc).
+// simulation's costs, tests/closed_loop/classic_tables_test.cc).
 double ClassicRtt(double n) {
   BufferModel bsd;
   bsd.family = ModelFamily::kBsdSocket;

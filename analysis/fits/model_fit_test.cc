@@ -151,7 +151,8 @@ TEST(FitBufferModelsTest, StraightLineIsExplainedByTheLine) {
       }
     }
     // At most 2 of 50 (a 5 % false-alarm rate exceeds 2 of 50 with probability 0.46; 1 is
-    // seen): the excursion's error rate is tested at 400 seeds in tests/one_size_dip_test.
+    // seen): the excursion's error rate is tested at 400 seeds in
+    // tests/closed_loop/one_size_dip_test.
     EXPECT_GE(line_wins, kSeeds - 2) << sizes.size() << " sizes";
     EXPECT_EQ(line_wins + excursions, kSeeds) << sizes.size() << " sizes";
   }

@@ -35,8 +35,8 @@
 //    one size of 11). g takes either sign. It counts 3 discrete parameters: the position, the
 //    width (1 or 2 sizes), and one for the search over 2(n − 2) candidates (at 2, a straight
 //    11-size table of 4 runs at 1 % noise was called an excursion in 1 of 50 seeds, and
-//    tests/one_size_dip_test holds the rate under 7 % at 400 seeds of 11 single values). The
-//    fits try every position but the first and last size.
+//    tests/closed_loop/one_size_dip_test holds the rate under 7 % at 400 seeds of 11 single
+//    values). The fits try every position but the first and last size.
 //
 // Sizes are counted in whole bytes (rounded to nearest).
 #ifndef ANALYSIS_BUFFER_MODELS_H_

@@ -6,7 +6,7 @@
 // ParseClockSpec(), ClockSpecToString(), AvailableClockSpecs() and MakeClock()
 // (timing/clocks/clock_spec.h) dispatch through these rows; --help, the allowed-value messages,
 // --list_clocks, the README check (tests/registry_docs_test) and the clock conformance
-// suite (tests/clock_conformance_test) read them. Adding a clock id is one row in
+// suite (tests/conformance/clock_conformance_test) read them. Adding a clock id is one row in
 // os_clocks.cc; adding a clock kind is a ClockKind value, one row here and its target in
 // the clock_spec library's deps.
 //

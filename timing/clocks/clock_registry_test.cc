@@ -98,7 +98,7 @@ TEST(ClockRegistryTest, EveryClockIdRowIsListedParsedAndOffered) {
 
 // clock_gettime:tai was added as one row in os_clocks.cc and nothing else: it parses,
 // makes CLOCK_TAI, is listed for --clock_id and offered to --list_clocks and the
-// conformance suite (tests/clock_conformance_test picks up AvailableClockSpecs()).
+// conformance suite (tests/conformance/clock_conformance_test picks up AvailableClockSpecs()).
 TEST(ClockRegistryTest, TaiIsOneRowAndEverythingPicksItUp) {
   absl::StatusOr<ClockIdName> tai = ParseClockId("tai");
   ASSERT_TRUE(tai.ok()) << tai.status();

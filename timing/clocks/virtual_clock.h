@@ -5,7 +5,8 @@
 //   * NowTicks() returns exactly the nanoseconds advanced so far (1 tick = 1 ns, claimed
 //     resolution 1 ns); two reads with no AdvanceNanos() between them are equal.
 //   * It never goes backwards: AdvanceNanos() takes a non-negative step.
-//   * Reading it costs no system call and moves nothing (tests/clock_conformance_test.cc).
+//   * Reading it costs no system call and moves nothing
+//   (tests/conformance/clock_conformance_test.cc).
 // Not promised:
 //   * Any relation to real time: a simulation runs as fast as the host can compute it.
 //   * Thread safety: one simulation owns it.

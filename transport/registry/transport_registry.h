@@ -5,9 +5,10 @@
 //
 // Adding a transport is its own file and BUILD target, one row in the table and that
 // target in the registry's deps: --help, the allowed-value messages, the README check
-// (tests/registry_docs_test) and the conformance suites (tests/transport_conformance_test,
-// transport/registry/busy_poll_test) all read this table. Code that needs to know "is this IP?"
-// or "is this IPv6?" asks the row (is_ip(), is_ipv6(), is_udp()), never the name.
+// (tests/registry_docs_test) and the conformance suites
+// (tests/conformance/transport_conformance_test, transport/registry/busy_poll_test) all read this
+// table. Code that needs to know "is this IP?" or "is this IPv6?" asks the row (is_ip(), is_ipv6(),
+// is_udp()), never the name.
 //
 // What is promised: names are unique, non-empty, lower case and printable; the order of
 // RegisteredTransports() is fixed (it is the order of --help and of every list); a row's
