@@ -76,20 +76,7 @@ std::string FormatClockInfoJson(const std::vector<ClockDescription>& clocks) {
   WriteProvenanceJson(json, "clock_info");
   json.Key("clocks");
   json.BeginArray();
-  for (const ClockDescription& clock : clocks) {
-    json.BeginObject();
-    json.StringField("spec", clock.info.spec);
-    json.StringField("name", clock.info.name);
-    json.NumberField("ticks_per_second", clock.info.ticks_per_second);
-    json.NumberField("claimed_resolution_ns",
-                     absl::ToDoubleNanoseconds(clock.info.claimed_resolution));
-    json.NumberField("observed_resolution_ns",
-                     absl::ToDoubleNanoseconds(clock.probe.observed_resolution));
-    json.NumberField("read_cost_ns", clock.probe.read_cost_ns);
-    json.IntegerField("backward_steps", clock.probe.backward_steps);
-    json.StringField("notes", clock.info.notes);
-    json.EndObject();
-  }
+  for (const ClockDescription& clock : clocks) WriteClockJson(json, clock);
   json.EndArray();
   json.EndObject();
   return json.text() + "\n";
