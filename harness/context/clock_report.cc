@@ -1,6 +1,5 @@
 #include "harness/context/clock_report.h"
 
-#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "harness/json/json_writer.h"
@@ -84,11 +83,7 @@ std::string FormatClockInfoJson(const std::vector<ClockDescription>& clocks) {
 
 absl::StatusOr<OutputFormat> ParseModeFormat(absl::string_view mode_flag,
                                              absl::string_view format) {
-  if (format == "table") return OutputFormat::kTable;
-  if (format == "json") return OutputFormat::kJson;
-  return absl::InvalidArgumentError(absl::StrCat("--format: --", mode_flag,
-                                                 " reports as table or json; got '",
-                                                 absl::CHexEscape(format), "'"));
+  return ParseOutputFormat(format, {OutputFormat::kTable, OutputFormat::kJson}, mode_flag);
 }
 
 }  // namespace tickbench::harness
