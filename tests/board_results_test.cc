@@ -11,15 +11,15 @@
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "harness/json/json_reader.h"
 #include "tests/harness_runner.h"
-#include "tests/json_value.h"
 
 namespace {
 
 using ::testing::HasSubstr;
+using tickbench::harness::JsonValue;
+using tickbench::harness::ParseJson;
 using tickbench::testing::HarnessResult;
-using tickbench::testing::JsonValue;
-using tickbench::testing::ParseJson;
 using tickbench::testing::ReadWholeFile;
 using tickbench::testing::RunHarness;
 
@@ -35,13 +35,13 @@ std::vector<std::pair<double, double>> AnalyzedMeans(const std::string& column) 
   EXPECT_TRUE(json.ok()) << json.status() << "\n" << r.out;
   std::vector<std::pair<double, double>> means;
   if (!json.ok()) return means;
-  const JsonValue* value_column = json->Find("value_column");
-  EXPECT_TRUE(value_column != nullptr && value_column->string == column) << r.out;
-  const JsonValue* points = json->Find("points");
+  const JsonValue* value_column = json->Get("value_column");
+  EXPECT_TRUE(value_column != nullptr && value_column->text == column) << r.out;
+  const JsonValue* points = json->Get("points");
   if (points == nullptr) return means;
-  for (const JsonValue& point : points->array) {
-    const JsonValue* size = point.Find("size_bytes");
-    const JsonValue* mean = point.Find("mean");
+  for (const JsonValue& point : points->items) {
+    const JsonValue* size = point.Get("size_bytes");
+    const JsonValue* mean = point.Get("mean");
     if (size != nullptr && mean != nullptr) means.emplace_back(size->number, mean->number);
   }
   return means;

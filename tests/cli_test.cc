@@ -9,17 +9,17 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "harness/cli/presets.h"
+#include "harness/json/json_reader.h"
 #include "tests/harness_runner.h"
-#include "tests/json_value.h"
 #include "transport/registry/transport_registry.h"
 
 namespace {
 
 using ::testing::HasSubstr;
 using ::testing::Not;
+using tickbench::harness::JsonValue;
+using tickbench::harness::ParseJson;
 using tickbench::testing::HarnessResult;
-using tickbench::testing::JsonValue;
-using tickbench::testing::ParseJson;
 using tickbench::testing::RunHarness;
 
 TEST(CliTest, DashHIsHelp) {
@@ -79,13 +79,13 @@ JsonValue ProvenancedJson(const std::string& text, const std::string& mode) {
   absl::StatusOr<JsonValue> json = ParseJson(text);
   EXPECT_TRUE(json.ok()) << json.status() << "\n" << text;
   if (!json.ok()) return JsonValue();
-  EXPECT_EQ(json->type, JsonValue::Type::kObject);
-  const JsonValue* schema = json->Find("schema_version");
+  EXPECT_EQ(json->kind, JsonValue::Kind::kObject);
+  const JsonValue* schema = json->Get("schema_version");
   EXPECT_TRUE(schema != nullptr && schema->integral && schema->number >= 1);
-  const JsonValue* version = json->Find("tickbench_version");
-  EXPECT_TRUE(version != nullptr && !version->string.empty());
-  const JsonValue* mode_value = json->Find("mode");
-  EXPECT_TRUE(mode_value != nullptr && mode_value->string == mode) << text;
+  const JsonValue* version = json->Get("tickbench_version");
+  EXPECT_TRUE(version != nullptr && !version->text.empty());
+  const JsonValue* mode_value = json->Get("mode");
+  EXPECT_TRUE(mode_value != nullptr && mode_value->text == mode) << text;
   return *json;
 }
 
@@ -93,35 +93,35 @@ TEST(CliTest, ListClocksClockInfoAndAnalyzeTakeFormatJson) {
   const HarnessResult list = RunHarness("--list_clocks --format=json");
   ASSERT_EQ(list.exit_code, 0) << list.err;
   const JsonValue clocks = ProvenancedJson(list.out, "list_clocks");
-  const JsonValue* listed = clocks.Find("clocks");
+  const JsonValue* listed = clocks.Get("clocks");
   ASSERT_NE(listed, nullptr);
   bool virtual_listed = false;
-  for (const JsonValue& clock : listed->array) {
-    const JsonValue* spec = clock.Find("spec");
+  for (const JsonValue& clock : listed->items) {
+    const JsonValue* spec = clock.Get("spec");
     ASSERT_NE(spec, nullptr);
-    virtual_listed = virtual_listed || spec->string == "virtual";
+    virtual_listed = virtual_listed || spec->text == "virtual";
   }
   EXPECT_TRUE(virtual_listed) << list.out;
 
   const HarnessResult info = RunHarness("--clock_info=virtual,tick:20ms --format=json");
   ASSERT_EQ(info.exit_code, 0) << info.err;
   const JsonValue probed = ProvenancedJson(info.out, "clock_info");
-  ASSERT_NE(probed.Find("clocks"), nullptr);
-  ASSERT_EQ(probed.Find("clocks")->array.size(), 2u);
-  EXPECT_EQ(probed.Find("clocks")->array[1].Find("claimed_resolution_ns")->number, 20e6);
+  ASSERT_NE(probed.Get("clocks"), nullptr);
+  ASSERT_EQ(probed.Get("clocks")->items.size(), 2u);
+  EXPECT_EQ(probed.Get("clocks")->items[1].Get("claimed_resolution_ns")->number, 20e6);
 
   const HarnessResult analyzed = RunHarness(
       "--analyze=tests/golden/analyze_input.csv --format=json", "unset BUILD_WORKING_DIRECTORY;");
   ASSERT_EQ(analyzed.exit_code, 0) << analyzed.err;
   const JsonValue analysis = ProvenancedJson(analyzed.out, "analyze");
-  ASSERT_NE(analysis.Find("points"), nullptr);
-  EXPECT_GE(analysis.Find("points")->array.size(), 7u);
-  ASSERT_NE(analysis.Find("steps"), nullptr);
-  EXPECT_GE(analysis.Find("steps")->array.size(), 1u) << analyzed.out;
+  ASSERT_NE(analysis.Get("points"), nullptr);
+  EXPECT_GE(analysis.Get("points")->items.size(), 7u);
+  ASSERT_NE(analysis.Get("steps"), nullptr);
+  EXPECT_GE(analysis.Get("steps")->items.size(), 1u) << analyzed.out;
   // The table's text is kept whole in "report".
   const HarnessResult table =
       RunHarness("--analyze=tests/golden/analyze_input.csv", "unset BUILD_WORKING_DIRECTORY;");
-  EXPECT_EQ(analysis.Find("report")->string, table.out);
+  EXPECT_EQ(analysis.Get("report")->text, table.out);
 }
 
 TEST(CliTest, ModesThatMeasureNothingRefuseCsv) {

@@ -21,17 +21,17 @@
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "harness/json/json_reader.h"
 #include "tests/harness_runner.h"
-#include "tests/json_value.h"
 
 namespace {
 
 using ::testing::HasSubstr;
 
+using tickbench::harness::JsonValue;
+using tickbench::harness::ParseJson;
 using tickbench::testing::HarnessPath;
 using tickbench::testing::HarnessResult;
-using tickbench::testing::JsonValue;
-using tickbench::testing::ParseJson;
 using tickbench::testing::ReadWholeFile;
 
 HarnessResult RunHarness(const std::string& args) {
@@ -436,10 +436,10 @@ const JsonValue* At(const JsonValue& json, const std::string& path) {
   const JsonValue* at = &json;
   for (absl::string_view key : absl::StrSplit(path, '.')) {
     size_t index = 0;
-    if (at->type == JsonValue::Type::kArray && absl::SimpleAtoi(key, &index)) {
-      at = index < at->array.size() ? &at->array[index] : nullptr;
+    if (at->kind == JsonValue::Kind::kArray && absl::SimpleAtoi(key, &index)) {
+      at = index < at->items.size() ? &at->items[index] : nullptr;
     } else {
-      at = at->Find(key);
+      at = at->Get(key);
     }
     if (at == nullptr) return nullptr;
   }
@@ -471,7 +471,7 @@ TEST(FaultTest, FiguresNotMeasuredAreNullInJsonAndEmptyInCsvAndTheTable) {
         "reference.per_iteration_mean_ns", "reference.per_iteration_p50_ns"}) {
     const JsonValue* value = At(*swept, absl::StrCat("results.0.", path));
     ASSERT_NE(value, nullptr) << path;
-    EXPECT_EQ(value->type, JsonValue::Type::kNull) << "sweep " << path << ": " << value->number;
+    EXPECT_EQ(value->kind, JsonValue::Kind::kNull) << "sweep " << path << ": " << value->number;
   }
   ASSERT_NE(At(*studied, "results.0.runs"), nullptr);
   EXPECT_EQ(At(*studied, "results.0.runs")->number, 0);
@@ -482,7 +482,7 @@ TEST(FaultTest, FiguresNotMeasuredAreNullInJsonAndEmptyInCsvAndTheTable) {
         "probe_effect_ns_per_read"}) {
     const JsonValue* value = At(*studied, absl::StrCat("results.0.", path));
     ASSERT_NE(value, nullptr) << path;
-    EXPECT_EQ(value->type, JsonValue::Type::kNull) << "study " << path << ": " << value->number;
+    EXPECT_EQ(value->kind, JsonValue::Kind::kNull) << "study " << path << ": " << value->number;
   }
 
   const std::map<std::string, std::string> sweep_csv =

@@ -10,21 +10,42 @@
 namespace tickbench::testing {
 namespace {
 
+using harness::JsonValue;
+
+// "null", "boolean", "number" ("integer" when integral), "string", "array", "object".
+std::string TypeName(const JsonValue& value) {
+  switch (value.kind) {
+    case JsonValue::Kind::kNull:
+      return "null";
+    case JsonValue::Kind::kBool:
+      return "boolean";
+    case JsonValue::Kind::kNumber:
+      return value.integral ? "integer" : "number";
+    case JsonValue::Kind::kString:
+      return "string";
+    case JsonValue::Kind::kArray:
+      return "array";
+    case JsonValue::Kind::kObject:
+      return "object";
+  }
+  return "?";
+}
+
 bool HasType(const JsonValue& value, const std::string& type) {
   const std::string actual = TypeName(value);
   return actual == type || (type == "number" && actual == "integer");
 }
 
 bool SameScalar(const JsonValue& a, const JsonValue& b) {
-  if (a.type != b.type) return false;
-  switch (a.type) {
-    case JsonValue::Type::kString:
-      return a.string == b.string;
-    case JsonValue::Type::kNumber:
+  if (a.kind != b.kind) return false;
+  switch (a.kind) {
+    case JsonValue::Kind::kString:
+      return a.text == b.text;
+    case JsonValue::Kind::kNumber:
       return a.number == b.number;
-    case JsonValue::Type::kBool:
+    case JsonValue::Kind::kBool:
       return a.boolean == b.boolean;
-    case JsonValue::Type::kNull:
+    case JsonValue::Kind::kNull:
       return true;
     default:
       return false;
@@ -36,31 +57,31 @@ class Validator {
   explicit Validator(const JsonValue& root) : root_(root) {}
 
   void Check(const JsonValue& value, const JsonValue& schema, const std::string& path) {
-    for (const auto& [keyword, argument] : schema.object) {
+    for (const auto& [keyword, argument] : schema.members) {
       if (kIgnored.count(keyword) > 0) continue;
       if (keyword == "$ref") {
         CheckRef(value, argument, path);
       } else if (keyword == "type") {
         CheckType(value, argument, path);
       } else if (keyword == "required") {
-        for (const JsonValue& key : argument.array) {
-          if (value.type == JsonValue::Type::kObject && value.Find(key.string) == nullptr) {
-            Fail(path, absl::StrCat("required key '", key.string, "' missing"));
+        for (const JsonValue& key : argument.items) {
+          if (value.kind == JsonValue::Kind::kObject && value.Get(key.text) == nullptr) {
+            Fail(path, absl::StrCat("required key '", key.text, "' missing"));
           }
         }
       } else if (keyword == "properties") {
-        for (const auto& [name, sub] : argument.object) {
-          if (const JsonValue* member = value.Find(name)) Check(*member, sub, path + "." + name);
+        for (const auto& [name, sub] : argument.members) {
+          if (const JsonValue* member = value.Get(name)) Check(*member, sub, path + "." + name);
         }
       } else if (keyword == "items") {
-        for (size_t i = 0; i < value.array.size(); ++i) {
-          Check(value.array[i], argument, absl::StrCat(path, "[", i, "]"));
+        for (size_t i = 0; i < value.items.size(); ++i) {
+          Check(value.items[i], argument, absl::StrCat(path, "[", i, "]"));
         }
       } else if (keyword == "enum" || keyword == "const") {
-        CheckAllowed(value, keyword == "enum" ? argument.array : std::vector<JsonValue>{argument},
+        CheckAllowed(value, keyword == "enum" ? argument.items : std::vector<JsonValue>{argument},
                      path);
       } else if (keyword == "minimum") {
-        if (value.type == JsonValue::Type::kNumber && value.number < argument.number) {
+        if (value.kind == JsonValue::Kind::kNumber && value.number < argument.number) {
           Fail(path, absl::StrCat(value.number, " is below the minimum ", argument.number));
         }
       } else if (keyword == "oneOf") {
@@ -83,18 +104,18 @@ class Validator {
   }
 
   void CheckRef(const JsonValue& value, const JsonValue& ref, const std::string& path) {
-    absl::string_view name = ref.string;
-    const JsonValue* defs = root_.Find("$defs");
+    absl::string_view name = ref.text;
+    const JsonValue* defs = root_.Get("$defs");
     const JsonValue* target =
-        absl::ConsumePrefix(&name, "#/$defs/") && defs != nullptr ? defs->Find(name) : nullptr;
-    if (target == nullptr) return Fail(path, absl::StrCat("unresolved $ref ", ref.string));
+        absl::ConsumePrefix(&name, "#/$defs/") && defs != nullptr ? defs->Get(name) : nullptr;
+    if (target == nullptr) return Fail(path, absl::StrCat("unresolved $ref ", ref.text));
     Check(value, *target, path);
   }
 
   void CheckType(const JsonValue& value, const JsonValue& type, const std::string& path) {
     std::vector<std::string> allowed;
-    if (type.type == JsonValue::Type::kString) allowed.push_back(type.string);
-    for (const JsonValue& t : type.array) allowed.push_back(t.string);
+    if (type.kind == JsonValue::Kind::kString) allowed.push_back(type.text);
+    for (const JsonValue& t : type.items) allowed.push_back(t.text);
     for (const std::string& t : allowed) {
       if (HasType(value, t)) return;
     }
@@ -107,13 +128,13 @@ class Validator {
     for (const JsonValue& a : allowed) {
       if (SameScalar(value, a)) return;
     }
-    Fail(path, absl::StrCat("value not allowed (", TypeName(value), " ", value.string, ")"));
+    Fail(path, absl::StrCat("value not allowed (", TypeName(value), " ", value.text, ")"));
   }
 
   void CheckOneOf(const JsonValue& value, const JsonValue& options, const std::string& path) {
     int matched = 0;
     std::vector<std::string> why;
-    for (const JsonValue& option : options.array) {
+    for (const JsonValue& option : options.items) {
       Validator sub(root_);
       sub.Check(value, option, path);
       if (sub.errors.empty()) {
@@ -123,7 +144,7 @@ class Validator {
       }
     }
     if (matched != 1) {
-      Fail(path, absl::StrCat("matches ", matched, " of oneOf's ", options.array.size(),
+      Fail(path, absl::StrCat("matches ", matched, " of oneOf's ", options.items.size(),
                               " schemas (", absl::StrJoin(why, "; "), ")"));
     }
   }

@@ -9,15 +9,16 @@
 #include <string>
 #include <vector>
 
-#include "tests/json_value.h"
+#include "harness/json/json_reader.h"
 
 namespace tickbench::testing {
 
 // The places where `document` breaks `schema` ("$.results[0].averaged: required key
 // 'rtt_ns' missing"), empty when it conforms. `root` is the schema document that "$ref"
 // resolves in (usually `schema` itself).
-std::vector<std::string> ValidateJson(const JsonValue& document, const JsonValue& schema,
-                                      const JsonValue& root);
+std::vector<std::string> ValidateJson(const harness::JsonValue& document,
+                                      const harness::JsonValue& schema,
+                                      const harness::JsonValue& root);
 
 }  // namespace tickbench::testing
 

@@ -14,16 +14,16 @@
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "harness/json/json_reader.h"
 #include "tests/harness_runner.h"
 #include "tests/json_schema.h"
-#include "tests/json_value.h"
 
 namespace {
 
 using ::testing::HasSubstr;
+using tickbench::harness::JsonValue;
+using tickbench::harness::ParseJson;
 using tickbench::testing::HarnessResult;
-using tickbench::testing::JsonValue;
-using tickbench::testing::ParseJson;
 using tickbench::testing::ReadWholeFile;
 using tickbench::testing::RunHarness;
 using tickbench::testing::ValidateJson;
@@ -49,7 +49,7 @@ JsonValue RunJson(const std::string& args) {
 
 TEST(SchemaTest, EveryModesJsonConforms) {
   const JsonValue schema = Schema();
-  ASSERT_EQ(schema.type, JsonValue::Type::kObject);
+  ASSERT_EQ(schema.kind, JsonValue::Kind::kObject);
   for (const std::string& args :
        {std::string(kSweep) + " --format=json", std::string(kStudy) + " --format=json",
         std::string(kSweep) + " --sim_bsd --peer_drop_every=7 --format=json",
@@ -77,23 +77,23 @@ TEST(SchemaTest, CompareJsonConformsAndSaysWhatItIs) {
   const JsonValue json = RunJson(absl::StrCat("--compare=", a, ",", b, " --format=json"));
   const std::vector<std::string> errors = ValidateJson(json, schema, schema);
   EXPECT_TRUE(errors.empty()) << absl::StrJoin(errors, "\n  ");
-  ASSERT_NE(json.Find("mode"), nullptr);
-  EXPECT_EQ(json.Find("mode")->string, "compare");
-  EXPECT_EQ(json.Find("schema_version")->number, 2);
-  EXPECT_FALSE(json.Find("tickbench_version")->string.empty());
-  const JsonValue* sizes = json.Find("sizes");
+  ASSERT_NE(json.Get("mode"), nullptr);
+  EXPECT_EQ(json.Get("mode")->text, "compare");
+  EXPECT_EQ(json.Get("schema_version")->number, 2);
+  EXPECT_FALSE(json.Get("tickbench_version")->text.empty());
+  const JsonValue* sizes = json.Get("sizes");
   ASSERT_NE(sizes, nullptr);
-  ASSERT_EQ(sizes->array.size(), 2u);
-  const JsonValue* averaged = sizes->array[0].Find("averaged");
-  EXPECT_TRUE(averaged->Find("valid")->boolean);
+  ASSERT_EQ(sizes->items.size(), 2u);
+  const JsonValue* averaged = sizes->items[0].Get("averaged");
+  EXPECT_TRUE(averaged->Get("valid")->boolean);
   // Simulated: 2 us more per round trip, exactly, and the ratio is B's mean over A's.
-  const double a_ns = averaged->Find("a_ns")->number, b_ns = averaged->Find("b_ns")->number;
+  const double a_ns = averaged->Get("a_ns")->number, b_ns = averaged->Get("b_ns")->number;
   EXPECT_EQ(b_ns - a_ns, 2000);
-  EXPECT_NEAR(averaged->Find("ratio")->number, b_ns / a_ns, 1e-5);
+  EXPECT_NEAR(averaged->Get("ratio")->number, b_ns / a_ns, 1e-5);
   for (const char* mode : {"", "sweep"}) {
     JsonValue other = json;
-    for (auto& [key, value] : other.object) {
-      if (key == "mode") value.string = mode;
+    for (auto& [key, value] : other.members) {
+      if (key == "mode") value.text = mode;
     }
     EXPECT_FALSE(ValidateJson(other, schema, schema).empty()) << mode;
   }
@@ -105,18 +105,18 @@ TEST(SchemaTest, TheValidatorRejectsWhatTheSchemaForbids) {
   ASSERT_TRUE(ValidateJson(sweep, schema, schema).empty());
   // The study's old names, a missing key and a wrong type are each caught.
   JsonValue renamed = sweep;
-  for (auto& [key, value] : renamed.object) {
+  for (auto& [key, value] : renamed.members) {
     if (key == "results") key = "cells";
   }
   EXPECT_FALSE(ValidateJson(renamed, schema, schema).empty());
   JsonValue wrong_type = sweep;
-  for (auto& [key, value] : wrong_type.object) {
+  for (auto& [key, value] : wrong_type.members) {
     if (key == "schema_version") value.integral = false, value.number = 2.5;
   }
   EXPECT_FALSE(ValidateJson(wrong_type, schema, schema).empty());
   JsonValue unknown_keyword;
-  unknown_keyword.type = JsonValue::Type::kObject;
-  unknown_keyword.object.emplace_back("pattern", JsonValue());
+  unknown_keyword.kind = JsonValue::Kind::kObject;
+  unknown_keyword.members.emplace_back("pattern", JsonValue());
   EXPECT_FALSE(ValidateJson(sweep, unknown_keyword, unknown_keyword).empty());
 }
 
@@ -125,33 +125,33 @@ TEST(SchemaTest, TheValidatorRejectsWhatTheSchemaForbids) {
 TEST(SchemaTest, SettingsAreTypedAndSayWhatWasGiven) {
   const JsonValue json =
       RunJson("--transport=sim --experiment=udp_rtt --iterations=20 --format=json");
-  const JsonValue* context = json.Find("context");
+  const JsonValue* context = json.Get("context");
   ASSERT_NE(context, nullptr);
-  const JsonValue* settings = context->Find("settings");
+  const JsonValue* settings = context->Get("settings");
   ASSERT_NE(settings, nullptr);
   bool saw_runs = false, saw_iterations = false, saw_timeout = false, saw_bool = false;
-  for (const JsonValue& s : settings->array) {
-    const std::string& name = s.Find("name")->string;
-    const std::string& type = s.Find("type")->string;
-    const JsonValue& value = *s.Find("value");
+  for (const JsonValue& s : settings->items) {
+    const std::string& name = s.Get("name")->text;
+    const std::string& type = s.Get("type")->text;
+    const JsonValue& value = *s.Get("value");
     if (type == "bool") {
-      EXPECT_EQ(value.type, JsonValue::Type::kBool) << name;
+      EXPECT_EQ(value.kind, JsonValue::Kind::kBool) << name;
     }
     if (type == "integer" || type == "duration") {
       EXPECT_TRUE(value.integral) << name;
     }
     if (type == "string") {
-      EXPECT_EQ(value.type, JsonValue::Type::kString) << name;
+      EXPECT_EQ(value.kind, JsonValue::Kind::kString) << name;
     }
     if (name == "runs") {  // udp_rtt's 1, not the flag's default 4, and not typed
       saw_runs = true;
       EXPECT_EQ(value.number, 1);
-      EXPECT_FALSE(s.Find("given")->boolean);
+      EXPECT_FALSE(s.Get("given")->boolean);
     }
     if (name == "iterations") {
       saw_iterations = true;
       EXPECT_EQ(value.number, 20);
-      EXPECT_TRUE(s.Find("given")->boolean);
+      EXPECT_TRUE(s.Get("given")->boolean);
     }
     if (name == "receive_timeout") {
       saw_timeout = true;
@@ -161,12 +161,12 @@ TEST(SchemaTest, SettingsAreTypedAndSayWhatWasGiven) {
     saw_bool = saw_bool || type == "bool";
   }
   EXPECT_TRUE(saw_runs && saw_iterations && saw_timeout && saw_bool);
-  const JsonValue* start = context->Find("load_average_start");
-  const JsonValue* end = context->Find("load_average_end");
+  const JsonValue* start = context->Get("load_average_start");
+  const JsonValue* end = context->Get("load_average_end");
   ASSERT_TRUE(start != nullptr && end != nullptr);
-  EXPECT_EQ(start->array.size(), 3u);  // Linux: /proc/loadavg
-  EXPECT_EQ(end->array.size(), 3u);
-  EXPECT_EQ(context->Find("peer")->string, "");
+  EXPECT_EQ(start->items.size(), 3u);  // Linux: /proc/loadavg
+  EXPECT_EQ(end->items.size(), 3u);
+  EXPECT_EQ(context->Get("peer")->text, "");
 }
 
 // The CSV opens with the context as '#' lines (settings included), which --analyze skips;
@@ -186,17 +186,17 @@ TEST(SchemaTest, CsvCarriesTheContextAndP90) {
   const auto p90 = std::find(columns.begin(), columns.end(), "per_iteration_p90_ns");
   ASSERT_NE(p90, columns.end()) << lines[header];
   const JsonValue json = RunJson(std::string(kSweep) + " --sim_jitter=exponential --format=json");
-  const JsonValue* results = json.Find("results");
+  const JsonValue* results = json.Get("results");
   ASSERT_NE(results, nullptr);
-  ASSERT_EQ(results->array.size(), lines.size() - header - 1);
-  for (size_t i = 0; i < results->array.size(); ++i) {
+  ASSERT_EQ(results->items.size(), lines.size() - header - 1);
+  for (size_t i = 0; i < results->items.size(); ++i) {
     const std::vector<std::string> cells = absl::StrSplit(lines[header + 1 + i], ',');
     ASSERT_EQ(cells.size(), columns.size()) << lines[header + 1 + i];
     double csv_p90 = 0;
     ASSERT_TRUE(absl::SimpleAtod(cells[p90 - columns.begin()], &csv_p90));
-    const double json_p90 = results->array[i].Find("per_iteration")->Find("p90_ns")->number;
+    const double json_p90 = results->items[i].Get("per_iteration")->Get("p90_ns")->number;
     EXPECT_NEAR(csv_p90, json_p90, 1e-3 + 1e-9 * json_p90);
-    EXPECT_GT(csv_p90, results->array[i].Find("per_iteration")->Find("p50_ns")->number);
+    EXPECT_GT(csv_p90, results->items[i].Get("per_iteration")->Get("p50_ns")->number);
   }
   const HarnessResult bare = RunHarness(std::string(kSweep) + " --format=csv --csv_context=false");
   ASSERT_EQ(bare.exit_code, 0);

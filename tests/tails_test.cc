@@ -19,11 +19,14 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
+#include "harness/json/json_reader.h"
 #include "tests/harness_runner.h"
-#include "tests/json_value.h"
 
 namespace tickbench::testing {
 namespace {
+
+using harness::JsonValue;
+using harness::ParseJson;
 
 std::string TempPath(const std::string& name) {
   const char* dir = std::getenv("TEST_TMPDIR");
@@ -40,8 +43,8 @@ double Quantile(std::vector<double> values, double q) {
 }
 
 double NumberOf(const JsonValue& object, const std::string& key) {
-  const JsonValue* v = object.Find(key);
-  return v != nullptr && v->type == JsonValue::Type::kNumber ? v->number : NAN;
+  const JsonValue* v = object.Get(key);
+  return v != nullptr && v->kind == JsonValue::Kind::kNumber ? v->number : NAN;
 }
 
 TEST(Tails, PooledPercentilesAreThoseOfTheRawReadings) {
@@ -81,9 +84,9 @@ TEST(Tails, PooledPercentilesAreThoseOfTheRawReadings) {
   absl::StatusOr<JsonValue> json = ParseJson(ReadWholeFile(json_path));
   ASSERT_TRUE(json.ok()) << json.status();
   int64_t lost = 0, after_fault = 0;
-  for (const JsonValue& result : json->Find("results")->array) {
-    lost += static_cast<int64_t>(NumberOf(*result.Find("faults"), "lost"));
-    after_fault += static_cast<int64_t>(NumberOf(*result.Find("faults"), "after_fault"));
+  for (const JsonValue& result : json->Get("results")->items) {
+    lost += static_cast<int64_t>(NumberOf(*result.Get("faults"), "lost"));
+    after_fault += static_cast<int64_t>(NumberOf(*result.Get("faults"), "after_fault"));
   }
   EXPECT_GT(lost, 0);
   EXPECT_GT(after_fault, 0);
@@ -92,10 +95,10 @@ TEST(Tails, PooledPercentilesAreThoseOfTheRawReadings) {
   EXPECT_EQ(rows, 3 * 3 * 300);
   EXPECT_EQ(faulty, lost + after_fault);
 
-  const JsonValue* pooled = json->Find("pooled_percentiles");
+  const JsonValue* pooled = json->Get("pooled_percentiles");
   ASSERT_NE(pooled, nullptr);
-  ASSERT_EQ(pooled->array.size(), 3u);
-  for (const JsonValue& p : pooled->array) {
+  ASSERT_EQ(pooled->items.size(), 3u);
+  for (const JsonValue& p : pooled->items) {
     const int64_t size = static_cast<int64_t>(NumberOf(p, "size_bytes"));
     const std::vector<double>& values = valid_by_size[size];
     EXPECT_EQ(NumberOf(p, "readings"), static_cast<double>(values.size())) << size;
@@ -104,11 +107,11 @@ TEST(Tails, PooledPercentilesAreThoseOfTheRawReadings) {
          {std::pair<std::string, double>{"p50_ns", 0.5}, {"p99_9_ns", 0.999}, {"p1_ns", 0.01}}) {
       const double expected = Quantile(values, q);
       EXPECT_NEAR(NumberOf(p, name), expected, 1e-6 * expected) << size << " " << name;
-      const JsonValue* ci = p.Find(name + "_ci95");
+      const JsonValue* ci = p.Get(name + "_ci95");
       ASSERT_NE(ci, nullptr);
-      ASSERT_EQ(ci->array.size(), 2u);
-      EXPECT_LE(ci->array[0].number, NumberOf(p, name));
-      EXPECT_GE(ci->array[1].number, NumberOf(p, name));
+      ASSERT_EQ(ci->items.size(), 2u);
+      EXPECT_LE(ci->items[0].number, NumberOf(p, name));
+      EXPECT_GE(ci->items[1].number, NumberOf(p, name));
     }
     // Pooled, not the mean of the runs' medians: with exponential jitter the two differ.
     EXPECT_GT(NumberOf(p, "p99_9_ns"), NumberOf(p, "p50_ns"));

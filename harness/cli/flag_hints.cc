@@ -56,6 +56,26 @@ std::string NearestName(absl::string_view typed, const std::vector<std::string>&
   return best;
 }
 
+std::vector<FlagArgument> ScanFlags(
+    const std::vector<std::string>& args,
+    const std::function<bool(absl::string_view name)>& takes_value) {
+  std::vector<FlagArgument> flags;
+  for (size_t i = 0; i < args.size(); ++i) {
+    absl::string_view arg = args[i];
+    if (arg == "--") break;
+    if (!absl::ConsumePrefix(&arg, "--") && !absl::ConsumePrefix(&arg, "-")) continue;
+    const size_t equals = arg.find('=');
+    FlagArgument flag{std::string(arg.substr(0, equals)), std::nullopt};
+    if (equals != absl::string_view::npos) {
+      flag.value = std::string(arg.substr(equals + 1));
+    } else if (takes_value != nullptr && takes_value(flag.name) && i + 1 < args.size()) {
+      flag.value = args[++i];
+    }
+    flags.push_back(std::move(flag));
+  }
+  return flags;
+}
+
 std::vector<std::string> UnknownFlagHints(const std::vector<std::string>& args,
                                           const std::vector<std::string>& names,
                                           bool (*takes_value)(absl::string_view name)) {
@@ -63,17 +83,12 @@ std::vector<std::string> UnknownFlagHints(const std::vector<std::string>& args,
     return std::find(names.begin(), names.end(), name) != names.end();
   };
   std::vector<std::string> hints;
-  for (size_t i = 0; i < args.size(); ++i) {
-    absl::string_view arg = args[i];
-    if (arg == "--") break;
-    if (!absl::ConsumePrefix(&arg, "--") && !absl::ConsumePrefix(&arg, "-")) continue;
-    const size_t equals = arg.find('=');
-    const absl::string_view name = arg.substr(0, equals);
-    if (known(name)) {
-      if (equals == absl::string_view::npos && takes_value(name)) ++i;
-      continue;
-    }
-    if (absl::StartsWith(name, "no") && known(name.substr(2))) continue;
+  const auto known_taking_value = [&](absl::string_view name) {
+    return known(name) && takes_value(name);
+  };
+  for (const FlagArgument& flag : ScanFlags(args, known_taking_value)) {
+    const absl::string_view name = flag.name;
+    if (known(name) || (absl::StartsWith(name, "no") && known(name.substr(2)))) continue;
     const std::string nearest = NearestName(name, names);
     if (nearest.empty()) continue;
     hints.push_back(absl::StrCat("tickbench: unknown flag --", absl::CHexEscape(name),
@@ -161,22 +176,19 @@ std::string NumberProblem(NumberKind kind, absl::string_view text) {
 }  // namespace
 
 std::vector<std::string> NumberValueHints(const std::vector<std::string>& args) {
+  const auto number_flag = [](absl::string_view name) -> const NumberFlag* {
+    for (const NumberFlag& flag : NumberFlags())
+      if (name == flag.name) return &flag;
+    return nullptr;
+  };
   std::vector<std::string> hints;
-  for (size_t i = 0; i < args.size(); ++i) {
-    absl::string_view arg = args[i];
-    if (arg == "--") break;
-    if (!absl::ConsumePrefix(&arg, "--") && !absl::ConsumePrefix(&arg, "-")) continue;
-    const size_t equals = arg.find('=');
-    const absl::string_view name = arg.substr(0, equals);
-    for (const NumberFlag& flag : NumberFlags()) {  // the flag named, if a number flag
-      if (name != flag.name) continue;
-      if (equals == absl::string_view::npos && i + 1 >= args.size()) break;
-      const std::string value =
-          equals == absl::string_view::npos ? args[++i] : std::string(arg.substr(equals + 1));
-      if (const std::string problem = NumberProblem(flag.kind, value); !problem.empty()) {
-        hints.push_back(absl::StrCat("tickbench: --", flag.name, ": ", flag.allowed, "; got ",
-                                     Quoted(value), ", ", problem));
-      }
+  const auto takes_value = [&](absl::string_view name) { return number_flag(name) != nullptr; };
+  for (const FlagArgument& given : ScanFlags(args, takes_value)) {
+    const NumberFlag* flag = number_flag(given.name);
+    if (flag == nullptr || !given.value.has_value()) continue;
+    if (const std::string problem = NumberProblem(flag->kind, *given.value); !problem.empty()) {
+      hints.push_back(absl::StrCat("tickbench: --", flag->name, ": ", flag->allowed, "; got ",
+                                   Quoted(*given.value), ", ", problem));
     }
   }
   return hints;

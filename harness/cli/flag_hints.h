@@ -4,12 +4,27 @@
 #ifndef HARNESS_CLI_FLAG_HINTS_H_
 #define HARNESS_CLI_FLAG_HINTS_H_
 
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/strings/string_view.h"
 
 namespace tickbench::harness {
+
+// One flag as written on a command line: "--name=value", "--name value", "-name", "--noname".
+struct FlagArgument {
+  std::string name;                  // without its dashes and "=value"; "noquiet" as written
+  std::optional<std::string> value;  // after "=", or the next argument where it takes one
+};
+
+// The one scan of a command line's arguments (without the program name) for its flags,
+// which Abseil 20220623 keeps to itself: each flag in order, up to "--". A flag written
+// without "=value" takes the next argument as its value where `takes_value(name)` says it
+// does (nullptr: none does) and there is a next argument.
+std::vector<FlagArgument> ScanFlags(const std::vector<std::string>& args,
+                                    const std::function<bool(absl::string_view name)>& takes_value);
 
 // Levenshtein distance (insertions, deletions, substitutions; a swap of neighbours counts 1,
 // as typing them in the wrong order is one slip).

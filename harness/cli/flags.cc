@@ -345,16 +345,13 @@ std::vector<std::string> ParseFlags(int argc, char** argv) {
 }
 
 // The names of the flags on the command line (Abseil 20220623 keeps
-// IsSpecifiedOnCommandLine() private): "--name=v", "--name v", "-name", "--noname".
+// IsSpecifiedOnCommandLine() private), "--noname" as both "noname" and "name".
 std::set<std::string> FlagsOnCommandLine(int argc, char** argv) {
   std::set<std::string> names;
-  for (int i = 1; i < argc; ++i) {
-    absl::string_view arg = argv[i];
-    if (arg == "--") break;
-    if (!absl::ConsumePrefix(&arg, "--") && !absl::ConsumePrefix(&arg, "-")) continue;
-    const std::string name(arg.substr(0, arg.find('=')));
-    names.insert(name);
-    if (absl::StartsWith(name, "no")) names.insert(name.substr(2));
+  for (const FlagArgument& flag :
+       ScanFlags(std::vector<std::string>(argv + 1, argv + argc), RegisteredFlagTakesValue)) {
+    names.insert(flag.name);
+    if (absl::StartsWith(flag.name, "no")) names.insert(flag.name.substr(2));
   }
   return names;
 }

@@ -121,16 +121,9 @@ absl::Status CheckFlagsThatDoNothing(const CommandLine& c, const Plan& plan) {
 
 // --format, --output, --plot and --report, the targets checked before anything is measured.
 absl::Status ResolveOutputs(const CommandLine& c, Plan& plan) {
-  if (c.format == "table") {
-    plan.format = OutputFormat::kTable;
-  } else if (c.format == "csv") {
-    plan.format = OutputFormat::kCsv;
-  } else if (c.format == "json") {
-    plan.format = OutputFormat::kJson;
-  } else {
-    return BadFlag(
-        "format", absl::StrCat("unknown format ", Quoted(c.format), "; allowed: table, csv, json"));
-  }
+  absl::StatusOr<OutputFormat> format = ParseOutputFormat(c.format);
+  if (!format.ok()) return format.status();
+  plan.format = *format;
   if (Given(c, "output") && c.output.empty()) {
     return BadFlag("output", "takes a file, or - for standard output");
   }

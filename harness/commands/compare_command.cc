@@ -300,15 +300,8 @@ int RunCompareCommand(const CommandLine& command_line, const ReportStreams& stre
                            : "a measurement or another mode")));
     }
   }
-  OutputFormat format = OutputFormat::kTable;
-  if (command_line.format == "csv") {
-    format = OutputFormat::kCsv;
-  } else if (command_line.format == "json") {
-    format = OutputFormat::kJson;
-  } else if (command_line.format != "table") {
-    return Usage(absl::InvalidArgumentError(absl::StrCat(
-        "--format: ", absl::CHexEscape(command_line.format), " is not one of table, csv, json")));
-  }
+  const absl::StatusOr<OutputFormat> format = ParseOutputFormat(command_line.format);
+  if (!format.ok()) return Usage(format.status());
   const std::vector<std::string> names = absl::StrSplit(command_line.compare, ',');
   if (names.size() != 2 || names[0].empty() || names[1].empty()) {
     return Usage(absl::InvalidArgumentError(
@@ -327,7 +320,7 @@ int RunCompareCommand(const CommandLine& command_line, const ReportStreams& stre
     texts[i] = *std::move(text);
   }
   absl::StatusOr<std::string> report =
-      CompareSweepJson(texts[0], shown[0], texts[1], shown[1], format);
+      CompareSweepJson(texts[0], shown[0], texts[1], shown[1], *format);
   if (!report.ok()) return Usage(WithFlag("compare", report.status()));
   streams.out(*report);
   return kExitOk;

@@ -1,6 +1,5 @@
 #include "harness/context/clock_report.h"
 
-#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "harness/json/json_writer.h"
@@ -76,20 +75,7 @@ std::string FormatClockInfoJson(const std::vector<ClockDescription>& clocks) {
   WriteProvenanceJson(json, "clock_info");
   json.Key("clocks");
   json.BeginArray();
-  for (const ClockDescription& clock : clocks) {
-    json.BeginObject();
-    json.StringField("spec", clock.info.spec);
-    json.StringField("name", clock.info.name);
-    json.NumberField("ticks_per_second", clock.info.ticks_per_second);
-    json.NumberField("claimed_resolution_ns",
-                     absl::ToDoubleNanoseconds(clock.info.claimed_resolution));
-    json.NumberField("observed_resolution_ns",
-                     absl::ToDoubleNanoseconds(clock.probe.observed_resolution));
-    json.NumberField("read_cost_ns", clock.probe.read_cost_ns);
-    json.IntegerField("backward_steps", clock.probe.backward_steps);
-    json.StringField("notes", clock.info.notes);
-    json.EndObject();
-  }
+  for (const ClockDescription& clock : clocks) WriteClockJson(json, clock);
   json.EndArray();
   json.EndObject();
   return json.text() + "\n";
@@ -97,11 +83,7 @@ std::string FormatClockInfoJson(const std::vector<ClockDescription>& clocks) {
 
 absl::StatusOr<OutputFormat> ParseModeFormat(absl::string_view mode_flag,
                                              absl::string_view format) {
-  if (format == "table") return OutputFormat::kTable;
-  if (format == "json") return OutputFormat::kJson;
-  return absl::InvalidArgumentError(absl::StrCat("--format: --", mode_flag,
-                                                 " reports as table or json; got '",
-                                                 absl::CHexEscape(format), "'"));
+  return ParseOutputFormat(format, {OutputFormat::kTable, OutputFormat::kJson}, mode_flag);
 }
 
 }  // namespace tickbench::harness

@@ -246,6 +246,22 @@ void WriteProvenanceJson(JsonWriter& json, absl::string_view mode) {
   json.StringField("mode", mode);
 }
 
+void WriteClockJson(JsonWriter& json, const ClockDescription& clock) {
+  json.BeginObject();
+  if (!clock.role.empty()) json.StringField("role", clock.role);
+  json.StringField("spec", clock.info.spec);
+  json.StringField("name", clock.info.name);
+  json.NumberField("ticks_per_second", clock.info.ticks_per_second);
+  json.NumberField("claimed_resolution_ns",
+                   absl::ToDoubleNanoseconds(clock.info.claimed_resolution));
+  json.NumberField("observed_resolution_ns",
+                   absl::ToDoubleNanoseconds(clock.probe.observed_resolution));
+  json.NumberField("read_cost_ns", clock.probe.read_cost_ns);
+  json.IntegerField("backward_steps", clock.probe.backward_steps);
+  json.StringField("notes", clock.info.notes);
+  json.EndObject();
+}
+
 void WriteContextJson(JsonWriter& json, const RunContext& context, absl::string_view experiment) {
   json.BeginObject();
   const platform::SystemInfo& s = context.system;
@@ -264,21 +280,7 @@ void WriteContextJson(JsonWriter& json, const RunContext& context, absl::string_
   json.StringField("build_mode", s.build_mode);
   json.Key("clocks");
   json.BeginArray();
-  for (const ClockDescription& clock : context.clocks) {
-    json.BeginObject();
-    json.StringField("role", clock.role);
-    json.StringField("spec", clock.info.spec);
-    json.StringField("name", clock.info.name);
-    json.NumberField("ticks_per_second", clock.info.ticks_per_second);
-    json.NumberField("claimed_resolution_ns",
-                     absl::ToDoubleNanoseconds(clock.info.claimed_resolution));
-    json.NumberField("observed_resolution_ns",
-                     absl::ToDoubleNanoseconds(clock.probe.observed_resolution));
-    json.NumberField("read_cost_ns", clock.probe.read_cost_ns);
-    json.IntegerField("backward_steps", clock.probe.backward_steps);
-    json.StringField("notes", clock.info.notes);
-    json.EndObject();
-  }
+  for (const ClockDescription& clock : context.clocks) WriteClockJson(json, clock);
   json.EndArray();
   json.Key("flags");
   json.BeginObject();

@@ -91,6 +91,11 @@ std::vector<std::string> ContextWarnings(const platform::SystemInfo& system,
 // "mode" ("sweep", "study", "list_clocks", "clock_info", "analyze").
 void WriteProvenanceJson(JsonWriter& json, absl::string_view mode);
 
+// One clock as a JSON object, the one writer of it (--clock_info's list and a report's
+// context): {role (when it has one), spec, name, ticks_per_second, claimed_resolution_ns,
+// observed_resolution_ns, read_cost_ns, backward_steps, notes}.
+void WriteClockJson(JsonWriter& json, const ClockDescription& clock);
+
 // The context as one JSON object (host, build, clocks with their probes, flags, warnings).
 void WriteContextJson(JsonWriter& json, const RunContext& context, absl::string_view experiment);
 

@@ -95,6 +95,30 @@ TEST(RunContextTest, QuietOnAGoodSetup) {
   EXPECT_LE(warnings.size(), platform::IsOptimizedBuild() ? 0u : 1u);
 }
 
+// One writer of a clock's object: a report's context and --clock_info's list (no role) write
+// the same members in the same order.
+TEST(RunContextTest, OneClockObjectWithItsRoleWhereItHasOne) {
+  ClockDescription clock = Coarse(absl::Microseconds(1));
+  clock.info.spec = "tick";
+  clock.info.ticks_per_second = 1e6;
+  clock.probe.read_cost_ns = 2.5;
+  clock.probe.backward_steps = 3;
+  clock.info.notes = "n";
+  const std::string members =
+      R"("spec":"tick","name":"tick","ticks_per_second":1000000,"claimed_resolution_ns":1000,)"
+      R"("observed_resolution_ns":1000,"read_cost_ns":2.5,"backward_steps":3,"notes":"n"})";
+  JsonWriter listed;
+  WriteClockJson(listed, clock);
+  EXPECT_EQ(listed.text(), "{" + members);
+  clock.role = "reference";
+  JsonWriter with_role;
+  WriteClockJson(with_role, clock);
+  EXPECT_EQ(with_role.text(), R"({"role":"reference",)" + members);
+  JsonWriter context;
+  WriteContextJson(context, MakeRunContext({clock}, {}), "e");
+  EXPECT_THAT(context.text(), HasSubstr(R"("clocks":[)" + with_role.text() + "]"));
+}
+
 TEST(RunContextTest, CommentNamesHostClocksAndWarnings) {
   RunContext context = MakeRunContext({Coarse(absl::Milliseconds(10))}, {{"clock", "tick"}});
   const std::string text = FormatContextComment(context);

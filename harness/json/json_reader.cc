@@ -1,6 +1,7 @@
 #include "harness/json/json_reader.h"
 
 #include <cstdlib>
+#include <cstring>
 
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
@@ -10,6 +11,25 @@ namespace tickbench::harness {
 namespace {
 
 constexpr int kMaxJsonDepth = 64;
+
+// `code` (at most U+10FFFF) as UTF-8.
+void AppendUtf8(unsigned code, std::string& out) {
+  if (code < 0x80) {
+    out += static_cast<char>(code);
+    return;
+  }
+  if (code < 0x800) {
+    out += static_cast<char>(0xC0 | (code >> 6));
+  } else if (code < 0x10000) {
+    out += static_cast<char>(0xE0 | (code >> 12));
+    out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (code >> 18));
+    out += static_cast<char>(0x80 | ((code >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
+  }
+  out += static_cast<char>(0x80 | (code & 0x3F));
+}
 
 class JsonParser {
  public:
@@ -57,23 +77,37 @@ class JsonParser {
     return ParseNumber(value);
   }
 
+  // RFC 8259's number: [-] (0 | [1-9][0-9]*) [. [0-9]+] [(e|E) [+|-] [0-9]+].
   absl::Status ParseNumber(JsonValue& value) {
     const size_t start = pos_;
-    while (pos_ < text_.size() &&
-           (absl::ascii_isdigit(static_cast<unsigned char>(text_[pos_])) ||
-            absl::string_view("+-.eE").find(text_[pos_]) != absl::string_view::npos)) {
-      ++pos_;
-    }
-    if (pos_ == start) return Error("expected a value");
-    const std::string number(text_.substr(start, pos_ - start));
-    char* end = nullptr;
-    value.number = std::strtod(number.c_str(), &end);
-    if (end != number.c_str() + number.size()) {
+    Consume("-");
+    if (!Consume("0") && SkipDigits() == 0) {
       pos_ = start;
-      return Error("malformed number");
+      return Error(start < text_.size() && text_[start] != '-' ? "expected a value"
+                                                               : "malformed number");
     }
+    bool integral = true;
+    if (Consume(".")) {
+      integral = false;
+      if (SkipDigits() == 0) return Error("malformed number");
+    }
+    if (Consume("e") || Consume("E")) {
+      integral = false;
+      if (!Consume("+")) Consume("-");
+      if (SkipDigits() == 0) return Error("malformed number");
+    }
+    const std::string number(text_.substr(start, pos_ - start));
+    value.number = std::strtod(number.c_str(), nullptr);
+    value.integral = integral;
     value.kind = JsonValue::Kind::kNumber;
     return absl::OkStatus();
+  }
+
+  size_t SkipDigits() {
+    const size_t start = pos_;
+    while (pos_ < text_.size() && absl::ascii_isdigit(static_cast<unsigned char>(text_[pos_])))
+      ++pos_;
+    return pos_ - start;
   }
 
   absl::Status ParseString(std::string& out) {
@@ -88,48 +122,52 @@ class JsonParser {
       }
       if (pos_ >= text_.size()) break;
       const char e = text_[pos_++];
-      switch (e) {
-        case '"':
-        case '\\':
-        case '/':
-          out += e;
-          break;
-        case 'b':
-          out += '\b';
-          break;
-        case 'f':
-          out += '\f';
-          break;
-        case 'n':
-          out += '\n';
-          break;
-        case 'r':
-          out += '\r';
-          break;
-        case 't':
-          out += '\t';
-          break;
-        case 'u': {
-          if (pos_ + 4 > text_.size()) return Error("short \\u escape");
-          unsigned code = 0;
-          for (int i = 0; i < 4; ++i) {
-            const char h = text_[pos_++];
-            if (!absl::ascii_isxdigit(static_cast<unsigned char>(h)))
-              return Error("bad \\u escape");
-            code =
-                code * 16 + (absl::ascii_isdigit(static_cast<unsigned char>(h))
-                                 ? h - '0'
-                                 : absl::ascii_tolower(static_cast<unsigned char>(h)) - 'a' + 10);
-          }
-          // Names and values compared here are ASCII; anything else is kept as '?'.
-          out += code < 0x80 ? static_cast<char>(code) : '?';
-          break;
-        }
-        default:
-          return Error("bad escape in a string");
+      if (e == 'u') {
+        if (absl::Status s = ParseUnicodeEscape(out); !s.ok()) return s;
+        continue;
       }
+      const char* const from = "\"\\/bfnrt";
+      const char* const to = "\"\\/\b\f\n\r\t";
+      const char* const at = std::strchr(from, e);
+      if (e == '\0' || at == nullptr) return Error("bad escape in a string");
+      out += to[at - from];
     }
     return Error("unterminated string");
+  }
+
+  // The four hex digits of a \uXXXX escape; false when they are not there.
+  bool ReadHex4(unsigned& code) {
+    if (pos_ + 4 > text_.size()) return false;
+    code = 0;
+    for (int i = 0; i < 4; ++i) {
+      const unsigned char h = static_cast<unsigned char>(text_[pos_ + i]);
+      if (!absl::ascii_isxdigit(h)) return false;
+      code = code * 16 + (absl::ascii_isdigit(h) ? h - '0' : absl::ascii_tolower(h) - 'a' + 10);
+    }
+    pos_ += 4;
+    return true;
+  }
+
+  // After "\u": the code point in UTF-8. A high surrogate followed by \uXXXX with a low one
+  // is one code point above U+FFFF (RFC 8259, section 7); a surrogate without its pair is
+  // U+FFFD, the replacement character.
+  absl::Status ParseUnicodeEscape(std::string& out) {
+    unsigned code = 0;
+    if (!ReadHex4(code)) return Error("bad \\u escape");
+    if (code >= 0xD800 && code < 0xDC00) {
+      const size_t after_high = pos_;
+      unsigned low = 0;
+      if (Consume("\\u") && ReadHex4(low) && low >= 0xDC00 && low < 0xE000) {
+        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
+      } else {
+        pos_ = after_high;
+        code = 0xFFFD;
+      }
+    } else if (code >= 0xDC00 && code < 0xE000) {
+      code = 0xFFFD;
+    }
+    AppendUtf8(code, out);
+    return absl::OkStatus();
   }
 
   absl::Status ParseArray(JsonValue& value, int depth) {

@@ -10,10 +10,10 @@
 
 namespace tickbench::harness {
 
-// A minimal JSON reader for the subset tickbench writes: objects, arrays, strings with the
-// usual escapes, numbers, true/false/null, nesting at most 64 deep. Not a validating reader
-// of all JSON: a \u escape outside ASCII becomes '?' (surrogate pairs are not joined), and
-// numbers are read by strtod, so a few non-JSON spellings ("+1", ".5") are accepted.
+// The JSON reader of the harness and its tests: RFC 8259 documents (objects, arrays, strings
+// with every escape, numbers, true/false/null), nesting at most 64 deep. A \uXXXX escape
+// becomes UTF-8, a surrogate pair one code point, a surrogate without its pair U+FFFD.
+// Not checked: duplicate member names (kept, in order), UTF-8 of the text itself.
 
 // A parsed value. Only the fields of its kind are meaningful; an object keeps its members in
 // document order, duplicates included.
@@ -21,6 +21,7 @@ struct JsonValue {
   enum class Kind { kNull, kBool, kNumber, kString, kArray, kObject } kind = Kind::kNull;
   bool boolean = false;
   double number = 0;
+  bool integral = false;  // a number written without fraction or exponent
   std::string text;
   std::vector<JsonValue> items;
   std::vector<std::pair<std::string, JsonValue>> members;

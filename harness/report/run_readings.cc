@@ -12,6 +12,7 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "harness/report/interval_fields.h"
 
 namespace tickbench::harness {
 
@@ -117,13 +118,7 @@ void WritePooledJson(JsonWriter& json, const std::vector<double>& percentiles,
       const timing::ConfidenceInterval& ci = p.values[i];
       const std::string name = absl::StrCat(PercentileName(percentiles[i]), "_ns");
       json.NumberField(name, ci.valid ? ci.estimate : std::numeric_limits<double>::quiet_NaN());
-      json.Key(absl::StrCat(name, "_ci95"));
-      json.BeginArray();
-      if (ci.valid) {
-        json.Number(ci.low);
-        json.Number(ci.high);
-      }
-      json.EndArray();
+      WriteIntervalJson(json, name, ci);
     }
     json.EndObject();
   }
@@ -151,7 +146,7 @@ std::string PooledCsvCells(const std::vector<PooledPercentiles>& pooled, size_t 
       continue;
     }
     const timing::ConfidenceInterval& ci = found->values[i];
-    absl::StrAppendFormat(&cells, ",%.3f,%.3f,%.3f", ci.estimate, ci.low, ci.high);
+    absl::StrAppendFormat(&cells, ",%.3f,%s", ci.estimate, CsvInterval(ci, CsvDigits::kFixed3));
   }
   return cells;
 }

@@ -8,30 +8,10 @@
 #include "absl/strings/str_join.h"
 #include "harness/engine/no_figure.h"
 #include "harness/json/json_writer.h"
+#include "harness/report/interval_fields.h"
 #include "timing/stats/confidence.h"
 
 namespace tickbench::harness {
-namespace {
-
-// "<name>_ci95": [low, high], or null-free: an empty array when there is no interval.
-void WriteInterval(JsonWriter& json, absl::string_view name, const timing::ConfidenceInterval& ci) {
-  json.Key(absl::StrCat(name, "_ci95"));
-  json.BeginArray();
-  if (ci.valid) {
-    json.Number(ci.low);
-    json.Number(ci.high);
-  }
-  json.EndArray();
-}
-
-// The CSV's two interval columns: low, high (empty when there is no interval).
-std::string CsvInterval(const timing::ConfidenceInterval& ci) {
-  if (!ci.valid) return ",";
-  return absl::StrFormat("%.6g,%.6g", ci.low, ci.high);
-}
-
-}  // namespace
-
 namespace {
 
 // A figure's CSV cell: fixed decimals, or significant digits (negative `digits`); empty
@@ -40,18 +20,22 @@ std::string Fig(double value, int digits) {
   return digits >= 0 ? FigureText(value, digits, kNoFigureCsv)
                      : FigureTextSignificant(value, -digits, kNoFigureCsv);
 }
-constexpr int kG6 = -6;  // %.6g
+constexpr int kG6 = -6;                                       // %.6g
+constexpr CsvDigits kStudyDigits = CsvDigits::kSignificant6;  // as its other figures
 
 // The CSV's columns from per_iteration_sd_ns_ci95_low on: the SD's interval and the
 // theory's intervals, observed and predicted.
 std::string TheoryCsv(const StudyCell& c) {
   return absl::StrJoin(
-      {CsvInterval(c.sd_ci), CsvInterval(c.predicted.f), CsvInterval(c.observed_intervals.share),
-       Fig(c.prediction.zero_share, kG6), CsvInterval(c.predicted.zero_share),
-       Fig(c.observed_zero_share_ci.estimate, kG6), CsvInterval(c.observed_zero_share_ci),
-       CsvInterval(c.predicted.mean_ns), CsvInterval(c.predicted.sd_ns), Fig(c.observed.sd_ns, kG6),
-       CsvInterval(c.observed_intervals.sd_ns), Fig(c.predicted_bound_percent, kG6),
-       CsvInterval(c.predicted_bound_percent_ci)},
+      {CsvInterval(c.sd_ci, kStudyDigits), CsvInterval(c.predicted.f, kStudyDigits),
+       CsvInterval(c.observed_intervals.share, kStudyDigits), Fig(c.prediction.zero_share, kG6),
+       CsvInterval(c.predicted.zero_share, kStudyDigits),
+       Fig(c.observed_zero_share_ci.estimate, kG6),
+       CsvInterval(c.observed_zero_share_ci, kStudyDigits),
+       CsvInterval(c.predicted.mean_ns, kStudyDigits), CsvInterval(c.predicted.sd_ns, kStudyDigits),
+       Fig(c.observed.sd_ns, kG6), CsvInterval(c.observed_intervals.sd_ns, kStudyDigits),
+       Fig(c.predicted_bound_percent, kG6),
+       CsvInterval(c.predicted_bound_percent_ci, kStudyDigits)},
       ",");
 }
 
@@ -87,9 +71,9 @@ std::string StudyCsvRow(const StudyCell& c) {
       Fig(c.probe_effect_ns_per_read, 3),
       Fig(c.read_cost_ns, 3),
       absl::StrJoin(c.histogram, ";"),
-      CsvInterval(c.truth_ci),
-      CsvInterval(c.averaged_ci),
-      CsvInterval(c.averaged_error_ci),
+      CsvInterval(c.truth_ci, kStudyDigits),
+      CsvInterval(c.averaged_ci, kStudyDigits),
+      CsvInterval(c.averaged_error_ci, kStudyDigits),
       Fig(c.pairing_bound_ns, kG6),
       Fig(c.reference_bound_ns, kG6),
       Fig(c.rate_bound_ns, kG6),
@@ -100,16 +84,16 @@ std::string StudyCsvRow(const StudyCell& c) {
       absl::StrCat(c.averaged_unresolved ? 1 : 0),
       absl::StrCat(c.round_trips_to_resolve),
       absl::StrCat(c.single_reading_unresolved ? 1 : 0),
-      CsvInterval(c.per_iteration_mean_ci),
-      CsvInterval(c.median_ci),
+      CsvInterval(c.per_iteration_mean_ci, kStudyDigits),
+      CsvInterval(c.median_ci, kStudyDigits),
       Fig(c.per_iteration.p99, kG6),
-      CsvInterval(c.p99_ci),
-      CsvInterval(c.zero_share_ci),
+      CsvInterval(c.p99_ci, kStudyDigits),
+      CsvInterval(c.zero_share_ci, kStudyDigits),
       Fig(c.bias_ci.estimate, kG6),
-      CsvInterval(c.bias_ci),
+      CsvInterval(c.bias_ci, kStudyDigits),
       absl::StrCat(c.biased ? 1 : 0),
       absl::StrCat(c.runs_biased),
-      CsvInterval(c.probe_effect_ci),
+      CsvInterval(c.probe_effect_ci, kStudyDigits),
       TheoryCsv(c)};
   return absl::StrJoin(cells, ",");
 }
@@ -152,9 +136,9 @@ void WriteAveragedJson(JsonWriter& json, const StudyCell& c) {
   json.Key("averaged");
   json.BeginObject();
   json.NumberField("rtt_ns", c.averaged_ns);
-  WriteInterval(json, "rtt_ns", c.averaged_ci);
+  WriteIntervalJson(json, "rtt_ns", c.averaged_ci);
   json.NumberField("error_ns", c.averaged_error_ns);
-  WriteInterval(json, "error_ns", c.averaged_error_ci);
+  WriteIntervalJson(json, "error_ns", c.averaged_error_ci);
   json.NumberField("worst_run_error_ns", c.worst_run_error_ns);
   json.NumberField("bound_ns", c.averaged_bound_ns);
   json.Key("bound_terms_ns");
@@ -184,21 +168,21 @@ void WritePerIterationJson(JsonWriter& json, const StudyCell& c) {
   json.Key("per_iteration");
   json.BeginObject();
   json.NumberField("mean_ns", c.per_iteration.mean);
-  WriteInterval(json, "mean_ns", c.per_iteration_mean_ci);
+  WriteIntervalJson(json, "mean_ns", c.per_iteration_mean_ci);
   json.NumberField("sd_ns", c.per_iteration.sd);
-  WriteInterval(json, "sd_ns", c.sd_ci);
+  WriteIntervalJson(json, "sd_ns", c.sd_ci);
   json.NumberField("p50_ns", c.per_iteration.p50);
-  WriteInterval(json, "p50_ns", c.median_ci);
+  WriteIntervalJson(json, "p50_ns", c.median_ci);
   json.NumberField("p99_ns", c.per_iteration.p99);
-  WriteInterval(json, "p99_ns", c.p99_ci);
+  WriteIntervalJson(json, "p99_ns", c.p99_ci);
   json.BoolField("single_reading_unresolved", c.single_reading_unresolved);
   json.NumberField("min_ns", c.per_iteration.min);
   json.NumberField("zero_fraction", c.per_iteration.zero_fraction);
-  WriteInterval(json, "zero_fraction", c.zero_share_ci);
+  WriteIntervalJson(json, "zero_fraction", c.zero_share_ci);
   json.NumberField("truth_ns", c.per_iteration_truth_ns);
-  WriteInterval(json, "truth_ns", c.reference_mean_ci);
+  WriteIntervalJson(json, "truth_ns", c.reference_mean_ci);
   json.NumberField("mean_bias_ns", c.bias_ci.estimate);
-  WriteInterval(json, "mean_bias_ns", c.bias_ci);
+  WriteIntervalJson(json, "mean_bias_ns", c.bias_ci);
   json.BoolField("biased", c.biased);
   json.IntegerField("runs_biased", c.runs_biased);
   json.NumberField("mean_error_ns", c.per_iteration.mean - c.per_iteration_truth_ns);
@@ -221,23 +205,23 @@ void WriteTheoryAndPhaseJson(JsonWriter& json, const StudyCell& c) {
   json.BoolField("applies", c.prediction_applies);
   json.IntegerField("n", c.prediction.n);
   json.NumberField("predicted_f", c.prediction.f);
-  WriteInterval(json, "predicted_f", c.predicted.f);
+  WriteIntervalJson(json, "predicted_f", c.predicted.f);
   json.NumberField("observed_f", c.observed.share_above_n);
-  WriteInterval(json, "observed_f", c.observed_intervals.share);
+  WriteIntervalJson(json, "observed_f", c.observed_intervals.share);
   json.NumberField("predicted_zero_share", c.prediction.zero_share);
-  WriteInterval(json, "predicted_zero_share", c.predicted.zero_share);
+  WriteIntervalJson(json, "predicted_zero_share", c.predicted.zero_share);
   json.NumberField("observed_zero_share", c.observed_zero_share_ci.estimate);
-  WriteInterval(json, "observed_zero_share", c.observed_zero_share_ci);
+  WriteIntervalJson(json, "observed_zero_share", c.observed_zero_share_ci);
   json.NumberField("predicted_mean_ns", c.prediction.mean_ns);
-  WriteInterval(json, "predicted_mean_ns", c.predicted.mean_ns);
+  WriteIntervalJson(json, "predicted_mean_ns", c.predicted.mean_ns);
   json.NumberField("observed_mean_ns", c.observed.mean_ns);
-  WriteInterval(json, "observed_mean_ns", c.observed_intervals.mean_ns);
+  WriteIntervalJson(json, "observed_mean_ns", c.observed_intervals.mean_ns);
   json.NumberField("predicted_sd_ns", c.prediction.sd_ns);
-  WriteInterval(json, "predicted_sd_ns", c.predicted.sd_ns);
+  WriteIntervalJson(json, "predicted_sd_ns", c.predicted.sd_ns);
   json.NumberField("observed_sd_ns", c.observed.sd_ns);
-  WriteInterval(json, "observed_sd_ns", c.observed_intervals.sd_ns);
+  WriteIntervalJson(json, "observed_sd_ns", c.observed_intervals.sd_ns);
   json.NumberField("predicted_bound_percent", c.predicted_bound_percent);
-  WriteInterval(json, "predicted_bound_percent", c.predicted_bound_percent_ci);
+  WriteIntervalJson(json, "predicted_bound_percent", c.predicted_bound_percent_ci);
   json.NumberField("check_confidence", timing::kTheoryCheckConfidence);
   json.Key("agrees_by_check");
   json.BeginObject();
@@ -280,13 +264,13 @@ std::string FormatStudyJson(const RunContext& context, const std::vector<StudyCe
     json.BeginObject();
     json.NumberField("rtt_ns", c.truth_ns);
     json.NumberField("sd_across_runs_ns", c.truth_spread_ns);
-    WriteInterval(json, "rtt_ns", c.truth_ci);
+    WriteIntervalJson(json, "rtt_ns", c.truth_ci);
     json.EndObject();
     WriteAveragedJson(json, c);
     WritePerIterationJson(json, c);
     WriteTheoryAndPhaseJson(json, c);
     json.NumberField("probe_effect_ns_per_read", c.probe_effect_ns_per_read);
-    WriteInterval(json, "probe_effect_ns_per_read", c.probe_effect_ci);
+    WriteIntervalJson(json, "probe_effect_ns_per_read", c.probe_effect_ci);
     json.NumberField("read_cost_ns", c.read_cost_ns);
     json.StringField("summary", c.summary);
     json.StringField("error", c.error);

@@ -11,6 +11,7 @@
 #include "absl/strings/str_join.h"
 #include "harness/engine/no_figure.h"
 #include "harness/json/json_writer.h"
+#include "harness/report/interval_fields.h"
 #include "harness/report/size_summary.h"
 #include "timing/stats/confidence.h"
 #include "timing/stats/statistics.h"
@@ -30,17 +31,6 @@ std::string CsvField(absl::string_view text) {
   return quoted + "\"";
 }
 
-// "<name>_ci95": [low, high], or an empty array when there is no interval.
-void WriteInterval(JsonWriter& json, absl::string_view name, const timing::ConfidenceInterval& ci) {
-  json.Key(absl::StrCat(name, "_ci95"));
-  json.BeginArray();
-  if (ci.valid) {
-    json.Number(ci.low);
-    json.Number(ci.high);
-  }
-  json.EndArray();
-}
-
 // Each of `figures` with `decimals` decimals and a "," after it; an empty cell where
 // there is no figure.
 std::string CsvFigures(std::initializer_list<double> figures, int decimals) {
@@ -48,11 +38,6 @@ std::string CsvFigures(std::initializer_list<double> figures, int decimals) {
   for (double figure : figures)
     absl::StrAppend(&cells, FigureText(figure, decimals, kNoFigureCsv), ",");
   return cells;
-}
-
-// "<low>,<high>," of an interval at 3 decimals, or two empty cells.
-std::string CsvInterval(const timing::ConfidenceInterval& ci) {
-  return ci.valid ? absl::StrFormat("%.3f,%.3f,", ci.low, ci.high) : ",,";
 }
 
 void WriteSummary(JsonWriter& json, const timing::Summary& s) {
@@ -149,7 +134,7 @@ std::string CsvCell(double value, int decimals) {
 std::string SizeCsvCells(const SizeSummary& s) {
   std::string cells = CsvCell(s.averaged_rtt_ns.estimate, 3);
   const auto interval = [&](const timing::ConfidenceInterval& ci) {
-    cells += ci.valid ? absl::StrFormat(",%.3f,%.3f", ci.low, ci.high) : ",,";
+    absl::StrAppend(&cells, ",", CsvInterval(ci, CsvDigits::kFixed3));
   };
   interval(s.averaged_rtt_ns);
   cells += CsvCell(s.throughput_bytes_per_s.estimate, 3);
@@ -171,9 +156,9 @@ void WriteSizesJson(JsonWriter& json, const std::vector<SizeSummary>& sizes) {
     json.IntegerField("lost", s.lost);
     json.NumberField("loss_rate", s.loss_rate);
     json.NumberField("averaged_rtt_ns", s.averaged_rtt_ns.estimate);
-    WriteInterval(json, "averaged_rtt_ns", s.averaged_rtt_ns);
+    WriteIntervalJson(json, "averaged_rtt_ns", s.averaged_rtt_ns);
     json.NumberField("throughput_bytes_per_s", s.throughput_bytes_per_s.estimate);
-    WriteInterval(json, "throughput_bytes_per_s", s.throughput_bytes_per_s);
+    WriteIntervalJson(json, "throughput_bytes_per_s", s.throughput_bytes_per_s);
     json.BoolField("unresolved", s.unresolved);
     json.IntegerField("round_trips_to_resolve", s.round_trips_to_resolve);
     json.EndObject();
@@ -188,7 +173,7 @@ void WriteRateJson(JsonWriter& json, const RateSummary& rate) {
   json.BeginObject();
   json.IntegerField("runs", rate.runs);
   json.NumberField("ppm", rate.runs > 0 ? rate.ppm.estimate : std::nan(""));
-  WriteInterval(json, "ppm", rate.ppm);
+  WriteIntervalJson(json, "ppm", rate.ppm);
   json.NumberField("quantization_bound_ppm", rate.bound_ppm);
   json.EndObject();
 }
@@ -213,8 +198,9 @@ std::string FormatCsv(const std::vector<RunRecord>& records,
                                3),
                     CsvFigures({it.zero_fraction}, 6));
     // The per-iteration intervals of one run (RunRecord's *_ci95), empty where invalid.
-    absl::StrAppend(&text, CsvInterval(r.per_iteration_mean_ci95),
-                    CsvInterval(r.per_iteration_p50_ci95), CsvInterval(r.per_iteration_p99_ci95));
+    for (const timing::ConfidenceInterval* ci :
+         {&r.per_iteration_mean_ci95, &r.per_iteration_p50_ci95, &r.per_iteration_p99_ci95})
+      absl::StrAppend(&text, CsvInterval(*ci, CsvDigits::kFixed3), ",");
     if (r.has_reference) {
       absl::StrAppend(&text,
                       CsvFigures({r.reference_averaged_rtt_ns, r.reference_per_iteration_ns.mean,
@@ -239,8 +225,7 @@ std::string FormatCsv(const std::vector<RunRecord>& records,
     }
     absl::StrAppend(&text, CsvFigures({it.p90}, 3));
     // The SD's interval, last so that the columns before keep their places.
-    const std::string sd_interval = CsvInterval(r.per_iteration_sd_ci95);
-    absl::StrAppend(&text, sd_interval.substr(0, sd_interval.size() - 1),
+    absl::StrAppend(&text, CsvInterval(r.per_iteration_sd_ci95, CsvDigits::kFixed3),
                     SizeCsvCells(SummaryOf(sizes, r.size_bytes)), ",", r.integrity.after_fault,
                     PooledCsvCells(pooled, r.size_bytes, percentiles.size()), "\n");
   }
@@ -251,10 +236,10 @@ namespace {
 
 // A record's per-iteration intervals (RunRecord's *_ci95).
 void WritePerIterationIntervals(JsonWriter& json, const RunRecord& r) {
-  WriteInterval(json, "mean_ns", r.per_iteration_mean_ci95);
-  WriteInterval(json, "sd_ns", r.per_iteration_sd_ci95);
-  WriteInterval(json, "p50_ns", r.per_iteration_p50_ci95);
-  WriteInterval(json, "p99_ns", r.per_iteration_p99_ci95);
+  WriteIntervalJson(json, "mean_ns", r.per_iteration_mean_ci95);
+  WriteIntervalJson(json, "sd_ns", r.per_iteration_sd_ci95);
+  WriteIntervalJson(json, "p50_ns", r.per_iteration_p50_ci95);
+  WriteIntervalJson(json, "p99_ns", r.per_iteration_p99_ci95);
 }
 
 // A record's "reference" figures (or "none") and its "faults".
