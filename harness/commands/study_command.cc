@@ -11,6 +11,7 @@
 #include "harness/engine/echo_session.h"
 #include "harness/engine/progress_meter.h"
 #include "harness/output/command_status.h"
+#include "harness/output/terminal_text.h"
 #include "harness/page/gnuplot.h"
 #include "harness/page/report_page.h"
 #include "harness/page/study_plot.h"
@@ -72,6 +73,7 @@ int RunStudyCommand(Experiment& e, Reporter& reporter) {
     }
     ProgressMeter::Options options;
     options.terminal = isatty(STDERR_FILENO);
+    options.columns = TerminalColumns(STDERR_FILENO);
     meter.emplace(StandardStreams().err, options, cells, e.plan.study_options.runs,
                   StudyRoundTripsPerRun(e.plan.study_options));
     e.plan.study_options.run_done = [&meter] { meter->RunDone(); };

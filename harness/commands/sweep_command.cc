@@ -13,6 +13,7 @@
 #include "harness/fit/sweep_analysis.h"
 #include "harness/output/command_status.h"
 #include "harness/output/output_file.h"
+#include "harness/output/terminal_text.h"
 #include "harness/page/gnuplot.h"
 #include "harness/page/report_page.h"
 #include "harness/page/sweep_plot.h"
@@ -66,6 +67,7 @@ int RunSweepCommand(Experiment& e, const remote::RoleOptions& role, Reporter& re
   if (!e.quiet) {
     ProgressMeter::Options options;
     options.terminal = isatty(STDERR_FILENO);
+    options.columns = TerminalColumns(STDERR_FILENO);
     meter.emplace(StandardStreams().err, options, e.plan.sweep.sizes, e.plan.sweep.runs,
                   e.plan.sweep.engine.iterations);
   }
@@ -75,6 +77,7 @@ int RunSweepCommand(Experiment& e, const remote::RoleOptions& role, Reporter& re
         if (meter) meter->RunDone();
       },
       [&](size_t size, const std::vector<RunRecord>& records) {
+        if (meter) meter->Clear();  // a row on the terminal, not after the progress line
         reporter.ReportSizeDone(records, size, e.plan.preset.style);
       });
   meter.reset();  // the line cleared before the results

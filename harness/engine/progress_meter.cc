@@ -28,10 +28,13 @@ ProgressMeter::ProgressMeter(std::function<void(absl::string_view)> err, Options
       start_(Now()),
       last_line_(start_) {}
 
-ProgressMeter::~ProgressMeter() {
+ProgressMeter::~ProgressMeter() { Clear(); }
+
+void ProgressMeter::Clear() {
   if (options_.terminal && line_width_ > 0) {
     err_(absl::StrCat("\r", std::string(line_width_, ' '), "\r"));
   }
+  line_width_ = 0;
 }
 
 void ProgressMeter::RunDone() {
@@ -39,8 +42,11 @@ void ProgressMeter::RunDone() {
   const absl::Time now = Now();
   if (now - last_line_ < options_.interval) return;
   last_line_ = now;
-  const std::string line = Line(sizes_, runs_, trips_per_run_, runs_done_, now - start_);
+  std::string line = Line(sizes_, runs_, trips_per_run_, runs_done_, now - start_);
   if (options_.terminal) {
+    if (options_.columns > 1 && line.size() > options_.columns - 1) {
+      line.resize(options_.columns - 1);
+    }
     const size_t pad = line_width_ > line.size() ? line_width_ - line.size() : 0;
     err_(absl::StrCat("\r", line, std::string(pad, ' ')));
     line_width_ = std::max(line_width_, line.size());

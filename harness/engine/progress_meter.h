@@ -14,9 +14,10 @@
 //
 // Promised: nothing is written before one interval has passed since the meter began (a
 // short sweep prints nothing); no two updates closer than the interval; the meter starts
-// no thread. Not promised: an update every interval: a run longer than the interval
-// shows its line when it ends. Nor an accurate ETA (it assumes every run takes as long as
-// the mean so far).
+// no thread; on a terminal, a line never wider than Options::columns - 1, and no line left
+// behind by the destructor or Clear(). Not promised: an update every interval: a run longer than
+// the interval shows its line when it ends. Nor an accurate ETA (it assumes every run takes as long
+// as the mean so far).
 #ifndef HARNESS_ENGINE_PROGRESS_METER_H_
 #define HARNESS_ENGINE_PROGRESS_METER_H_
 
@@ -38,6 +39,10 @@ class ProgressMeter {
     absl::Duration interval = absl::Seconds(1);
     // The wall clock the interval is kept by; empty: absl::Now.
     std::function<absl::Time()> now;
+    // On a terminal, its width: a line is cut to columns - 1 characters, so that it never
+    // wraps (a wrapped line cannot be rewritten in place: each update would leave its
+    // first part behind). 0: no limit.
+    size_t columns = 0;
   };
 
   // Runs are the outer loop over `sizes` (harness/engine/sweep_runner.h); `trips_per_run` timed
@@ -46,6 +51,11 @@ class ProgressMeter {
                 std::vector<size_t> sizes, int runs, int64_t trips_per_run);
   // On a terminal, clears the line.
   ~ProgressMeter();
+
+  // On a terminal, clears the line now (before anything else is written to the terminal,
+  // such as a result row on standard output, which would otherwise be appended to it);
+  // the next update writes a fresh line. Elsewhere nothing.
+  void Clear();
   ProgressMeter(const ProgressMeter&) = delete;
   ProgressMeter& operator=(const ProgressMeter&) = delete;
 

@@ -111,5 +111,55 @@ TEST(ProgressMeterTest, TheMeterStartsNoThread) {
                                   "of the process dearer";
 }
 
+// The issue this guards: a result row written while the progress line stands is appended
+// to it. Clear() erases the line on a terminal and the next update starts a fresh one
+// (no padding to the old width); elsewhere it writes nothing.
+TEST(ProgressMeterTest, ClearErasesTheLineBeforeOtherOutput) {
+  Fixture f;
+  ProgressMeter meter(f.Sink(), f.Options(true), {64}, 10, 5);
+  f.now += absl::Seconds(1);
+  meter.RunDone();
+  const std::string line =
+      "progress: 64 B, run 2 of 10: 1 of 10 runs, 5 round trips, elapsed 1s, ETA 9s";
+  ASSERT_EQ(f.text, "\r" + line);
+  f.text.clear();
+  meter.Clear();
+  EXPECT_EQ(f.text, "\r" + std::string(line.size(), ' ') + "\r");
+  f.text.clear();
+  meter.Clear();
+  EXPECT_EQ(f.text, "") << "nothing to clear twice";
+  f.now += absl::Seconds(1);
+  meter.RunDone();
+  EXPECT_EQ(f.text.find(' ', f.text.size() - 1), std::string::npos) << "no padding: " << f.text;
+  Fixture plain;
+  ProgressMeter log(plain.Sink(), plain.Options(false), {64}, 10, 5);
+  plain.now += absl::Seconds(1);
+  log.RunDone();
+  const std::string before = plain.text;
+  log.Clear();
+  EXPECT_EQ(plain.text, before);
+}
+
+// On a terminal of 40 columns a line is cut to 39 characters: it never wraps, so that the
+// next update rewrites all of it.
+TEST(ProgressMeterTest, LineNeverWiderThanTheTerminal) {
+  Fixture f;
+  ProgressMeter::Options options = f.Options(true);
+  options.columns = 40;
+  ProgressMeter meter(f.Sink(), options, {64}, 10, 5);
+  for (int i = 0; i < 3; ++i) {
+    f.now += absl::Seconds(1);
+    meter.RunDone();
+  }
+  size_t widest = 0, at = 0;
+  while (at < f.text.size()) {
+    const size_t next = f.text.find('\r', at + 1);
+    widest = std::max(widest, (next == std::string::npos ? f.text.size() : next) - at - 1);
+    if (next == std::string::npos) break;
+    at = next;
+  }
+  EXPECT_EQ(widest, 39u) << f.text;
+}
+
 }  // namespace
 }  // namespace tickbench::harness

@@ -1,5 +1,8 @@
 #include "harness/output/terminal_text.h"
 
+#include <sys/ioctl.h>
+#include <unistd.h>
+
 #include <cstdint>
 
 #include "absl/strings/str_format.h"
@@ -72,6 +75,13 @@ std::string TerminalText(absl::string_view text) {
     ++i;
   }
   return safe;
+}
+
+size_t TerminalColumns(int fd) {
+  if (!isatty(fd)) return 0;
+  winsize size{};
+  if (ioctl(fd, TIOCGWINSZ, &size) != 0 || size.ws_col == 0) return 80;
+  return size.ws_col;
 }
 
 }  // namespace tickbench::harness

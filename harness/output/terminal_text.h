@@ -5,6 +5,7 @@
 #ifndef HARNESS_OUTPUT_TERMINAL_TEXT_H_
 #define HARNESS_OUTPUT_TERMINAL_TEXT_H_
 
+#include <cstddef>
 #include <string>
 
 #include "absl/strings/string_view.h"
@@ -18,6 +19,10 @@ namespace tickbench::harness {
 // U+202E, U+2066..U+2069, which reorder what follows on the line) and bytes that are not
 // UTF-8. A backslash becomes \\, so that an escape in the result always means one.
 std::string TerminalText(absl::string_view text);
+
+// The width in columns of the terminal on file descriptor `fd` (TIOCGWINSZ); 80 for a
+// terminal that does not say; 0 where `fd` is not a terminal.
+size_t TerminalColumns(int fd);
 
 }  // namespace tickbench::harness
 

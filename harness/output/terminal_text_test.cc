@@ -1,5 +1,7 @@
 #include "harness/output/terminal_text.h"
 
+#include <unistd.h>
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -47,6 +49,16 @@ TEST(TerminalTextTest, EscapesBytesThatAreNotUtf8) {
                          "A"),
             "\\xe2\\x82"
             "A");  // a continuation missing
+}
+
+// Not a terminal (a pipe): 0 columns, so that nothing is cut.
+TEST(TerminalTextTest, ColumnsOfAPipeAreZero) {
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  EXPECT_EQ(TerminalColumns(fds[0]), 0u);
+  EXPECT_EQ(TerminalColumns(fds[1]), 0u);
+  close(fds[0]);
+  close(fds[1]);
 }
 
 }  // namespace

@@ -72,7 +72,7 @@ std::vector<TimeBin> PercentileBins(const timing::Summary& s) {
 
 // A panel's x range: p1..p99 of the readings, the truth and the estimate, with a margin.
 std::pair<double, double> FineRange(const StudyCell& cell) {
-  const double truth_us = cell.per_iteration_truth_ns * 1e-3;
+  const double truth_us = cell.truth_ns * 1e-3;
   const double estimate_us = cell.averaged_ns * 1e-3;
   const double low = std::min({cell.per_iteration.p1 * 1e-3, truth_us, estimate_us});
   const double high = std::max({cell.per_iteration.p99 * 1e-3, truth_us, estimate_us});
@@ -121,7 +121,7 @@ void AppendXRange(double low, double high, std::string& script) {
 
 // The truth and the estimate as vertical lines, and the panel's title.
 void AppendPanelLines(const StudyCell& cell, const std::string& title, std::string& script) {
-  const double truth_us = cell.per_iteration_truth_ns * 1e-3;
+  const double truth_us = cell.truth_ns * 1e-3;
   const double estimate_us = cell.averaged_ns * 1e-3;
   absl::StrAppendFormat(
       &script,
@@ -132,7 +132,7 @@ void AppendPanelLines(const StudyCell& cell, const std::string& title, std::stri
 }
 
 const char kPanelLineKeys[] =
-    "NaN with lines lw 2 lc rgb '#009988' title 'truth (reference mean)', "
+    "NaN with lines lw 2 lc rgb '#009988' title 'truth (reference, averaged pass)', "
     "NaN with lines dt 2 lw 2 lc rgb '#222222' title 'averaged estimate'\n";
 
 // A coarse clock's panel: the share of readings at each multiple of T, with the theory.
@@ -145,7 +145,7 @@ void AppendTickPanel(const StudyCell& cell, size_t index, GnuplotJob& job) {
   AppendHistogramData(cell, t_us, job.data, first, last);
   absl::StrAppend(&job.data, "\n\n");
   if (first < 0) first = last = 0;
-  const double truth_us = cell.per_iteration_truth_ns * 1e-3;
+  const double truth_us = cell.truth_ns * 1e-3;
   const double estimate_us = cell.averaged_ns * 1e-3;
   double x_low = (first - 1) * t_us, x_high = (last + 1) * t_us;
   x_low = std::min({x_low, truth_us - t_us / 2, estimate_us - t_us / 2});

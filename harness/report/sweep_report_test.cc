@@ -354,5 +354,27 @@ TEST(SweepReportTest, TheClocksRateAgainstTheReferenceIsReportedInEveryFormat) {
   EXPECT_THAT(FormatTable(records, TableStyle::kRttMicros), Not(HasSubstr("Clock rate")));
 }
 
+// Many unresolved sizes: one note for all of them, with the range of sizes and of round
+// trips, not one near-identical line per size (a 40-size sweep read by a 20 ms tick gave 40).
+TEST(SweepReportTest, ManyUnresolvedSizesShareOneNote) {
+  std::vector<RunRecord> records;
+  for (size_t size = 50; size <= 2000; size += 50) {
+    for (RunRecord r : TwoRuns()) {
+      r.size_bytes = size;
+      r.averaged_unresolved = true;
+      r.round_trips_to_resolve = 100000 - static_cast<int64_t>(size);
+      records.push_back(r);
+    }
+  }
+  const std::string table = FormatTable(records, TableStyle::kRttMicros);
+  EXPECT_THAT(table, HasSubstr("? unresolved at 40 of 40 sizes (50 to 2000 B): T/N is over 10% "
+                               "of the RTT; N >= 100 T/d = 98000 to\n      99950 round trips "
+                               "would resolve them to 1%"));
+  EXPECT_THAT(table, Not(HasSubstr("50 B: ? unresolved")));
+  // Two of them: a line each, as before.
+  records.resize(4);
+  EXPECT_THAT(FormatTable(records, TableStyle::kRttMicros), HasSubstr("  100 B: ? unresolved"));
+}
+
 }  // namespace
 }  // namespace tickbench::harness

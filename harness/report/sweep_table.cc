@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -218,16 +219,10 @@ std::string NarrowRow(size_t size, const TableRow& row, const Scale& s) {
        {loss, absl::StrCat(row.faults)}});
 }
 
-// The table's line for one size, its notes (unresolved, throughput) into `notes`.
+// The table's line for one size, its throughput note into `notes` (the unresolved sizes'
+// note is the footer's: UnresolvedNote).
 std::string TableLine(size_t size, const TableRow& row, TableStyle style, TableWidth width,
                       const Scale& s, std::string& notes) {
-  if (row.valid > 0 && row.unresolved) {
-    notes += absl::StrFormat(
-        "  %d B: ? unresolved: T/N is over 10%% of the RTT; N >= 100 T/d = %s round trips would "
-        "resolve it to 1%%\n",
-        size,
-        row.round_trips_to_resolve > 0 ? absl::StrCat(row.round_trips_to_resolve) : "(unknown)");
-  }
   if (row.valid > 0 && style == TableStyle::kThroughput && !row.throughput_note.empty()) {
     notes += absl::StrFormat("  %d B: throughput %s\n", size, row.throughput_note);
   }
@@ -299,9 +294,50 @@ std::string RateLine(const std::vector<RunRecord>& records) {
       kTableColumns, 0);
 }
 
+// The note on the sizes marked '?': one line each for one or two of them, else one line for
+// all (a 40-size sweep read by a 20 ms tick gave 40 lines that differed by one number).
+std::string UnresolvedNote(const std::vector<RunRecord>& records) {
+  std::map<size_t, int64_t> unresolved;  // size: round trips to resolve (0: unknown)
+  for (const RunRecord& r : records) {
+    if (!r.valid() || !r.averaged_unresolved) continue;
+    int64_t& trips = unresolved[r.size_bytes];
+    trips = std::max(trips, r.round_trips_to_resolve);
+  }
+  if (unresolved.empty()) return "";
+  auto trips_text = [](int64_t trips) {
+    return trips > 0 ? absl::StrCat(trips) : std::string("(unknown)");
+  };
+  if (unresolved.size() <= 2) {
+    std::string text;
+    for (const auto& [size, trips] : unresolved) {
+      absl::StrAppendFormat(&text,
+                            "  %d B: ? unresolved: T/N is over 10%% of the RTT; N >= 100 T/d = %s "
+                            "round trips would resolve it to 1%%\n",
+                            size, trips_text(trips));
+    }
+    return text;
+  }
+  std::set<size_t> sizes;
+  int64_t fewest = 0, most = 0;
+  for (const auto& [size, trips] : unresolved) {
+    sizes.insert(size);
+    if (trips > 0) fewest = fewest == 0 ? trips : std::min(fewest, trips);
+    most = std::max(most, trips);
+  }
+  std::set<size_t> all;
+  for (const RunRecord& r : records) all.insert(r.size_bytes);
+  return absl::StrFormat(
+      "  ? unresolved at %d of %d sizes (%d to %d B): T/N is over 10%% of the RTT; N >= 100 "
+      "T/d = %s round trips would resolve them to 1%%\n",
+      unresolved.size(), all.size(), *sizes.begin(), *sizes.rbegin(),
+      most == 0        ? trips_text(0)
+      : fewest == most ? trips_text(most)
+                       : absl::StrCat(fewest, " to ", most));
+}
+
 std::string FormatTableFooter(const std::vector<RunRecord>& records, const std::string& notes,
                               TableWidth width) {
-  std::string text = WrapText(notes, kTableColumns, 4);
+  std::string text = WrapText(UnresolvedNote(records) + notes, kTableColumns, 4);
   absl::StrAppend(
       &text,
       WrapText(absl::StrCat(
