@@ -12,7 +12,7 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "harness/report/interval_fields.h"
+#include "harness/json/interval_fields.h"
 
 namespace tickbench::harness {
 

@@ -7,8 +7,8 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "harness/engine/no_figure.h"
+#include "harness/json/interval_fields.h"
 #include "harness/json/json_writer.h"
-#include "harness/report/interval_fields.h"
 #include "timing/stats/confidence.h"
 
 namespace tickbench::harness {

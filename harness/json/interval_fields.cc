@@ -1,4 +1,4 @@
-#include "harness/report/interval_fields.h"
+#include "harness/json/interval_fields.h"
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
