@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Code size limits outside tests: no C++ source file over 400 lines, no function over 60 lines.
+# Code size limits outside tests: no C++ source file over 400 lines, no function over 60 lines;
+# and everywhere, no folder over 25 source files (checked when no FILE is given).
 #
 #   tools/check_sizes.sh            checks every .cc and .h file git knows (tracked or new)
 #   tools/check_sizes.sh -v         also lists the exceptions and their reasons
@@ -179,4 +180,16 @@ for f in "${files[@]}"; do
     }
   ' "$f" || status=1
 done
+# No folder holds more than 25 source files (.cc, .h, .c, .S; tests included): a folder
+# that grows past it is split along its parts, as harness/ and transport/ were.
+max_folder=25
+if [ $# -eq 0 ]; then
+  while read -r count dir; do
+    if [ "$count" -gt "$max_folder" ]; then
+      echo "$dir/: $count source files (limit $max_folder)"
+      status=1
+    fi
+  done < <(git ls-files --cached --others --exclude-standard -- '*.cc' '*.h' '*.c' '*.S' |
+    xargs -r -n1 dirname | sort | uniq -c)
+fi
 exit "$status"
