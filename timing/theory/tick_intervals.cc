@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "core/tick_statistics.h"
 #include "timing/stats/statistics.h"
 
 namespace tickbench::timing {
@@ -105,8 +106,9 @@ TickFigures PredictTickFigures(absl::Span<const double> true_ns, double period_n
   if (true_ns.empty() || !(period_ns > 0)) return s;
   double first = 0, second = 0;  // moments of the reading in ticks
   for (double d : true_ns) {
-    const double ticks = std::max(0.0, (d + shift_ns) / period_ns);
-    const double n_i = std::floor(ticks), f_i = ticks - n_i;
+    // One interval's two readings, as the core predicts them (core/tick_statistics.h).
+    const core::TickReading reading = core::PredictTickReading(d + shift_ns, period_ns);
+    const double n_i = static_cast<double>(reading.n), f_i = reading.f;
     first += n_i + f_i;
     second += (1 - f_i) * n_i * n_i + f_i * (n_i + 1) * (n_i + 1);
     s.share += n_i > n ? 1.0 : n_i == n ? f_i : 0.0;
