@@ -4,10 +4,10 @@ arrow the design does not draw (say transport -> analysis) fails the build.
 
     harness  -> remote, analysis, timing, transport, board, model, core, platform
                 (board: built for the board, //harness is the board program)
-    remote   -> transport, model, platform
+    remote   -> transport, core, model, platform
     analysis -> model, platform
     timing   -> core, model, platform
-    transport -> model, platform
+    transport -> core, model, platform
     board    -> core, platform          (the bare-metal target)
     model, core, platform: leaves (platform may use nothing of the project)
 
@@ -27,7 +27,7 @@ LAYER_USERS = {
     # Built for the board, //harness is the board program: it links //board:runtime
     # and //board:harness_main and reads //board:on_board.
     "board": ["//harness/..."],
-    "core": ["//harness/...", "//timing/...", "//board/..."],
+    "core": ["//harness/...", "//remote/...", "//timing/...", "//transport/...", "//board/..."],
     "model": ["//harness/...", "//remote/...", "//analysis/...", "//transport/...", "//timing/..."],
     "platform": [
         "//harness/...",

@@ -44,28 +44,30 @@ struct Echo {
 struct Fixture {
   std::vector<char> send, receive;
   std::vector<int64_t> marks, reference_marks;
-  LoopBuffers buffers;
-  Fixture(size_t size, int64_t max_marks)
+  CheckedTrips<Echo> trips;
+  LoopMarks where;
+  Fixture(Echo& echo, size_t size, int64_t max_marks, uint64_t first_sequence = 1)
       : send(size), receive(size), marks(max_marks, -1), reference_marks(max_marks, -1) {
     FillPattern(send.data(), size);
-    buffers.send = send.data();
-    buffers.receive = receive.data();
-    buffers.size = size;
-    buffers.marks = marks.data();
-    buffers.reference_marks = reference_marks.data();
+    trips.endpoint = &echo;
+    trips.send = send.data();
+    trips.receive = receive.data();
+    trips.size = size;
+    trips.first_sequence = first_sequence;
+    where = {marks.data(), reference_marks.data()};
   }
 };
 
 TEST(CoreRoundTripLoopTest, PerIterationReadsAtEveryTripThenTheReference) {
-  Fixture f(64, 12);
   Echo echo;
+  Fixture f(echo, 64, 12, 100);
   CountingClock clock, reference;
-  const LoopOutcome outcome =
-      TimedLoop(echo, clock, ReferenceClock<CountingClock>{&reference}, f.buffers, 10, 1, 100);
-  EXPECT_EQ(outcome.completed, 10);
-  EXPECT_EQ(outcome.marks, 11);
-  EXPECT_EQ(outcome.faults, 0);
-  EXPECT_FALSE(outcome.transport_failed);
+  const LoopCount count =
+      TimedLoop(f.trips, clock, ReferenceClock<CountingClock>{&reference}, f.where, 10, 1);
+  EXPECT_EQ(count.completed, 10);
+  EXPECT_EQ(count.marks, 11);
+  EXPECT_EQ(f.trips.faults, 0);
+  EXPECT_FALSE(count.stopped);
   for (int i = 0; i < 11; ++i) EXPECT_EQ(f.marks[i], 10 * i);
   EXPECT_EQ(f.marks[11], -1);
   EXPECT_EQ(reference.reads, 11);
@@ -74,65 +76,90 @@ TEST(CoreRoundTripLoopTest, PerIterationReadsAtEveryTripThenTheReference) {
 }
 
 TEST(CoreRoundTripLoopTest, AveragedReadsOnlyAroundTheLoop) {
-  Fixture f(32, 4);
   Echo echo;
+  Fixture f(echo, 32, 4);
   CountingClock clock;
-  const LoopOutcome outcome = TimedLoop(echo, clock, NoReferenceClock{}, f.buffers, 25, 25, 1);
-  EXPECT_EQ(outcome.marks, 2);
+  const LoopCount count = TimedLoop(f.trips, clock, NoReferenceClock{}, f.where, 25, 25);
+  EXPECT_EQ(count.marks, 2);
   EXPECT_EQ(clock.reads, 2);
   EXPECT_EQ(f.reference_marks[0], -1);  // no reference: never written
 }
 
 TEST(CoreRoundTripLoopTest, PartialLastBatchIsClosed) {
-  Fixture f(16, 6);
   Echo echo;
+  Fixture f(echo, 16, 6);
   CountingClock clock;
-  const LoopOutcome outcome = TimedLoop(echo, clock, NoReferenceClock{}, f.buffers, 10, 4, 1);
-  EXPECT_EQ(outcome.marks, 4);  // 0, after 4, after 8, after 10
-  EXPECT_EQ(outcome.completed, 10);
+  const LoopCount count = TimedLoop(f.trips, clock, NoReferenceClock{}, f.where, 10, 4);
+  EXPECT_EQ(count.marks, 4);  // 0, after 4, after 8, after 10
+  EXPECT_EQ(count.completed, 10);
 }
 
+// The tail stamp covers the last 8 bytes, the head the first 8: both are seen by the O(1)
+// check the loop makes of every echo.
 TEST(CoreRoundTripLoopTest, CorruptedAndStaleEchoesAreFaults) {
-  Fixture f(100, 12);
   Echo echo;
   echo.corrupt_trip = 3;
   echo.stale_trip = 7;
+  Fixture f(echo, 100, 12);
   CountingClock clock;
-  const LoopOutcome outcome = TimedLoop(echo, clock, NoReferenceClock{}, f.buffers, 10, 1, 1);
-  EXPECT_EQ(outcome.faults, 2);
-  EXPECT_EQ(outcome.completed, 10);
+  const LoopCount count = TimedLoop(f.trips, clock, NoReferenceClock{}, f.where, 10, 1);
+  EXPECT_EQ(f.trips.faults, 2);
+  EXPECT_EQ(count.completed, 10);
 }
 
 TEST(CoreRoundTripLoopTest, TransportFailureStopsWithoutAClosingReading) {
-  Fixture f(8, 12);
   Echo echo;
   echo.fail_trip = 4;
+  Fixture f(echo, 8, 12);
   CountingClock clock;
-  const LoopOutcome outcome = TimedLoop(echo, clock, NoReferenceClock{}, f.buffers, 10, 1, 1);
-  EXPECT_TRUE(outcome.transport_failed);
-  EXPECT_EQ(outcome.completed, 4);
-  EXPECT_EQ(outcome.marks, 5);
+  const LoopCount count = TimedLoop(f.trips, clock, NoReferenceClock{}, f.where, 10, 1);
+  EXPECT_TRUE(count.stopped);
+  EXPECT_EQ(count.completed, 4);
+  EXPECT_EQ(count.marks, 5);
 }
 
-TEST(CoreRoundTripLoopTest, EchoCheck) {
-  std::vector<char> sent(20), echo(20);
-  FillPattern(sent.data(), sent.size());
-  StampSequence(sent.data(), sent.size(), 0x0102030405060708ULL);
-  EXPECT_EQ(sent[0], 0x08);
-  EXPECT_EQ(sent[7], 0x01);
-  EXPECT_EQ(sent[8], PatternByte(8));
-  echo = sent;
-  EXPECT_EQ(CheckEcho(sent.data(), echo.data(), 20), EchoCheck::kOk);
-  echo[19] ^= 1;
-  EXPECT_EQ(CheckEcho(sent.data(), echo.data(), 20), EchoCheck::kCorrupted);
-  echo = sent;
-  echo[2] ^= 1;
-  EXPECT_EQ(CheckEcho(sent.data(), echo.data(), 20), EchoCheck::kWrongSequence);
-  // Messages shorter than 8 bytes carry the low bytes of the sequence only.
-  char small[3] = {};
-  StampSequence(small, 3, 0x0a0b0c0dULL);
-  EXPECT_EQ(small[0], 0x0d);
-  EXPECT_EQ(small[2], 0x0b);
+// A policy learns which interval each trip belongs to, and what it keeps from trip to trip
+// comes back to the caller when the loop ends.
+struct RecordingTrips {
+  std::vector<int64_t>* intervals = nullptr;
+  int64_t stop_at = -1;
+  int64_t trips = 0;
+  bool Trip(int64_t index, int64_t interval) {
+    if (index == stop_at) return false;
+    intervals->push_back(interval);
+    ++trips;
+    return true;
+  }
+};
+
+TEST(CoreRoundTripLoopTest, PolicyGetsEachTripsIntervalAndIsCopiedBack) {
+  std::vector<int64_t> intervals;
+  RecordingTrips trips{&intervals};
+  std::vector<int64_t> marks(8, -1);
+  CountingClock clock;
+  const LoopCount count = TimedLoop(trips, clock, NoReferenceClock{}, {marks.data()}, 7, 3);
+  EXPECT_EQ(count.marks, 4);
+  EXPECT_EQ(trips.trips, 7);
+  EXPECT_EQ(intervals, (std::vector<int64_t>{0, 0, 0, 1, 1, 1, 2}));
+  trips.stop_at = 2;
+  trips.trips = 0;
+  const LoopCount stopped = TimedLoop(trips, clock, NoReferenceClock{}, {marks.data()}, 7, 1);
+  EXPECT_TRUE(stopped.stopped);
+  EXPECT_EQ(trips.trips, 2);
+  EXPECT_EQ(stopped.marks, 3);  // before, after trip 0, after trip 1: none after the stop
+}
+
+// The board stamps the bytes the host does (core/message_stamp.h), not a pattern of its own.
+TEST(CoreRoundTripLoopTest, BoardMessagesCarryTheSharedStamp) {
+  Echo echo;
+  Fixture f(echo, 40, 4, 0x0102030405060708ULL);
+  CountingClock clock;
+  TimedLoop(f.trips, clock, NoReferenceClock{}, f.where, 1, 1);
+  EXPECT_EQ(f.send[0], 0x08);
+  EXPECT_EQ(f.send[7], 0x01);
+  EXPECT_EQ(f.send[8], PatternByte(8));
+  EXPECT_EQ(static_cast<unsigned char>(f.send[32]), 0xf7);  // ~0x08: the tail stamp
+  EXPECT_TRUE(CheckEcho(f.receive.data(), 40, 0x0102030405060708ULL, true).ok());
 }
 
 }  // namespace

@@ -194,38 +194,33 @@ StudyCell RunStudyCell(EndpointT& endpoint, ClockT& clock, ReferenceClockT& refe
   if (cell.error != nullptr) return cell;
   const size_t size = static_cast<size_t>(size_bytes);
   FillPattern(workspace.send, size);
-  LoopBuffers buffers;
-  buffers.send = workspace.send;
-  buffers.receive = workspace.receive;
-  buffers.size = size;
-  buffers.marks = workspace.marks;
-  buffers.reference_marks = workspace.reference_marks;
+  CheckedTrips<EndpointT> trips;
+  trips.endpoint = &endpoint;
+  trips.send = workspace.send;
+  trips.receive = workspace.receive;
+  trips.size = size;
+  trips.first_sequence = 1;
+  const LoopMarks where{workspace.marks, workspace.reference_marks};
   const ReferenceClock<ReferenceClockT> paired{&reference};
   const double n = static_cast<double>(options.iterations);
   cell.pairing_skew_ns = study_internal::PairingSkewNs(clock, reference, workspace);
   StudyAccumulator accumulator(cell, workspace);
-  uint64_t sequence = 1;
+  const auto pass = [&](int64_t batch) {
+    trips.faults = 0;
+    const LoopCount count = TimedLoop(trips, clock, paired, where, options.iterations, batch);
+    trips.first_sequence += static_cast<uint64_t>(options.iterations);
+    cell.faults += trips.faults;
+    if (count.stopped) cell.error = "the transport failed";
+    return !count.stopped;
+  };
   for (int64_t run = 0; run < options.runs; ++run) {
     // Averaged: two readings around the whole loop.
-    LoopOutcome outcome = TimedLoop(endpoint, clock, paired, buffers, options.iterations,
-                                    options.iterations, sequence);
-    sequence += static_cast<uint64_t>(options.iterations);
-    cell.faults += outcome.faults;
-    if (outcome.transport_failed) {
-      cell.error = "the transport failed";
-      return cell;
-    }
+    if (!pass(options.iterations)) return cell;
     accumulator.AddAveragedRun(
         clock.TicksToNanos(workspace.marks[1] - workspace.marks[0]) / n,
         reference.TicksToNanos(workspace.reference_marks[1] - workspace.reference_marks[0]) / n);
     // Per-iteration: a reading at every round trip.
-    outcome = TimedLoop(endpoint, clock, paired, buffers, options.iterations, 1, sequence);
-    sequence += static_cast<uint64_t>(options.iterations);
-    cell.faults += outcome.faults;
-    if (outcome.transport_failed) {
-      cell.error = "the transport failed";
-      return cell;
-    }
+    if (!pass(1)) return cell;
     study_internal::StoreReadings(clock, reference, workspace, accumulator.readings_so_far(),
                                   options.iterations);
     accumulator.AddPerIterationRun(options.iterations);

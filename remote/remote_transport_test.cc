@@ -88,7 +88,7 @@ TEST_P(RemoteTransportTest, StampedRoundTripsThenTheNextClient) {
         absl::Status received = client.Receive(absl::MakeSpan(echo));
         ASSERT_TRUE(received.ok()) << size << ": " << received;
         const transport::MessageCheck check = transport::CheckEcho(echo, sequence, true);
-        EXPECT_TRUE(check.ok()) << size << ": " << check.ToString();
+        EXPECT_TRUE(check.ok()) << size << ": " << transport::Describe(check);
       }
     }
     ASSERT_TRUE(transport::SendQuit(client).ok());

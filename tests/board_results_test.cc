@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -25,6 +26,27 @@ using tickbench::testing::RunHarness;
 
 constexpr char kBoardCsv[] = "board/testdata/study_systick_10ms.csv";
 constexpr int kSizes = 11;  // the board's default sizes, 32 to 4096 B
+
+// The fixture's own truth_ns column, row by row (its '#' lines skipped): what the analysis
+// must read back.
+std::vector<double> FixtureTruths() {
+  std::vector<double> truths;
+  int column = -1;
+  for (absl::string_view line : absl::StrSplit(ReadWholeFile(kBoardCsv), '\n', absl::SkipEmpty())) {
+    if (line[0] == '#') continue;
+    const std::vector<std::string> cells = absl::StrSplit(line, ',');
+    if (column < 0) {
+      for (size_t i = 0; i < cells.size(); ++i) {
+        if (cells[i] == "truth_ns") column = static_cast<int>(i);
+      }
+      EXPECT_GE(column, 0) << line;
+      if (column < 0) return truths;
+      continue;
+    }
+    truths.push_back(std::stod(cells[column]));
+  }
+  return truths;
+}
 
 // --analyze=kBoardCsv --analyze_column=COLUMN --format=json, parsed; its points by size.
 std::vector<std::pair<double, double>> AnalyzedMeans(const std::string& column) {
@@ -50,10 +72,12 @@ std::vector<std::pair<double, double>> AnalyzedMeans(const std::string& column) 
 TEST(BoardResultsTest, AnalyzeReadsTheBoardsTruth) {
   const auto means = AnalyzedMeans("truth_ns");
   ASSERT_EQ(means.size(), static_cast<size_t>(kSizes));
+  const std::vector<double> truths = FixtureTruths();
+  ASSERT_EQ(truths.size(), static_cast<size_t>(kSizes));
   EXPECT_EQ(means.front().first, 32);
-  EXPECT_DOUBLE_EQ(means.front().second, 13729.360);  // the file's first row
+  EXPECT_DOUBLE_EQ(means.front().second, truths.front());  // the file's first row
   EXPECT_EQ(means.back().first, 4096);
-  EXPECT_DOUBLE_EQ(means.back().second, 525225.560);
+  EXPECT_DOUBLE_EQ(means.back().second, truths.back());
 }
 
 // The averaged figure read by a 10 ms SysTick over 4 runs x 1000 round trips is a whole
@@ -86,8 +110,11 @@ TEST(BoardResultsTest, PlotDrawsTheBoardsCsv) {
     if (line[0] != '#') ++rows;
   }
   EXPECT_EQ(rows, kSizes) << data;
-  EXPECT_THAT(points, HasSubstr("\n32 13.7294 1\n")) << data;
-  EXPECT_THAT(points, HasSubstr("\n4096 525.226 1")) << data;
+  const std::vector<double> truths = FixtureTruths();
+  ASSERT_EQ(truths.size(), static_cast<size_t>(kSizes));
+  // In us, as gnuplot's data are written (6 significant digits).
+  EXPECT_THAT(points, HasSubstr(absl::StrFormat("\n32 %g 1\n", truths.front() / 1e3))) << data;
+  EXPECT_THAT(points, HasSubstr(absl::StrFormat("\n4096 %g 1", truths.back() / 1e3))) << data;
   EXPECT_THAT(ReadWholeFile(svg), HasSubstr("<svg")) << r.err;
 }
 

@@ -1,16 +1,15 @@
-// The measurement loop: the code whose time tickbench reports. It is a template on the
-// concrete clock types, chosen once outside the loop, so that each read is an inlined
-// instruction sequence, not a virtual call; it allocates nothing, logs nothing, and reads
-// only the clocks asked for, at each interval boundary: the measured clock first, then
-// the reference right after it.
-//
-// It is a template on the concrete endpoint type as well, chosen once outside the loop
-// too (harness/engine/loop_selection.h, SelectLoop in harness/engine/round_trip_engine.h). The
-// socket and pipe endpoints are `final` classes, so a Send() or Receive() through a reference of
-// their own type is a direct call to a known function, not a load of the vtable and an indirect
-// call through it: every round trip runs the same instruction stream, with no indirect branch for
-// the predictor to get right or wrong between the readings. An endpoint type the loop is not
-// specialised for runs it as transport::Endpoint, with virtual calls.
+// The host's round trip around the one measurement loop (core/round_trip_loop.h): the trip
+// policy HostTrips (absl::Status from the transport, stale echoes waited past, the loss
+// rule, the stop check, faulty intervals flagged) and TimedLoop, which runs the core's loop
+// with it. The loop is a template on the concrete clock types and on the concrete endpoint
+// type, chosen once outside the loop (harness/engine/loop_selection.h, SelectLoop in
+// harness/engine/round_trip_engine.h), so that each read is an inlined instruction sequence
+// and each Send()/Receive() a direct call. The socket and pipe endpoints are `final`
+// classes, so a call through a reference of their own type is a direct call to a known
+// function, not a load of the vtable and an indirect call through it: every round trip runs
+// the same instruction stream, with no indirect branch for the predictor to get right or
+// wrong between the readings. An endpoint type the loop is not specialised for runs it as
+// transport::Endpoint, with virtual calls.
 #ifndef HARNESS_ENGINE_ROUND_TRIP_LOOP_H_
 #define HARNESS_ENGINE_ROUND_TRIP_LOOP_H_
 
@@ -19,6 +18,7 @@
 
 #include "absl/status/status.h"
 #include "absl/types/span.h"
+#include "core/round_trip_loop.h"
 #include "harness/engine/run_record.h"
 #include "platform/compiler.h"
 #include "platform/stop_signal.h"
@@ -27,19 +27,8 @@
 
 namespace tickbench::harness {
 
-// Stands for "no reference clock": reads nothing and compiles to nothing.
-struct NoReferenceClock {
-  static constexpr bool kReads = false;
-  int64_t NowTicks() { return 0; }
-};
-
-// Wraps a reference clock of concrete type C.
-template <typename C>
-struct ReferenceClock {
-  static constexpr bool kReads = true;
-  C* clock;
-  TICKBENCH_ALWAYS_INLINE int64_t NowTicks() { return clock->NowTicks(); }
-};
+using core::NoReferenceClock;
+using core::ReferenceClock;
 
 struct LoopBuffers {
   absl::Span<char> send;                // pattern-filled, size n; the sequence is stamped per trip
@@ -118,6 +107,58 @@ TICKBENCH_ALWAYS_INLINE void NoteFault(bool trip_faulty, bool& follows_fault, ui
   }
 }
 
+// The host's trip policy for core::TimedLoop: one RoundTrip, the loss rule, the stop check
+// and the faulty flags. It keeps pointers, not references, so that the loop can copy it
+// into its own frame and back.
+template <typename EndpointT>
+class HostTrips {
+ public:
+  HostTrips(EndpointT& endpoint, const LoopBuffers& buffers, uint64_t first_sequence,
+            bool continue_on_loss, IntegrityCounts& integrity, absl::Status& error)
+      : endpoint_(&endpoint),
+        buffers_(buffers),
+        first_sequence_(first_sequence),
+        integrity_(&integrity),
+        error_(&error),
+        faulty_(buffers.faulty.empty() ? nullptr : buffers.faulty.data()),
+        follows_fault_(integrity.next_follows_fault),
+        continue_on_loss_(continue_on_loss) {}
+
+  TICKBENCH_ALWAYS_INLINE bool Trip(int64_t index, int64_t interval) {
+    bool trip_faulty = false;
+    absl::Status status =
+        RoundTrip(*endpoint_, buffers_, first_sequence_ + index, *integrity_, &trip_faulty);
+    if (ABSL_PREDICT_FALSE(!status.ok())) {
+      if (status.code() == absl::StatusCode::kDeadlineExceeded && continue_on_loss_) {
+        ++integrity_->lost;
+        trip_faulty = true;
+      } else {
+        *error_ = std::move(status);
+        return false;
+      }
+    }
+    if (ABSL_PREDICT_FALSE(platform::StopRequested())) {
+      *error_ = platform::CancelledIfStopRequested("timing round trips");
+      return false;
+    }
+    NoteFault(trip_faulty, follows_fault_, faulty_, interval, *integrity_);
+    return true;
+  }
+
+  // Carries the state of the last trip to the next loop (integrity.next_follows_fault).
+  void Finish() const { integrity_->next_follows_fault = follows_fault_; }
+
+ private:
+  EndpointT* endpoint_;
+  LoopBuffers buffers_;  // the spans, this object's own (no store or call can change them)
+  uint64_t first_sequence_;
+  IntegrityCounts* integrity_;
+  absl::Status* error_;
+  uint8_t* faulty_;
+  bool follows_fault_;
+  bool continue_on_loss_;
+};
+
 // Runs `iterations` timed round trips, reading the clocks every `batch` trips (and after
 // the last). Sequence numbers start at `first_sequence`. With `continue_on_loss`, a lost
 // datagram is counted, its interval flagged in buffers.faulty, and the loop goes on;
@@ -133,54 +174,16 @@ LoopOutcome TimedLoop(EndpointT& endpoint, ClockT& clock, ReferenceT reference,
                       uint64_t first_sequence, bool continue_on_loss, IntegrityCounts& integrity) {
   static_assert(std::is_base_of_v<transport::Endpoint, EndpointT>,
                 "the loop runs over a transport::Endpoint or a class derived from it");
-  // A copy in this frame: the spans are then this function's own (no store or call can
-  // change them), kept in registers or beside the loop's other locals, not loaded from the
-  // caller's frame after every system call.
-  const LoopBuffers local = buffers;
   LoopOutcome outcome;
-  int64_t* marks = local.marks.data();
-  int64_t* reference_marks = local.reference_marks.data();
-  marks[0] = clock.NowTicks();
-  if constexpr (ReferenceT::kReads) reference_marks[0] = reference.NowTicks();
-  int64_t written = 1;
-  int64_t until_mark = batch;
-  int64_t completed = 0;  // outcome.completed, kept here (outcome is in the caller's frame)
-  uint8_t* faulty = local.faulty.empty() ? nullptr : local.faulty.data();
-  bool follows_fault = integrity.next_follows_fault;  // in a register, written back below
-  for (int64_t i = 0; i < iterations; ++i) {
-    bool trip_faulty = false;
-    absl::Status status = RoundTrip(endpoint, local, first_sequence + i, integrity, &trip_faulty);
-    if (ABSL_PREDICT_FALSE(!status.ok())) {
-      if (status.code() == absl::StatusCode::kDeadlineExceeded && continue_on_loss) {
-        ++integrity.lost;
-        trip_faulty = true;
-      } else {
-        outcome.status = std::move(status);
-        break;
-      }
-    }
-    if (ABSL_PREDICT_FALSE(platform::StopRequested())) {
-      outcome.status = platform::CancelledIfStopRequested("timing round trips");
-      break;
-    }
-    NoteFault(trip_faulty, follows_fault, faulty, written - 1, integrity);
-    ++completed;
-    if (--until_mark == 0) {
-      marks[written] = clock.NowTicks();
-      if constexpr (ReferenceT::kReads) reference_marks[written] = reference.NowTicks();
-      ++written;
-      until_mark = batch;
-    }
-  }
-  if (until_mark != batch && outcome.status.ok()) {  // a last, partial batch
-    marks[written] = clock.NowTicks();
-    if constexpr (ReferenceT::kReads) reference_marks[written] = reference.NowTicks();
-    ++written;
-  }
-  integrity.next_follows_fault = follows_fault;
-  outcome.completed = completed;
-  outcome.marks = written;
-  outcome.closed = outcome.status.ok() ? completed : (written - 1) * batch;
+  HostTrips<EndpointT> trips(endpoint, buffers, first_sequence, continue_on_loss, integrity,
+                             outcome.status);
+  const core::LoopCount count =
+      core::TimedLoop(trips, clock, reference,
+                      {buffers.marks.data(), buffers.reference_marks.data()}, iterations, batch);
+  trips.Finish();
+  outcome.completed = count.completed;
+  outcome.marks = count.marks;
+  outcome.closed = count.stopped ? (count.marks - 1) * batch : count.completed;
   return outcome;
 }
 

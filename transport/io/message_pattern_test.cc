@@ -22,7 +22,7 @@ TEST(MessagePatternTest, EverySizeChecksOk) {
       const std::vector<char> message = Stamped(size, sequence);
       EXPECT_TRUE(CheckEcho(message, sequence, false).ok()) << size << " " << sequence;
       MessageCheck full = CheckEcho(message, sequence, true);
-      EXPECT_TRUE(full.ok()) << size << " " << sequence << ": " << full.ToString();
+      EXPECT_TRUE(full.ok()) << size << " " << sequence << ": " << Describe(full);
     }
   }
 }
@@ -77,7 +77,7 @@ TEST(MessagePatternTest, MismatchSaysWhichWay) {
   EXPECT_EQ(late.seen_sequence, 5u);
   EXPECT_TRUE(late.late_or_duplicate());
   EXPECT_FALSE(late.ahead());
-  EXPECT_EQ(late.ToString(), "sequence 7 expected, 5 seen (late or duplicate)");
+  EXPECT_EQ(Describe(late), "sequence 7 expected, 5 seen (late or duplicate)");
   MessageCheck ahead = CheckEcho(message, 3, false);
   EXPECT_TRUE(ahead.ahead());
   EXPECT_EQ(ahead.seen_sequence, 5u);

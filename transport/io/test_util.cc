@@ -19,7 +19,7 @@ absl::Status CheckedRoundTrip(Endpoint& client, size_t size, uint64_t sequence) 
   if (absl::Status sent = client.Send(message); !sent.ok()) return sent;
   if (absl::Status got = client.Receive(absl::MakeSpan(echo)); !got.ok()) return got;
   if (MessageCheck check = CheckEcho(echo, sequence, true); !check.ok()) {
-    return absl::DataLossError(check.ToString());
+    return absl::DataLossError(Describe(check));
   }
   return absl::OkStatus();
 }
