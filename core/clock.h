@@ -1,5 +1,6 @@
-// The clock contract of timing/clock.h, for code that runs without an OS: a counter read
-// on the hot path and its rate, described once.
+// The clock contract of every target, for code with or without an OS: a counter read on
+// the hot path and its rate (CounterClock, which the host's timing::Clock builds on), and
+// the board's clocks described in static strings (Clock).
 //
 // Freestanding (core/README.md): plain C++17, no Abseil, no OS, no exceptions, no heap;
 // strings are static C strings.
@@ -23,6 +24,29 @@
 
 namespace tickbench::core {
 
+// The contract every clock of every target keeps (the host's timing::Clock and the board's
+// core::Clock build on it): a counter read on the hot path and its rate. NowTicks() is the
+// only virtual call, and a loop written against a concrete `final` class makes none.
+class CounterClock {
+ public:
+  virtual ~CounterClock() = default;
+  CounterClock(const CounterClock&) = delete;
+  CounterClock& operator=(const CounterClock&) = delete;
+
+  virtual int64_t NowTicks() = 0;
+
+  // The one place that scales: ticks to nanoseconds, at the rate given at construction.
+  double TicksToNanos(int64_t ticks) const { return static_cast<double>(ticks) * nanos_per_tick_; }
+  double TicksToNanos(double ticks) const { return ticks * nanos_per_tick_; }
+  double nanos_per_tick() const { return nanos_per_tick_; }
+
+ protected:
+  explicit CounterClock(double ticks_per_second) : nanos_per_tick_(1e9 / ticks_per_second) {}
+
+ private:
+  double nanos_per_tick_;
+};
+
 struct ClockInfo {
   const char* spec = "";             // how it is asked for: "systick"
   const char* name = "";             // how it is shown: "SysTick interrupt count"
@@ -32,26 +56,16 @@ struct ClockInfo {
   bool simulated = false;            // true for clocks made up in software
 };
 
-class Clock {
+// A board's clock: the contract, described in static strings.
+class Clock : public CounterClock {
  public:
-  virtual ~Clock() = default;
-  Clock(const Clock&) = delete;
-  Clock& operator=(const Clock&) = delete;
-
-  virtual int64_t NowTicks() = 0;
-
   const ClockInfo& info() const { return info_; }
-  double TicksToNanos(int64_t ticks) const { return static_cast<double>(ticks) * nanos_per_tick_; }
-  double TicksToNanos(double ticks) const { return ticks * nanos_per_tick_; }
-  double nanos_per_tick() const { return nanos_per_tick_; }
 
  protected:
-  explicit Clock(const ClockInfo& info)
-      : info_(info), nanos_per_tick_(1e9 / info.ticks_per_second) {}
+  explicit Clock(const ClockInfo& info) : CounterClock(info.ticks_per_second), info_(info) {}
 
  private:
   ClockInfo info_;
-  double nanos_per_tick_;
 };
 
 }  // namespace tickbench::core

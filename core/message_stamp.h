@@ -109,7 +109,8 @@ inline bool EchoStampMatches(const char* received, size_t size, uint64_t expecte
     return si::LoadLittleEndian(received, size) == (expected_sequence & mask);
   }
   if (si::Load64(received) != expected_sequence) return false;
-  return size < si::kTailFrom || si::Load64(received + size - si::kStampBytes) == ~expected_sequence;
+  return size < si::kTailFrom ||
+         si::Load64(received + size - si::kStampBytes) == ~expected_sequence;
 }
 
 enum class CheckResult : uint8_t {

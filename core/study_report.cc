@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "core/study_columns.h"
+
 namespace tickbench::core {
 namespace {
 
@@ -35,10 +37,10 @@ void WritePlainWords(const StudyCell& c, TextSink& out) {
   }
   out.Printf(
       "  %s, %lld B: a round trip takes %.2f us (%s); the averaged figure %.2f us is "
-      "%.3f us off, %s the bound (T + 2r + w)/N = %.3f us, ",
+      "%.3f us off, %s the bound (T + r + w)/N = %.3f us, ",
       c.clock, static_cast<long long>(c.size_bytes), c.truth_ns / 1e3, c.reference,
       c.averaged_ns / 1e3, c.averaged_error_ns / 1e3,
-      c.averaged_within_bound ? "within" : "NOT within", c.averaged_bound_ns / 1e3);
+      c.averaged_within_bound ? "within" : "NOT within", c.total_bound_ns() / 1e3);
   if (c.zero_bound_applies) {
     out.Printf(
         "and %.2f%% of single round trips read 0 against 1 - d/T = %.2f%% (%s the "
@@ -91,7 +93,7 @@ void WriteStudyTable(const StudyCell* cells, int count, TextSink& out) {
     }
     out.Printf("%7lld | %9.2f (%6.2f) | %9.2f %7.3f %7.3f | ", static_cast<long long>(c.size_bytes),
                c.truth_ns / 1e3, c.truth_sd_ns / 1e3, c.averaged_ns / 1e3,
-               Percent(c.averaged_error_ns, c.truth_ns), Percent(c.averaged_bound_ns, c.truth_ns));
+               Percent(c.averaged_error_ns, c.truth_ns), Percent(c.total_bound_ns(), c.truth_ns));
     out.Printf("%18.2f %5.2f %5.2f %5.2f %4.0f%% | ", c.per_iteration_mean_ns / 1e3,
                c.per_iteration_sd_ns / 1e3, c.per_iteration_p50_ns / 1e3,
                c.per_iteration_min_ns / 1e3, 100 * c.zero_fraction);
@@ -113,7 +115,7 @@ void WriteStudyTable(const StudyCell* cells, int count, TextSink& out) {
   for (int i = 0; i < count; ++i) WritePlainWords(cells[i], out);
   out.Print(
       "\ntruth: the reference clock over the averaged pass. averaged: the clock over the same "
-      "pass, whose error must stay below the bound (T + 2r + w)/N (r: the reference's resolution, "
+      "pass, whose error must stay below the bound (T + r + w)/N (r: the reference's resolution, "
       "w: the widest bracket of two reference reads around a clock read). "
       "per-iteration: each round trip read alone. theory: share of readings above n = floor(d/T) "
       "ticks, predicted f from the reference's durations, 'agrees' within 3 standard errors "
@@ -123,20 +125,21 @@ void WriteStudyTable(const StudyCell* cells, int count, TextSink& out) {
 }
 
 void WriteStudyCsv(const StudyCell* cells, int count, TextSink& out) {
-  out.Print(
-      "clock,size_bytes,runs,iterations,resolution_ns,truth_ns,truth_sd_ns,averaged_ns,"
-      "averaged_error_ns,worst_run_error_ns,averaged_bound_ns,averaged_within_bound,"
-      "per_iteration_mean_ns,per_iteration_sd_ns,per_iteration_p50_ns,per_iteration_min_ns,"
-      "zero_fraction,per_iteration_truth_ns,predicted_f,observed_f,predicted_sd_ns,"
-      "theory_agrees,predicted_zero_fraction,zero_bound,worst_run_zero_error,zero_within_bound,"
-      "reference_clock,reference_resolution_ns,pair_skew_ns,faults,histogram\n");
+  for (int i = 0; i < kStudyColumnCount; ++i) {
+    out.Print(i > 0 ? "," : "");
+    out.Print(kStudyColumns[i].name);
+  }
+  out.Print("\n");
+  // The values in kStudyColumns' order (core/study_report_test checks the count).
   for (int i = 0; i < count; ++i) {
     const StudyCell& c = cells[i];
     if (c.error != nullptr) continue;
-    out.Printf("%s,%lld,%lld,%lld,%.1f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%d,", c.clock,
+    out.Printf("%s,%lld,%lld,%lld,%.1f,%.3f,%.3f,%.3f,%.3f,%.3f,", c.clock,
                static_cast<long long>(c.size_bytes), static_cast<long long>(c.runs),
                static_cast<long long>(c.iterations), c.resolution_ns, c.truth_ns, c.truth_sd_ns,
-               c.averaged_ns, c.averaged_error_ns, c.worst_run_error_ns, c.averaged_bound_ns,
+               c.averaged_ns, c.averaged_error_ns, c.worst_run_error_ns);
+    out.Printf("%.3f,%.3f,%.3f,%.3f,%.3f,%d,", c.averaged_bound_ns, c.pairing_bound_ns,
+               c.reference_bound_ns, c.rate_bound_ns, c.total_bound_ns(),
                c.averaged_within_bound ? 1 : 0);
     out.Printf("%.3f,%.3f,%.3f,%.3f,%.6f,%.3f,%.6f,%.6f,%.3f,%d,", c.per_iteration_mean_ns,
                c.per_iteration_sd_ns, c.per_iteration_p50_ns, c.per_iteration_min_ns,
@@ -144,7 +147,7 @@ void WriteStudyCsv(const StudyCell* cells, int count, TextSink& out) {
                c.prediction.sd_ns, c.theory_agrees ? 1 : 0);
     out.Printf("%.6f,%.6f,%.6f,%d,%s,%.1f,%.1f,%lld,", c.prediction.zero_share, c.zero_bound,
                c.worst_run_zero_error, c.zero_within_bound ? 1 : (c.zero_bound_applies ? 0 : -1),
-               c.reference, c.reference_resolution_ns, c.pairing_skew_ns,
+               c.reference, c.reference_resolution_ns, c.pair_skew_ns,
                static_cast<long long>(c.faults));
     WriteHistogram(c, ";", false, out);
     out.Print("\n");
@@ -171,9 +174,11 @@ void WriteStudyJson(const StudyCell* cells, int count, const char* platform, Tex
                c.truth_sd_ns);
     out.Printf(
         "\"averaged\":{\"rtt_ns\":%.3f,\"error_ns\":%.3f,\"worst_run_error_ns\":%.3f,"
-        "\"bound_ns\":%.3f,\"within_bound\":%s},",
+        "\"bound_ns\":%.3f,\"bound_terms_ns\":{\"quantization\":%.3f,\"pairing\":%.3f,"
+        "\"reference\":%.3f,\"rate\":%.3f,\"total\":%.3f},\"within_bound\":%s},",
         c.averaged_ns, c.averaged_error_ns, c.worst_run_error_ns, c.averaged_bound_ns,
-        c.averaged_within_bound ? "true" : "false");
+        c.averaged_bound_ns, c.pairing_bound_ns, c.reference_bound_ns, c.rate_bound_ns,
+        c.total_bound_ns(), c.averaged_within_bound ? "true" : "false");
     out.Printf(
         "\"per_iteration\":{\"mean_ns\":%.3f,\"sd_ns\":%.3f,\"p50_ns\":%.3f,\"min_ns\":%.3f,"
         "\"zero_fraction\":%.6f,\"truth_ns\":%.3f,\"histogram_ticks\":[",
@@ -183,12 +188,12 @@ void WriteStudyJson(const StudyCell* cells, int count, const char* platform, Tex
     out.Print("]},");
     out.Printf(
         "\"theory\":{\"predicted_f\":%.6f,\"observed_f\":%.6f,\"predicted_sd_ns\":%.3f,"
-        "\"agrees\":%s,\"predicted_zero_fraction\":%.6f,\"zero_bound\":%.6f,"
+        "\"agrees\":%s,\"predicted_zero_share\":%.6f,\"zero_bound\":%.6f,"
         "\"worst_run_zero_error\":%.6f,\"zero_bound_applies\":%s,\"zero_within_bound\":%s},",
         c.prediction.f, c.observed_f, c.prediction.sd_ns, c.theory_agrees ? "true" : "false",
         c.prediction.zero_share, c.zero_bound, c.worst_run_zero_error,
         c.zero_bound_applies ? "true" : "false", c.zero_within_bound ? "true" : "false");
-    out.Printf("\"pair_skew_ns\":%.1f,\"faults\":%lld}", c.pairing_skew_ns,
+    out.Printf("\"pair_skew_ns\":%.1f,\"faults\":%lld}", c.pair_skew_ns,
                static_cast<long long>(c.faults));
   }
   out.Print("\n]}\n");

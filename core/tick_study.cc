@@ -14,12 +14,13 @@ void StudyAccumulator::AddAveragedRun(double averaged_ns, double truth_ns) {
   averaged_sum_ += averaged_ns;
   truth_sum_ += truth_ns;
   truth_square_sum_ += truth_ns * truth_ns;
-  cell_.averaged_bound_ns =
-      (cell_.resolution_ns + 2 * cell_.reference_resolution_ns + cell_.pairing_skew_ns) /
-      static_cast<double>(cell_.iterations);
+  const double n = static_cast<double>(cell_.iterations);
+  cell_.averaged_bound_ns = cell_.resolution_ns / n;
+  cell_.pairing_bound_ns = cell_.pair_skew_ns / n;
+  cell_.reference_bound_ns = cell_.reference_resolution_ns / n;
   const double error = std::fabs(averaged_ns - truth_ns);
   if (error > cell_.worst_run_error_ns) cell_.worst_run_error_ns = error;
-  if (!(error < cell_.averaged_bound_ns)) all_within_ = false;
+  if (!(error < cell_.total_bound_ns())) all_within_ = false;
 }
 
 void StudyAccumulator::AddPerIterationRun(int64_t count) {
@@ -34,7 +35,7 @@ void StudyAccumulator::AddPerIterationRun(int64_t count) {
   const double zero_share = static_cast<double>(zeros) / static_cast<double>(count);
   const double error = std::fabs(zero_share - run.zero_share);
   if (error > cell_.worst_run_zero_error) cell_.worst_run_zero_error = error;
-  cell_.zero_bound = (1 + (2 * cell_.reference_resolution_ns + cell_.pairing_skew_ns) / t) /
+  cell_.zero_bound = (1 + (2 * cell_.reference_resolution_ns + cell_.pair_skew_ns) / t) /
                      static_cast<double>(count);
   if (!(error < cell_.zero_bound)) all_zero_within_ = false;
   cell_.readings += count;
@@ -48,7 +49,7 @@ void StudyAccumulator::Finish() {
   const double truth_variance =
       runs > 1 ? (truth_square_sum_ - runs_d * cell_.truth_ns * cell_.truth_ns) / (runs_d - 1) : 0;
   cell_.truth_sd_ns = std::sqrt(truth_variance > 0 ? truth_variance : 0);
-  cell_.averaged_error_ns = std::fabs(cell_.averaged_ns - cell_.truth_ns);
+  cell_.averaged_error_ns = cell_.averaged_ns - cell_.truth_ns;  // signed, as the host's
   cell_.averaged_within_bound = cell_.runs > 0 && all_within_;
 
   const int64_t count = cell_.readings;

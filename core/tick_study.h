@@ -8,13 +8,15 @@
 // the caller's (StudyWorkspace), nothing is allocated.
 //
 // What is promised:
-//   * averaged: |averaged - truth| < averaged_bound_ns = (T + 2 r + w) / N for each run,
-//     where truth is the reference over the same pass, r the reference's resolution (each
-//     of its two readings is off by less than r) and w the pairing skew: the widest
-//     bracket of two reference reads around one clock read, measured before the cell (the
-//     clock and the reference are read one after the other, so their instants differ by
-//     less than w, and differently at the two ends). averaged_within_bound says whether
-//     every run kept it.
+//   * averaged: |averaged - truth| < total_bound_ns = (T + r + w) / N for each run, the
+//     host's bound term by term (core/study_columns.h): averaged_bound_ns = T / N, the
+//     clock's quantization; reference_bound_ns = r / N, the reference's (a difference of
+//     two of its readings is off by less than r); pairing_bound_ns = w / N, with w =
+//     pair_skew_ns the widest bracket of two reference reads around one clock read,
+//     measured before the cell (the clock and the reference are read one after the other,
+//     so their instants differ by less than w at each end, and the two ends' offsets by
+//     less than w); rate_bound_ns = 0 (one crystal drives both counters).
+//     averaged_within_bound says whether every run kept it.
 //   * per-iteration: the readings of one pass tile it (each reading closes one round trip
 //     and opens the next), so the ticks they count are the ticks of the whole pass. Where
 //     every round trip is shorter than T, no reading holds more than one tick, and the share
@@ -71,16 +73,23 @@ struct StudyCell {
   int64_t iterations = 0;              // round trips per pass
   double resolution_ns = 0;            // T: the clock's claimed resolution
   double reference_resolution_ns = 0;  // r
-  double pairing_skew_ns = 0;          // w: widest reference-clock-reference bracket
+  double pair_skew_ns = 0;             // w: widest reference-clock-reference bracket
 
   // The averaged pass.
   double truth_ns = 0;            // the reference's averaged round trip, mean over runs
   double truth_sd_ns = 0;         // its SD across runs
   double averaged_ns = 0;         // the clock's, mean over runs
-  double averaged_error_ns = 0;   // |averaged - truth|
+  double averaged_error_ns = 0;   // averaged - truth, signed
   double worst_run_error_ns = 0;  // the largest |averaged - truth| of one run
-  double averaged_bound_ns = 0;   // (T + 2 r + w) / N
-  bool averaged_within_bound = false;
+  // The bound on one run's |error|, term by term, as the host's (core/study_columns.h).
+  double averaged_bound_ns = 0;   // T / N: the clock's quantization
+  double pairing_bound_ns = 0;    // w / N
+  double reference_bound_ns = 0;  // r / N
+  double rate_bound_ns = 0;       // 0: one crystal drives both counters
+  double total_bound_ns() const {
+    return averaged_bound_ns + pairing_bound_ns + reference_bound_ns + rate_bound_ns;
+  }
+  bool averaged_within_bound = false;  // every run's |error| < total_bound_ns()
 
   // The per-iteration pass, all runs pooled.
   int64_t readings = 0;
@@ -203,7 +212,7 @@ StudyCell RunStudyCell(EndpointT& endpoint, ClockT& clock, ReferenceClockT& refe
   const LoopMarks where{workspace.marks, workspace.reference_marks};
   const ReferenceClock<ReferenceClockT> paired{&reference};
   const double n = static_cast<double>(options.iterations);
-  cell.pairing_skew_ns = study_internal::PairingSkewNs(clock, reference, workspace);
+  cell.pair_skew_ns = study_internal::PairingSkewNs(clock, reference, workspace);
   StudyAccumulator accumulator(cell, workspace);
   const auto pass = [&](int64_t batch) {
     trips.faults = 0;

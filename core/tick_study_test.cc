@@ -66,8 +66,12 @@ TEST(TickStudyTest, ShortRoundTripsFollowTheTheory) {
     EXPECT_DOUBLE_EQ(c.truth_ns, 744'000);  // the fine clock: exact multiples of 40 ns
     EXPECT_EQ(c.truth_sd_ns, 0);
     // 200 trips = 148.8 ms = 14.88 T: the loop reads 14 or 15 ticks, 700 or 750 us a trip.
-    EXPECT_DOUBLE_EQ(c.averaged_bound_ns, (kT + 2 * kFine) / 200.0);
-    EXPECT_LT(c.worst_run_error_ns, c.averaged_bound_ns);
+    // The host's terms: T/N, w/N, r/N, no rate term; their sum bounds each run.
+    EXPECT_DOUBLE_EQ(c.averaged_bound_ns, kT / 200.0);
+    EXPECT_DOUBLE_EQ(c.pairing_bound_ns, c.pair_skew_ns / 200.0);
+    EXPECT_DOUBLE_EQ(c.reference_bound_ns, kFine / 200.0);
+    EXPECT_DOUBLE_EQ(c.total_bound_ns(), (kT + kFine + c.pair_skew_ns) / 200.0);
+    EXPECT_LT(c.worst_run_error_ns, c.total_bound_ns());
     EXPECT_TRUE(c.averaged_within_bound);
     // Readings are 0 or 1 tick; the ticks of a pass are 14 or 15 of its 200 readings.
     EXPECT_EQ(c.histogram[0] + c.histogram[1], 600);
@@ -93,8 +97,8 @@ TEST(TickStudyTest, ReadCostsDoNotBreakTheBounds) {
   const StudyCell c = RunCell({300'000, 1'200'000, 520'000}, 500, 2, 4'321'000, 120);
   ASSERT_EQ(c.error, nullptr);
   // A reference read and a clock read of 120 ns each between the bracket's two reads.
-  EXPECT_EQ(c.pairing_skew_ns, 240);
-  EXPECT_DOUBLE_EQ(c.averaged_bound_ns, (kT + 2 * kFine + 240) / 500.0);
+  EXPECT_EQ(c.pair_skew_ns, 240);
+  EXPECT_DOUBLE_EQ(c.total_bound_ns(), (kT + kFine + 240) / 500.0);
   EXPECT_TRUE(c.averaged_within_bound);
   EXPECT_TRUE(c.zero_bound_applies);
   EXPECT_TRUE(c.zero_within_bound) << c.worst_run_zero_error << " vs " << c.zero_bound;

@@ -4,8 +4,7 @@
 
 namespace tickbench::timing {
 
-Clock::Clock(ClockInfo info)
-    : info_(std::move(info)), nanos_per_tick_(1e9 / info_.ticks_per_second) {}
+Clock::Clock(ClockInfo info) : core::CounterClock(info.ticks_per_second), info_(std::move(info)) {}
 
 absl::Duration Clock::TicksToDuration(int64_t ticks) const {
   // Whole nanoseconds exactly when the clock counts nanoseconds; otherwise through the

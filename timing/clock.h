@@ -1,4 +1,5 @@
-// The clock abstraction: a counter read on the hot path, described once.
+// The clock abstraction: a counter read on the hot path (core::CounterClock, the contract
+// every target's clocks keep), described once.
 //
 // What is promised:
 //   * NowTicks() returns a raw count; only differences of readings of the same object
@@ -21,6 +22,7 @@
 #include <string>
 
 #include "absl/time/time.h"
+#include "core/clock.h"
 
 namespace tickbench::timing {
 
@@ -34,27 +36,17 @@ struct ClockInfo {
   std::string notes;                  // calibration, invariance, phase, ...
 };
 
-class Clock {
+// core::CounterClock's contract (NowTicks, TicksToNanos), described with Abseil types.
+class Clock : public core::CounterClock {
  public:
-  virtual ~Clock() = default;
-  Clock(const Clock&) = delete;
-  Clock& operator=(const Clock&) = delete;
-
-  virtual int64_t NowTicks() = 0;
-
   const ClockInfo& info() const { return info_; }
-  double TicksToNanos(int64_t ticks) const { return static_cast<double>(ticks) * nanos_per_tick_; }
-  double TicksToNanos(double ticks) const { return ticks * nanos_per_tick_; }
   absl::Duration TicksToDuration(int64_t ticks) const;
-  double nanos_per_tick() const { return nanos_per_tick_; }
 
  protected:
   explicit Clock(ClockInfo info);
-  ClockInfo& mutable_info() { return info_; }
 
  private:
   ClockInfo info_;
-  double nanos_per_tick_;
 };
 
 }  // namespace tickbench::timing

@@ -1,11 +1,11 @@
 # Checks a study CSV against the tick theory, by column name, one line per row:
-#   * the averaged figure is within its bound of the truth: |averaged - truth| <= the bound
-#     (the board's averaged_bound_ns, (T + 2r + w)/N; the host's total_bound_ns, its sum of
-#     terms), and averaged_within_bound is 1;
+#   * the averaged figure is within its bound of the truth: |averaged - truth| <=
+#     total_bound_ns (the sum of its terms, core/study_columns.h, on the host and the
+#     boards alike), and averaged_within_bound is 1;
 #   * the share of single round trips that read 0 is within (1 + (2r + w)/T)/N of
 #     1 - d/T, with d the reference's mean round trip, T the tick, r the reference's
-#     resolution (the board's reference_resolution_ns; the host states its term r/N as
-#     reference_bound_ns) and w the pairing skew, where every round trip is shorter than T.
+#     resolution (reference_bound_ns x N) and w the pairing skew, where every round trip is
+#     shorter than T.
 # Works on the host's study CSV (--experiment=study) and on a board's, '#' lines aside.
 #
 #   awk -F, -v label=TEXT -f check_study_csv.awk FILE.csv      exit 1 if any row fails
@@ -21,8 +21,8 @@ function abs(x) { return x < 0 ? -x : x }
   rows++
   T = v("resolution_ns"); N = v("iterations"); d = v("per_iteration_truth_ns")
   w = v("pair_skew_ns")
-  r = ("reference_resolution_ns" in col) ? v("reference_resolution_ns") : v("reference_bound_ns") * N
-  bound = ("total_bound_ns" in col) ? v("total_bound_ns") : v("averaged_bound_ns")
+  r = v("reference_bound_ns") * N
+  bound = v("total_bound_ns")
   error = abs(v("averaged_ns") - v("truth_ns"))
   predicted = 1 - d / T
   zero_bound = (1 + (2 * r + w) / T) / N
