@@ -4,6 +4,8 @@
 // hold to what the boards print). The names are checked against the table, and the meanings
 // where they can be: the bound's terms as the table defines them, row by row, on every
 // target.
+#include "core/study_columns.h"
+
 #include <cmath>
 #include <map>
 #include <string>
@@ -11,7 +13,6 @@
 
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
-#include "core/study_columns.h"
 #include "gtest/gtest.h"
 #include "tests/harness_runner.h"
 
@@ -37,7 +38,8 @@ Csv ParseCsv(const std::string& text) {
       continue;
     }
     std::map<std::string, std::string> row;
-    for (size_t i = 0; i < cells.size() && i < csv.header.size(); ++i) row[csv.header[i]] = cells[i];
+    for (size_t i = 0; i < cells.size() && i < csv.header.size(); ++i)
+      row[csv.header[i]] = cells[i];
     csv.rows.push_back(row);
   }
   return csv;
@@ -84,7 +86,9 @@ void ExpectTheBoundsMeaning(const Csv& csv, const std::string& label) {
     const double n = csv.Number(i, "iterations");
     const double t = csv.Number(i, "resolution_ns");
     // Printed to 3 decimals (the boards) or the host's digits: a relative tolerance.
-    const auto near = [&](double a, double b) { return std::abs(a - b) <= 1e-3 + 1e-6 * std::abs(b); };
+    const auto near = [&](double a, double b) {
+      return std::abs(a - b) <= 1e-3 + 1e-6 * std::abs(b);
+    };
     const double quantization = csv.Number(i, "averaged_bound_ns");
     const double pairing = csv.Number(i, "pairing_bound_ns");
     const double reference = csv.Number(i, "reference_bound_ns");
@@ -108,7 +112,8 @@ void ExpectTheBoundsMeaning(const Csv& csv, const std::string& label) {
 
 TEST(StudyColumnsTest, TheBoundsTermsMeanTheSameOnEveryTarget) {
   ExpectTheBoundsMeaning(HostStudy(), "host");
-  for (const char* path : kBoardResults) ExpectTheBoundsMeaning(ParseCsv(ReadWholeFile(path)), path);
+  for (const char* path : kBoardResults)
+    ExpectTheBoundsMeaning(ParseCsv(ReadWholeFile(path)), path);
 }
 
 }  // namespace
