@@ -32,6 +32,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 
 namespace tickbench::core {
@@ -136,14 +137,83 @@ struct MessageCheck {
   }
 };
 
+namespace stamp_internal {
+
+// The sequence whose low `bytes` bytes are `low` and which lies nearest `expected`
+// (never below 0).
+inline uint64_t NearestWithLowBytes(uint64_t low, uint64_t expected, size_t bytes) {
+  const uint64_t modulus = uint64_t{1} << (8 * bytes);
+  const uint64_t mask = modulus - 1;
+  const uint64_t forward = (low - expected) & mask;  // steps from expected up to low
+  if (forward < modulus / 2) return expected + forward;
+  const uint64_t backward = modulus - forward;
+  return backward <= expected ? expected - backward : expected + forward;
+}
+
+inline bool PatternIntact(const char* message, size_t from, size_t to) {
+  bool intact = true;
+  // No early exit: a branch-free loop the compiler can vectorise.
+  for (size_t i = from; i < to; ++i) intact &= message[i] == PatternByte(i);
+  return intact;
+}
+
+}  // namespace stamp_internal
+
 // Checks an echoed message against `expected_sequence`. With `full_pattern` false only
 // the stamp is read (O(1)); with it true every pattern byte is compared as well (O(n)).
-MessageCheck CheckEcho(const char* received, size_t size, uint64_t expected_sequence,
-                       bool full_pattern);
+inline MessageCheck CheckEcho(const char* received, size_t size, uint64_t expected_sequence,
+                              bool full_pattern) {
+  MessageCheck check;
+  check.expected_sequence = expected_sequence;
+  check.seen_sequence = expected_sequence;
+  if (size == 0) return check;
+  namespace si = stamp_internal;
+  if (size < si::kStampBytes) {
+    const uint64_t low = si::LoadLittleEndian(received, size);
+    const uint64_t mask = (uint64_t{1} << (8 * size)) - 1;
+    if (low != (expected_sequence & mask)) {
+      check.result = CheckResult::kSequenceMismatch;
+      check.seen_sequence = si::NearestWithLowBytes(low, expected_sequence, size);
+    }
+    return check;
+  }
+  const uint64_t head = si::LoadLittleEndian(received, si::kStampBytes);
+  check.seen_sequence = head;
+  if (size >= si::kTailFrom &&
+      si::LoadLittleEndian(received + size - si::kStampBytes, si::kStampBytes) != ~head) {
+    check.result = CheckResult::kCorrupted;
+    return check;
+  }
+  if (full_pattern) {
+    const size_t pattern_end = size >= si::kTailFrom ? size - si::kStampBytes : size;
+    if (!si::PatternIntact(received, si::kStampBytes, pattern_end)) {
+      check.result = CheckResult::kCorrupted;
+      return check;
+    }
+  }
+  if (head != expected_sequence) check.result = CheckResult::kSequenceMismatch;
+  return check;
+}
 
 // "ok", "sequence 7 expected, 5 seen (late or duplicate)", "corrupted ...", written into
 // `out` (at most `capacity` bytes with the terminating NUL, as snprintf does). Returns `out`.
-const char* DescribeCheck(const MessageCheck& check, char* out, size_t capacity);
+inline const char* DescribeCheck(const MessageCheck& check, char* out, size_t capacity) {
+  const unsigned long long expected = check.expected_sequence;
+  switch (check.result) {
+    case CheckResult::kOk:
+      std::snprintf(out, capacity, "ok");
+      break;
+    case CheckResult::kSequenceMismatch:
+      std::snprintf(out, capacity, "sequence %llu expected, %llu seen (%s)", expected,
+                    static_cast<unsigned long long>(check.seen_sequence),
+                    check.late_or_duplicate() ? "late or duplicate" : "ahead or skipped");
+      break;
+    case CheckResult::kCorrupted:
+      std::snprintf(out, capacity, "corrupted message (sequence %llu expected)", expected);
+      break;
+  }
+  return out;
+}
 
 }  // namespace tickbench::core
 

@@ -1,7 +1,8 @@
 // How a measurement loop (harness/engine/round_trip_loop.h) is chosen: once, outside the loop,
 // for the concrete type of the endpoint and of each clock, so that the loop itself calls
-// both directly. Each choice is a dynamic_cast to a `final` class; what matches none runs
-// through the base class, with virtual calls.
+// both directly. Each choice is a dynamic_cast to a `final` class of the fast-path lists
+// (timing/clocks/fast_path_clocks.h, transport/registry/fast_path_endpoints.h); what
+// matches none runs through the base class, with virtual calls.
 //
 // SelectLoop (harness/engine/round_trip_engine.h) picks the endpoint type among the transports'
 // own; SelectLoopForEndpointType picks the clock types for an endpoint type the caller
@@ -12,12 +13,11 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "core/type_list.h"
 #include "harness/engine/round_trip_loop.h"
 #include "harness/engine/run_record.h"
 #include "timing/clock.h"
-#include "timing/clocks/cycle_clock.h"
-#include "timing/clocks/os_clocks.h"
-#include "timing/clocks/virtual_clock.h"
+#include "timing/clocks/fast_path_clocks.h"
 #include "transport/transport.h"
 
 namespace tickbench::harness {
@@ -53,11 +53,9 @@ LoopOutcome LoopFor(transport::Endpoint& endpoint, timing::Clock& clock, timing:
 template <typename E, typename C>
 LoopFunction ForReference(timing::Clock* reference) {
   if (reference == nullptr) return &LoopFor<E, C, void>;
-  if (dynamic_cast<timing::CycleClock*>(reference)) return &LoopFor<E, C, timing::CycleClock>;
-  if (dynamic_cast<timing::ClockGettimeClock*>(reference)) {
-    return &LoopFor<E, C, timing::ClockGettimeClock>;
-  }
-  return &LoopFor<E, C, timing::Clock>;
+  return core::VisitAmong<timing::Clock>(timing::FastPathReferences{}, *reference, [](auto tag) {
+    return &LoopFor<E, C, typename decltype(tag)::type>;
+  });
 }
 
 }  // namespace loop_selection_internal
@@ -72,22 +70,11 @@ LoopFunction ForReference(timing::Clock* reference) {
 template <typename E>
 LoopFunction SelectLoopForEndpointType(timing::Clock& clock, timing::Clock* reference) {
   static_assert(std::is_base_of_v<transport::Endpoint, E>, "E must be an endpoint type");
-  using loop_selection_internal::ForReference;
-  if (dynamic_cast<timing::CycleClock*>(&clock))
-    return ForReference<E, timing::CycleClock>(reference);
-  if (dynamic_cast<timing::ClockGettimeClock*>(&clock)) {
-    return ForReference<E, timing::ClockGettimeClock>(reference);
-  }
-  if (dynamic_cast<timing::GettimeofdayClock*>(&clock)) {
-    return ForReference<E, timing::GettimeofdayClock>(reference);
-  }
-  if constexpr (std::is_same_v<E, transport::Endpoint>) {
-    if (dynamic_cast<timing::VirtualClock*>(&clock)) {
-      return ForReference<E, timing::VirtualClock>(reference);
-    }
-  }
-  // Tick clocks and any other: a virtual call per read, which only simulated clocks take.
-  return ForReference<E, timing::Clock>(reference);
+  using Clocks = std::conditional_t<std::is_same_v<E, transport::Endpoint>,
+                                    timing::SimulationClocks, timing::FastPathClocks>;
+  return core::VisitAmong<timing::Clock>(Clocks{}, clock, [&](auto tag) {
+    return loop_selection_internal::ForReference<E, typename decltype(tag)::type>(reference);
+  });
 }
 
 }  // namespace tickbench::harness

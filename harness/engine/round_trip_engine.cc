@@ -9,38 +9,20 @@
 #include "timing/stats/confidence.h"
 #include "transport/echo/echo_peer.h"
 #include "transport/io/message_pattern.h"
-#include "transport/pipes/pipe_transport.h"
-#include "transport/sockets/socket_endpoint.h"
+#include "transport/registry/fast_path_endpoints.h"
 
 namespace tickbench::harness {
 namespace {
 
-// The endpoint types the loop is specialised for, and their names for LoopEndpointKind.
-// Calls `visit` with a value of EndpointType<E> for the concrete type E of `endpoint`, or
-// EndpointType<transport::Endpoint> when it is none of them. SelectLoop and
-// LoopEndpointKind both choose through here, so that a test of the one tests the other.
-template <typename E>
-struct EndpointType {
-  using type = E;
-  absl::string_view kind;
-};
-
+// The endpoint types the loop is specialised for (transport::FastPathEndpoints), and their
+// names for LoopEndpointKind. Calls `visit` with a core::TypeTag<E> for the concrete type E
+// of `endpoint`, or core::TypeTag<transport::Endpoint> when it is none of them (the
+// simulation's endpoint, remote endpoints: a virtual call per Send() and Receive()).
+// SelectLoop and LoopEndpointKind both choose through here, so that a test of the one tests
+// the other.
 template <typename AnyEndpoint, typename Visit>
 auto VisitEndpointType(AnyEndpoint& endpoint, Visit visit) {
-  using transport::DatagramSocketEndpoint;
-  using transport::StreamSocketEndpoint;
-  if (dynamic_cast<const DatagramSocketEndpoint*>(&endpoint)) {
-    return visit(EndpointType<DatagramSocketEndpoint>{"datagram_socket"});
-  }
-  if (dynamic_cast<const StreamSocketEndpoint*>(&endpoint)) {
-    return visit(EndpointType<StreamSocketEndpoint>{"stream_socket"});
-  }
-  if (dynamic_cast<const transport::PipeEndpoint*>(&endpoint)) {
-    return visit(EndpointType<transport::PipeEndpoint>{"pipe"});
-  }
-  // The simulation's endpoint (a class private to its .cc file), remote endpoints and any
-  // other: a virtual call per Send() and Receive().
-  return visit(EndpointType<transport::Endpoint>{"endpoint"});
+  return core::VisitAmong<transport::Endpoint>(transport::FastPathEndpoints{}, endpoint, visit);
 }
 
 // Calls `add` with each clean interval's reading per round trip, in ns, for one loop's
@@ -160,7 +142,9 @@ RoundTripEngine::LoopFunction SelectLoop(transport::Endpoint& endpoint, timing::
 }
 
 absl::string_view LoopEndpointKind(const transport::Endpoint& endpoint) {
-  return VisitEndpointType(endpoint, [](auto type) { return type.kind; });
+  return VisitEndpointType(endpoint, [](auto type) -> absl::string_view {
+    return transport::kFastPathName<typename decltype(type)::type>;
+  });
 }
 
 RoundTripEngine::RoundTripEngine(transport::Endpoint& endpoint, timing::Clock& clock,

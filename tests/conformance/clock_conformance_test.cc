@@ -13,6 +13,7 @@
 #include "gtest/gtest.h"
 #include "timing/clocks/clock_registry.h"
 #include "timing/clocks/clock_spec.h"
+#include "timing/clocks/fast_path_clocks.h"
 #include "timing/clocks/os_clocks.h"
 #include "timing/clocks/virtual_clock.h"
 
@@ -121,6 +122,16 @@ TEST_P(ClockConformanceTest, DescribesItself) {
   EXPECT_GT(info.claimed_resolution, absl::ZeroDuration());
   EXPECT_EQ(info.spec, ClockSpecToString(GetParam()));
   EXPECT_NEAR(clock_->TicksToNanos(int64_t{1'000'000}), 1e6 * 1e9 / info.ticks_per_second, 1e-3);
+}
+
+// Verified here: a clock that reads real time is on the loop's fast path
+// (timing/clocks/fast_path_clocks.h): the loop reads it without a virtual call, so a new
+// `final` clock class cannot silently run through the base class. Simulated clocks may.
+TEST_P(ClockConformanceTest, RealClocksAreOnTheFastPath) {
+  if (clock_->info().simulated) GTEST_SKIP() << "simulated clocks are read through Clock";
+  EXPECT_TRUE(OnFastPath(*clock_))
+      << clock_->info().spec
+      << " reads real time but its class is not on timing/clocks/fast_path_clocks.h's list";
 }
 
 // Verified here: a real (not simulated) clock advances over 5 ms by about 5 ms, within

@@ -32,6 +32,7 @@
 #include "transport/echo/peer_process.h"
 #include "transport/io/message_pattern.h"
 #include "transport/io/test_util.h"
+#include "transport/registry/fast_path_endpoints.h"
 #include "transport/registry/transport_factory.h"
 #include "transport/registry/transport_registry.h"
 #include "transport/transport.h"
@@ -176,6 +177,21 @@ INSTANTIATE_TEST_SUITE_P(AllTransports, TransportEchoTest,
                          SizeParamName);
 
 class TransportConformanceTest : public ::testing::TestWithParam<Row> {};
+
+// Verified here: a real transport's endpoint is on the loop's fast path
+// (transport/registry/fast_path_endpoints.h): the loop calls its Send() and Receive()
+// directly, so a new `final` endpoint class cannot silently run through virtual calls.
+TEST_P(TransportConformanceTest, RealEndpointsAreOnTheFastPath) {
+  if (GetParam()->simulated) GTEST_SKIP() << "the simulation's endpoint is called virtually";
+  ScopedTmpdir tmpdir;
+  EchoFixture fixture(*GetParam());
+  SKIP_OR_ASSERT_UP(fixture);
+  EXPECT_TRUE(OnFastPath(fixture.client()))
+      << GetParam()->name
+      << "'s endpoint class is not on transport/registry/fast_path_endpoints.h's list";
+  EXPECT_TRUE(fixture.StopPeer().ok());
+  fixture.TearDownAndCheck(tmpdir);
+}
 
 TEST_P(TransportConformanceTest, OversizeIsInvalidArgument) {
   ScopedTmpdir tmpdir;
