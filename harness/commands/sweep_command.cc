@@ -40,11 +40,7 @@ std::optional<ReportPage> AnalyzeAndPlot(const Experiment& e, const remote::Role
   const std::string title =
       absl::StrFormat("%s over %s, %s", e.plan.preset.name, name, e.clocks[0]->info().name);
   SweepPlotExtras extras = SweepPlotExtrasFromRecords(outcome.records);
-  if (analyzed.explained && analyzed.fits.ok() && !sweep.points.empty()) {
-    extras.fit_name = analysis::DescribeModel(analyzed.fits->best_fit().model);
-    extras.fit =
-        FitCurve(*analyzed.fits, sweep.points.front().size_bytes, sweep.points.back().size_bytes);
-  }
+  if (analyzed.explained && analyzed.fits.ok()) SetFit(*analyzed.fits, sweep, extras);
   const std::vector<analysis::Step> steps =
       analyzed.steps.ok() ? analyzed.steps->steps : std::vector<analysis::Step>{};
   if (!e.plan.plot_path.empty()) {
@@ -54,10 +50,19 @@ std::optional<ReportPage> AnalyzeAndPlot(const Experiment& e, const remote::Role
     }
   }
   if (e.plan.report_path.empty()) return std::nullopt;
+  // The page's first plot is the table's lead figure: throughput where the table leads
+  // with it.
+  std::vector<ReportPlot> plots;
+  if (e.plan.preset.style == TableStyle::kThroughput) {
+    const ThroughputPlot throughput = ThroughputPlotFromRecords(outcome.records);
+    plots.push_back(
+        RenderReportPlot("the sweep: throughput against message size (2n bytes per round trip)",
+                         SweepPlotJob(throughput.sweep, {}, title, throughput.extras)));
+  }
+  plots.push_back(RenderReportPlot("the sweep: round-trip time against message size",
+                                   SweepPlotJob(sweep, steps, title, extras)));
   return SweepReportPage(e.context, HeaderOf(e), outcome.records, e.plan.preset.style,
-                         analysis_text,
-                         RenderReportPlot("the sweep: round-trip time against message size",
-                                          SweepPlotJob(sweep, steps, title, extras)));
+                         analysis_text, std::move(plots));
 }
 
 }  // namespace

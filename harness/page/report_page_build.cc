@@ -15,6 +15,7 @@
 #include "absl/strings/str_format.h"
 #include "harness/output/command_status.h"
 #include "harness/output/output_file.h"
+#include "harness/page/page_headline.h"
 #include "harness/page/report_page.h"
 #include "harness/page/sweep_plot.h"
 #include "harness/report/study_report.h"
@@ -139,15 +140,16 @@ ReportPlot RenderReportPlot(absl::string_view caption, const GnuplotJob& job) {
 
 ReportPage SweepReportPage(const RunContext& context, const ExperimentHeader& header,
                            const std::vector<RunRecord>& records, TableStyle style,
-                           absl::string_view analysis, ReportPlot plot) {
+                           absl::string_view analysis, std::vector<ReportPlot> plots) {
   ReportPage page;
   page.title = PageTitle(header);
+  page.headlines.push_back(SweepHeadline(records, style));
   page.context = context;
   page.header = header;
-  page.tables = FormatTable(records, style, TableWidth::kWide);
+  page.tables = FormatTable(records, style, TableWidth::kNarrow);
   page.verdicts = SweepVerdicts(records);
   page.analysis = std::string(analysis);
-  page.plots.push_back(std::move(plot));
+  page.plots = std::move(plots);
   return page;
 }
 
@@ -157,18 +159,26 @@ ReportPage StudyReportPage(const RunContext& context, const ExperimentHeader& he
   page.title = PageTitle(header);
   page.context = context;
   page.header = header;
-  page.tables = FormatStudyTable(cells, TableWidth::kWide);
-  // The words follow below as verdicts, one per cell.
-  if (const size_t words = page.tables.find("\nIn plain words:\n"); words != std::string::npos) {
-    page.tables.resize(words + 1);
+  // One table per clock, as the printed table has one block per clock.
+  const StudyTableCells table = FormatStudyTableCells(cells);
+  for (size_t i = 0; i < cells.size(); ++i) {
+    if (i == 0 || cells[i].clock != cells[i - 1].clock) {
+      page.result_tables.push_back({table.headings[i], table.groups, table.names, {}});
+    }
+    page.result_tables.back().rows.push_back(table.rows[i]);
   }
+  page.legend = table.legend;
   for (const StudyCell& cell : cells) {
+    page.headlines.push_back(StudyHeadline(cell));
     page.verdicts.push_back(!cell.summary.empty()
                                 ? cell.summary
                                 : absl::StrFormat("%s at %d B: %s", cell.clock, cell.size_bytes,
                                                   cell.error.empty() ? "no figure" : cell.error));
   }
-  if (cells.empty()) page.verdicts.push_back("Nothing was measured.");
+  if (cells.empty()) {
+    page.headlines.push_back("Nothing was measured.");
+    page.verdicts.push_back("Nothing was measured.");
+  }
   page.plots.push_back(std::move(plot));
   return page;
 }

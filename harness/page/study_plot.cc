@@ -147,10 +147,12 @@ std::string PanelTitle(const StudyCell& cell) {
 
 std::string DurationText(double ns) { return absl::FormatDuration(absl::Nanoseconds(ns)); }
 
-// `value` to the digits an interval of `half_width` supports; 4 significant digits where
-// the interval has no width (an exact simulation).
+// `value` to the digits an interval of `half_width` supports, at most 4 significant ones
+// (a label, not a table: an exact simulation's interval of no width supports any number).
 std::string RoundedText(double value, double half_width) {
-  if (!(half_width > 0) || !std::isfinite(half_width)) return absl::StrFormat("%.4g", value);
+  if (!(half_width > 1e-4 * std::fabs(value)) || !std::isfinite(half_width)) {
+    return absl::StrFormat("%.4g", value);
+  }
   return timing::FormatRounded(value, half_width);
 }
 

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/strip.h"
 #include "analysis/models/buffer_models.h"
 #include "timing/stats/confidence.h"
 #include "timing/stats/statistics.h"
@@ -53,6 +54,14 @@ double PlotYMax(const analysis::Sweep& sweep, const SweepPlotExtras& extras, dou
   return y_max;
 }
 
+// The value's column name in the plot's unit, named once: "averaged_rtt_us" for an
+// "averaged_rtt_ns" sweep drawn in us, "rtt_ms" for "rtt_ms".
+std::string ColumnName(const analysis::Sweep& sweep, const std::string& unit) {
+  absl::string_view name = sweep.value_name;
+  absl::ConsumeSuffix(&name, absl::StrCat("_", sweep.unit));
+  return GnuplotSafeText(absl::StrCat(name, "_", unit));
+}
+
 // Writes a sweep plot's data blocks to `data` and returns the beyond-range block's lines.
 // Block 0: every run's value; 1: per size, the mean and the extras; 2: the fit;
 // 3: values beyond the y range, at the edge.
@@ -60,8 +69,7 @@ std::string SweepData(const analysis::Sweep& sweep, const SweepPlotExtras& extra
                       const std::string& unit, double y_max, std::string& data) {
   const double kNaN = std::numeric_limits<double>::quiet_NaN();
   auto clip = [&](double v) { return v > y_max ? kNaN : v; };
-  data = absl::StrFormat("# size_bytes %s_%s run\n", GnuplotSafeText(sweep.value_name),
-                         GnuplotSafeText(unit));
+  data = absl::StrFormat("# size_bytes %s run\n", ColumnName(sweep, unit));
   std::string beyond;
   for (const analysis::SweepPoint& point : sweep.points) {
     for (size_t run = 0; run < point.values.size(); ++run) {
@@ -99,7 +107,7 @@ std::string SweepData(const analysis::Sweep& sweep, const SweepPlotExtras& extra
         absl::StrAppendFormat(&beyond, "%.0f %s %s\n", point.size_bytes, Number(y_max), Number(v));
     }
   }
-  absl::StrAppend(&data, "\n\n# size_bytes fit\n");
+  absl::StrAppend(&data, "\n\n# size_bytes fit (", GnuplotSafeText(unit), ")\n");
   for (const auto& [size, value] : extras.fit) {
     absl::StrAppendFormat(&data, "%.0f %s\n", size, Number(clip(value * scale)));
   }
@@ -130,16 +138,19 @@ std::vector<std::string> SweepSeries(const SweepPlotExtras& extras, bool any_bey
   }
   series.push_back(absl::StrCat(data,
                                 " index 0 using 1:2 with points pt 7 ps 0.4 lc rgb "
-                                "'#4477aa' title 'averaged RTT, each run'"));
+                                "'#4477aa' title ",
+                                QuoteUser(absl::StrCat(extras.value_label, ", each run"))));
   if (any_interval) {
-    series.push_back(absl::StrCat(data,
-                                  " index 1 using 1:2:3:4 with yerrorlines lw 2 pt 5 ps "
-                                  "0.5 lc rgb '#222222' title 'averaged RTT, mean of "
-                                  "runs with 95% interval'"));
+    series.push_back(absl::StrCat(
+        data,
+        " index 1 using 1:2:3:4 with yerrorlines lw 2 pt 5 ps "
+        "0.5 lc rgb '#222222' title ",
+        QuoteUser(absl::StrCat(extras.value_label, ", mean of runs with 95% interval"))));
   } else {
     series.push_back(absl::StrCat(data,
                                   " index 1 using 1:2 with lines lw 2 lc rgb '#222222' "
-                                  "title 'averaged RTT, mean of runs'"));
+                                  "title ",
+                                  QuoteUser(absl::StrCat(extras.value_label, ", mean of runs"))));
   }
   if (any_reference) {
     series.push_back(absl::StrCat(data,
@@ -292,6 +303,41 @@ SweepPlotExtras SweepPlotExtrasFromRecords(const std::vector<RunRecord>& records
     extras.points.push_back(point);
   }
   return extras;
+}
+
+ThroughputPlot ThroughputPlotFromRecords(const std::vector<RunRecord>& records) {
+  ThroughputPlot plot;
+  plot.sweep.value_name = "throughput";
+  plot.sweep.unit = "KB/s";
+  plot.extras.value_label = "throughput";
+  std::map<size_t, analysis::SweepPoint> points;
+  for (const RunRecord& r : records) {
+    if (!r.valid() || !(r.averaged_rtt_ns > 0)) continue;
+    analysis::SweepPoint& point = points[r.size_bytes];
+    point.size_bytes = static_cast<double>(r.size_bytes);
+    point.values.push_back(2e6 * r.size_bytes / r.averaged_rtt_ns);  // bytes/ns -> KB/s
+  }
+  for (auto& [size, point] : points) plot.sweep.points.push_back(std::move(point));
+  for (const SweepPlotExtras::Point& rtt : SweepPlotExtrasFromRecords(records).points) {
+    SweepPlotExtras::Point p;
+    p.size_bytes = rtt.size_bytes;
+    // 2n / RTT falls as the RTT rises: the RTT interval's ends swap. An RTT interval
+    // reaching 0 leaves no upper end.
+    p.has_interval = rtt.has_interval && rtt.averaged_low_ns > 0;
+    if (p.has_interval) {
+      p.averaged_low_ns = 2e6 * rtt.size_bytes / rtt.averaged_high_ns;
+      p.averaged_high_ns = 2e6 * rtt.size_bytes / rtt.averaged_low_ns;
+    }
+    plot.extras.points.push_back(p);
+  }
+  return plot;
+}
+
+void SetFit(const analysis::ModelComparison& fits, const analysis::Sweep& sweep,
+            SweepPlotExtras& extras) {
+  if (fits.families.empty() || sweep.points.empty() || !fits.best_fit().fitted) return;
+  extras.fit_name = analysis::DescribeModel(fits.best_fit().model);
+  extras.fit = FitCurve(fits, sweep.points.front().size_bytes, sweep.points.back().size_bytes);
 }
 
 std::vector<std::pair<double, double>> FitCurve(const analysis::ModelComparison& fits, double first,
