@@ -176,6 +176,34 @@ TEST(ReportPageTest, TheThroughputExperimentsPagePlotsThroughputFirst) {
   EXPECT_THAT(html, HasSubstr("throughput (KB/s)"));
 }
 
+// --analyze takes --report, and with --explain its plot (and the page's) draws the steps
+// the analysis found and the winning layout's fit, which its data file holds (no "fit
+// NaN"). The table is a simulated 4.3BSD socket layer, as docs/study.md's.
+TEST(ReportPageTest, AnalyzeWritesAPageWithTheStepsAndTheWinningFit) {
+  const std::string dir = ::testing::TempDir() + "/analyze";
+  mkdir(dir.c_str(), 0700);
+  const std::string csv = dir + "/classic.csv";
+  ASSERT_EQ(
+      Shell(absl::StrCat("printf 'size_bytes,rtt_ms\\n32,1.66\\n512,1.93\\n1024,2.06\\n1300,2.58\\n"
+                         "1400,2.75\\n1460,2.77\\n1492,2.92\\n1536,2.48\\n2032,2.61\\n2984,3.15\\n"
+                         "4096,3.72\\n' > ",
+                         csv)),
+      0);
+  const HarnessResult result = RunHarness(absl::StrCat("--analyze=", csv, " --explain --plot=", dir,
+                                                       "/a.svg --report=", dir, "/a.html"));
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const std::string html = ReadWholeFile(dir + "/a.html");
+  EXPECT_THAT(html, HasSubstr("<li>bsd_socket(C=1024, t=512, s=112) explains the sweep"));
+  const std::string dat = ReadWholeFile(dir + "/a.dat");
+  EXPECT_THAT(dat, HasSubstr("# size_bytes rtt_us run\n"));
+  EXPECT_THAT(dat, Not(HasSubstr("\n0 NaN\n")));  // the fit's block holds the curve
+  if (Shell("command -v gnuplot >/dev/null 2>&1") != 0) GTEST_SKIP() << "no gnuplot";
+  for (const std::string& svg : {ReadWholeFile(dir + "/a.svg"), html}) {
+    EXPECT_THAT(svg, HasSubstr("fit: bsd_socket(C=1024, t=512, s=112)"));
+    EXPECT_THAT(svg, HasSubstr("jump 1492-1536"));
+  }
+}
+
 TEST(ReportPageTest, ABadTargetIsRefusedBeforeMeasuring) {
   const std::string dir = ::testing::TempDir();
   for (const std::string& target : {dir, dir + "/missing-folder/r.html", std::string("-")}) {

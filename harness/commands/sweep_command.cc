@@ -41,8 +41,9 @@ std::optional<ReportPage> AnalyzeAndPlot(const Experiment& e, const remote::Role
       absl::StrFormat("%s over %s, %s", e.plan.preset.name, name, e.clocks[0]->info().name);
   SweepPlotExtras extras = SweepPlotExtrasFromRecords(outcome.records);
   if (analyzed.explained && analyzed.fits.ok()) SetFit(*analyzed.fits, sweep, extras);
+  // The steps the analysis lists as found, and those the winning layout implies.
   const std::vector<analysis::Step> steps =
-      analyzed.steps.ok() ? analyzed.steps->steps : std::vector<analysis::Step>{};
+      FoundSteps(analyzed.steps, analyzed.steps_established, analyzed.implied_steps);
   if (!e.plan.plot_path.empty()) {
     if (absl::Status s = PlotSweep(e.plan.plot_path, sweep, steps, title, extras); !s.ok()) {
       absl::FPrintF(stderr, "tickbench: %s\n", PlotFailure(e.plan.plot_path, s));

@@ -628,6 +628,21 @@ StudyCell TickCell() {
   return cell;
 }
 
+// Each data column is named once, by what it is and its unit: not "averaged_rtt_ns_us".
+TEST(SweepPlotJobTest, DataColumnsNameTheirUnitOnce) {
+  EXPECT_THAT(SweepPlotJob(SmallSweep("averaged_rtt_ns", "ns"), {}, "t").data,
+              HasSubstr("# size_bytes averaged_rtt_us run\n"));
+  // A CSV's rtt_ms is read in ns and drawn in us; a throughput column as the RTT it implies.
+  EXPECT_THAT(SweepPlotJob(SmallSweep("rtt_ms", "ns"), {}, "t").data,
+              HasSubstr("# size_bytes rtt_us run\n"));
+  EXPECT_THAT(SweepPlotJob(SmallSweep("throughput_kb_per_s", "ns"), {}, "t").data,
+              HasSubstr("# size_bytes rtt_us run\n"));
+  EXPECT_THAT(SweepPlotJob(SmallSweep("throughput", "KB/s"), {}, "t").data,
+              HasSubstr("# size_bytes throughput_KB/s run\n"));
+  EXPECT_THAT(SweepPlotJob(SmallSweep("averaged_rtt_ns", "ns"), {}, "t").data,
+              HasSubstr("# size_bytes fit (us)\n"));
+}
+
 TEST(StudyHistogramJobTest, OnePanelPerClockAndSizeInTicksWithTheTheoryAndTheTruth) {
   StudyCell other = TickCell();
   other.size_bytes = 1024;

@@ -117,13 +117,16 @@ void AppendHeadline(std::string& html, const ReportPage& page) {
   for (const std::string& line : page.headlines) {
     absl::StrAppend(&html, "<li>", HtmlEscape(line), "</li>\n");
   }
-  absl::StrAppend(&html, "</ul>\n<p class=\"title\">", HtmlEscape(page.title), " &middot; ",
-                  HtmlEscape(absl::StrFormat(
-                      "%d size%s x %d runs x %d round trips%s%s", page.header.sizes,
-                      page.header.sizes == 1 ? "" : "s", page.header.runs, page.header.iterations,
-                      page.header.simulated ? ", simulated (virtual time)" : "",
-                      page.header.busy_poll ? ", busy-poll receives" : "")),
-                  " &middot; ", HtmlEscape(page.context.started_at), "</p>\n</header>\n");
+  absl::StrAppend(&html, "</ul>\n<p class=\"title\">", HtmlEscape(page.title));
+  if (page.header.runs > 0) {  // a measurement's
+    absl::StrAppend(&html, " &middot; ",
+                    HtmlEscape(absl::StrFormat(
+                        "%d size%s x %d runs x %d round trips%s%s", page.header.sizes,
+                        page.header.sizes == 1 ? "" : "s", page.header.runs, page.header.iterations,
+                        page.header.simulated ? ", simulated (virtual time)" : "",
+                        page.header.busy_poll ? ", busy-poll receives" : "")));
+  }
+  absl::StrAppend(&html, " &middot; ", HtmlEscape(page.context.started_at), "</p>\n</header>\n");
 }
 
 // A cell is right-aligned where it starts with a digit, a sign or a decimal point.

@@ -97,6 +97,11 @@ ReportPage SweepReportPage(const RunContext& context, const ExperimentHeader& he
 ReportPage StudyReportPage(const RunContext& context, const ExperimentHeader& header,
                            const std::vector<StudyCell>& cells, ReportPlot plot);
 
+// --analyze's page: its headline (the ranking's verdict, else the step finder's first
+// line), the plot, and the analysis text (`report`, as printed) in place of a table.
+ReportPage AnalysisReportPage(const RunContext& context, absl::string_view file_shown,
+                              absl::string_view report, ReportPlot plot);
+
 // Writes the page to `path` (resolved and checked by MakePlan) with the load average
 // now as the end's; on failure prints "tickbench: could not write --report: ..." to
 // stderr. Returns what the exit code becomes: `exit_code`, or kExitFault in place of

@@ -11,8 +11,11 @@
 #include <vector>
 
 #include "absl/strings/escaping.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "harness/output/command_status.h"
 #include "harness/output/output_file.h"
 #include "harness/page/page_headline.h"
@@ -179,6 +182,30 @@ ReportPage StudyReportPage(const RunContext& context, const ExperimentHeader& he
     page.headlines.push_back("Nothing was measured.");
     page.verdicts.push_back("Nothing was measured.");
   }
+  page.plots.push_back(std::move(plot));
+  return page;
+}
+
+ReportPage AnalysisReportPage(const RunContext& context, absl::string_view file_shown,
+                              absl::string_view report, ReportPlot plot) {
+  ReportPage page;
+  page.title = absl::StrCat("tickbench: --analyze of ", file_shown);
+  page.context = context;
+  page.header.experiment = "analyze";
+  // The headline: the ranking's verdict where --explain gave one, else the first line the
+  // step finder wrote (a step, or "none: ...").
+  std::vector<absl::string_view> lines = absl::StrSplit(report, '\n');
+  for (absl::string_view line : lines) {
+    if (absl::ConsumePrefix(&line, "  => ")) page.headlines.push_back(std::string(line));
+  }
+  for (size_t i = 0; page.headlines.empty() && i + 1 < lines.size(); ++i) {
+    if (absl::StartsWith(lines[i], "Steps in ")) {
+      page.headlines.push_back(
+          absl::StrCat(file_shown, ": ", absl::StripAsciiWhitespace(lines[i + 1])));
+    }
+  }
+  if (page.headlines.empty()) page.headlines.push_back(std::string(file_shown));
+  page.tables = std::string(report);
   page.plots.push_back(std::move(plot));
   return page;
 }

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -54,11 +55,19 @@ double PlotYMax(const analysis::Sweep& sweep, const SweepPlotExtras& extras, dou
   return y_max;
 }
 
-// The value's column name in the plot's unit, named once: "averaged_rtt_us" for an
-// "averaged_rtt_ns" sweep drawn in us, "rtt_ms" for "rtt_ms".
+// The value's column name in the plot's unit, the unit named once: "averaged_rtt_us" for
+// an "averaged_rtt_ns" sweep drawn in us, "rtt_us" for a CSV's "rtt_ms" read in ns and drawn
+// in us, and for a throughput column read as the round trip it implies.
 std::string ColumnName(const analysis::Sweep& sweep, const std::string& unit) {
   absl::string_view name = sweep.value_name;
-  absl::ConsumeSuffix(&name, absl::StrCat("_", sweep.unit));
+  if (sweep.unit == "ns") {  // a round-trip time, whatever unit its column was written in
+    for (absl::string_view suffix : {"_ns", "_us", "_ms", "_s"}) {
+      if (absl::ConsumeSuffix(&name, suffix)) break;
+    }
+    if (!absl::StrContains(name, "rtt")) name = "rtt";
+  } else {
+    absl::ConsumeSuffix(&name, absl::StrCat("_", sweep.unit));
+  }
   return GnuplotSafeText(absl::StrCat(name, "_", unit));
 }
 
@@ -258,108 +267,6 @@ GnuplotJob SweepPlotJob(const analysis::Sweep& sweep, const std::vector<analysis
   const std::vector<std::string> series = SweepSeries(extras, !beyond.empty());
   absl::StrAppend(&job.script, "plot ", absl::StrJoin(series, ", "), "\n");
   return job;
-}
-
-SweepPlotExtras SweepPlotExtrasFromRecords(const std::vector<RunRecord>& records) {
-  std::map<size_t, std::vector<const RunRecord*>> by_size;
-  for (const RunRecord& r : records)
-    if (r.valid()) by_size[r.size_bytes].push_back(&r);
-  SweepPlotExtras extras;
-  for (const auto& [size, runs] : by_size) {
-    SweepPlotExtras::Point point;
-    point.size_bytes = static_cast<double>(size);
-    std::vector<double> averaged;
-    double quantum = 0, median = 0, low = 0, high = 0, reference = 0;
-    int per_iteration = 0, with_reference = 0;
-    for (const RunRecord* r : runs) {
-      averaged.push_back(r->averaged_rtt_ns);
-      quantum = std::max(quantum, r->quantum_ns);
-      if (r->per_iteration_ns.count > 0) {
-        ++per_iteration;
-        median += r->per_iteration_ns.p50;
-        low += r->per_iteration_ns.p1;
-        high += r->per_iteration_ns.p99;
-      }
-      if (r->has_reference) {
-        ++with_reference;
-        reference += r->reference_averaged_rtt_ns;
-      }
-    }
-    const timing::ConfidenceInterval ci = timing::AcrossRunsInterval(
-        averaged, timing::QuantizedSdFloor(quantum, static_cast<int64_t>(averaged.size())));
-    point.has_interval = ci.valid;
-    point.averaged_low_ns = ci.low;
-    point.averaged_high_ns = ci.high;
-    if (per_iteration > 0) {
-      point.has_per_iteration = true;
-      point.median_ns = median / per_iteration;
-      point.band_low_ns = low / per_iteration;
-      point.band_high_ns = high / per_iteration;
-    }
-    if (with_reference > 0) {
-      point.has_reference = true;
-      point.reference_ns = reference / with_reference;
-    }
-    extras.points.push_back(point);
-  }
-  return extras;
-}
-
-ThroughputPlot ThroughputPlotFromRecords(const std::vector<RunRecord>& records) {
-  ThroughputPlot plot;
-  plot.sweep.value_name = "throughput";
-  plot.sweep.unit = "KB/s";
-  plot.extras.value_label = "throughput";
-  std::map<size_t, analysis::SweepPoint> points;
-  for (const RunRecord& r : records) {
-    if (!r.valid() || !(r.averaged_rtt_ns > 0)) continue;
-    analysis::SweepPoint& point = points[r.size_bytes];
-    point.size_bytes = static_cast<double>(r.size_bytes);
-    point.values.push_back(2e6 * r.size_bytes / r.averaged_rtt_ns);  // bytes/ns -> KB/s
-  }
-  for (auto& [size, point] : points) plot.sweep.points.push_back(std::move(point));
-  for (const SweepPlotExtras::Point& rtt : SweepPlotExtrasFromRecords(records).points) {
-    SweepPlotExtras::Point p;
-    p.size_bytes = rtt.size_bytes;
-    // 2n / RTT falls as the RTT rises: the RTT interval's ends swap. An RTT interval
-    // reaching 0 leaves no upper end.
-    p.has_interval = rtt.has_interval && rtt.averaged_low_ns > 0;
-    if (p.has_interval) {
-      p.averaged_low_ns = 2e6 * rtt.size_bytes / rtt.averaged_high_ns;
-      p.averaged_high_ns = 2e6 * rtt.size_bytes / rtt.averaged_low_ns;
-    }
-    plot.extras.points.push_back(p);
-  }
-  return plot;
-}
-
-void SetFit(const analysis::ModelComparison& fits, const analysis::Sweep& sweep,
-            SweepPlotExtras& extras) {
-  if (fits.families.empty() || sweep.points.empty() || !fits.best_fit().fitted) return;
-  extras.fit_name = analysis::DescribeModel(fits.best_fit().model);
-  extras.fit = FitCurve(fits, sweep.points.front().size_bytes, sweep.points.back().size_bytes);
-}
-
-std::vector<std::pair<double, double>> FitCurve(const analysis::ModelComparison& fits, double first,
-                                                double last, int samples) {
-  std::vector<std::pair<double, double>> curve;
-  if (fits.families.empty()) return curve;
-  const analysis::FamilyFit& fit = fits.best_fit();
-  if (!fit.fitted || samples < 2 || !(last > first)) return curve;
-  std::vector<double> sizes;
-  for (int i = 0; i < samples; ++i) {
-    sizes.push_back(std::round(first + (last - first) * i / (samples - 1)));
-  }
-  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
-  const std::vector<std::vector<double>> columns = analysis::DesignColumns(fit.model, sizes);
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    double value = 0;
-    for (size_t j = 0; j < columns.size() && j < fit.costs.size(); ++j) {
-      if (i < columns[j].size()) value += fit.costs[j] * columns[j][i];
-    }
-    curve.emplace_back(sizes[i], value);
-  }
-  return curve;
 }
 
 absl::Status PlotSweep(const std::string& svg_path, const analysis::Sweep& sweep,

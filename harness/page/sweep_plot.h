@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "analysis/fits/model_fit.h"
 #include "analysis/steps/step_detector.h"
 #include "analysis/sweep.h"
@@ -51,6 +52,13 @@ struct ThroughputPlot {
   SweepPlotExtras extras;
 };
 ThroughputPlot ThroughputPlotFromRecords(const std::vector<RunRecord>& records);
+
+// The steps a plot marks, in size order: those the analysis lists as found (the
+// detector's, where `established`) and those the winning layout implies (`implied`,
+// drawn as jumps).
+std::vector<analysis::Step> FoundSteps(const absl::StatusOr<analysis::StepDetection>& detected,
+                                       bool established,
+                                       const std::vector<analysis::ImpliedStep>& implied);
 
 // The winning layout's name and fitted curve (FitCurve) into `extras`, where the ranking's
 // best family was fitted; nothing otherwise.
