@@ -37,11 +37,11 @@ using tickbench::testing::RunHarness;
 constexpr char kDoc[] = "docs/study.md";
 
 struct Sample {
-  std::string file;                 // sample-file: its name; else ""
-  std::string args;                 // sample: the binary's arguments
-  std::vector<std::string> keep;    // line prefixes kept; empty: every line
-  std::string section;              // the line after which the kept lines start; "" for none
-  size_t begin = 0, end = 0;        // the block's contents in the doc: [begin, end)
+  std::string file;               // sample-file: its name; else ""
+  std::string args;               // sample: the binary's arguments
+  std::vector<std::string> keep;  // line prefixes kept; empty: every line
+  std::string section;            // the line after which the kept lines start; "" for none
+  size_t begin = 0, end = 0;      // the block's contents in the doc: [begin, end)
 };
 
 // The samples of `doc` in order, each with the fenced block that follows its marker.
@@ -51,8 +51,8 @@ std::vector<Sample> FindSamples(const std::string& doc) {
        at = doc.find("<!-- sample", at + 1)) {
     const size_t close = doc.find("-->", at);
     if (close == std::string::npos) break;
-    absl::string_view marker = absl::StripAsciiWhitespace(
-        absl::string_view(doc).substr(at + 11, close - at - 11));
+    absl::string_view marker =
+        absl::StripAsciiWhitespace(absl::string_view(doc).substr(at + 11, close - at - 11));
     Sample sample;
     if (absl::ConsumePrefix(&marker, "-file:")) {
       sample.file = std::string(absl::StripAsciiWhitespace(marker));
@@ -120,8 +120,7 @@ TEST(DocsSamplesTest, EverySampleIsWhatTheBinaryPrints) {
       continue;
     }
     // From the samples' directory, so that a file is named as the doc names it.
-    const HarnessResult r = RunHarness(sample.args,
-                                       absl::StrCat("cd ", dir, " &&"));
+    const HarnessResult r = RunHarness(sample.args, absl::StrCat("cd ", dir, " &&"));
     ASSERT_EQ(r.exit_code, 0) << sample.args << "\n" << r.err;
     const std::string shown = Shown(r.out, sample);
     updated += doc.substr(copied, sample.begin - copied) + shown;

@@ -1,5 +1,6 @@
 #include "harness/page/page_headline.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -12,11 +13,24 @@
 namespace tickbench::harness {
 namespace {
 
-// A share of the truth in percent, to two significant digits ("0.77", "1.5", "50").
+// A share of the truth in percent, to two significant digits, without an exponent ("0.77",
+// "1.5", "50", "0.000097").
 std::string Percent(double part, double whole) {
   if (!(whole > 0) || !std::isfinite(part)) return "?";
   const double v = 100 * part / whole;
-  return std::fabs(v) >= 10 ? absl::StrFormat("%.0f", v) : absl::StrFormat("%.2g", v);
+  if (v == 0) return "0";
+  const int decimals = std::max(0, 1 - static_cast<int>(std::floor(std::log10(std::fabs(v)))));
+  return absl::StrFormat("%.*f", decimals, v);
+}
+
+// The interval that called the cell biased (the pooled test's, else the first run's own
+// that excludes 0), as SummarizeCell decides it; nullptr for none.
+const timing::ConfidenceInterval* DecidingBias(const StudyCell& c) {
+  if (c.bias_test_ci.valid && !c.bias_test_ci.Contains(0)) return &c.bias_test_ci;
+  for (const timing::ConfidenceInterval& ci : c.run_bias_cis) {
+    if (ci.valid && !ci.Contains(0)) return &ci;
+  }
+  return nullptr;
 }
 
 // What single round trips say: unresolved (T above the round trip), biased by the mean
@@ -28,6 +42,16 @@ std::string SingleReadings(const StudyCell& c) {
         100 * c.per_iteration.zero_fraction);
   }
   if (c.biased) {
+    // Each pair is read clock first, reference second: a bias no larger than one read of
+    // the clock can come from that order (SummarizeCell says the same).
+    const timing::ConfidenceInterval* decided = DecidingBias(c);
+    if (decided != nullptr && c.read_cost_ns > 0 &&
+        std::max(std::fabs(decided->low), std::fabs(decided->high)) <= c.read_cost_ns) {
+      return absl::StrFormat(
+          "single round trips resolve the round trip; their mean is off by %s%%, within one "
+          "read of the clock (%.0f ns)",
+          Percent(c.bias_ci.estimate, c.per_iteration_truth_ns), c.read_cost_ns);
+    }
     return absl::StrFormat("single round trips are biased (their mean is off by %s%% of the truth)",
                            Percent(c.bias_ci.estimate, c.per_iteration_truth_ns));
   }
@@ -80,58 +104,50 @@ std::string WithHalfWidth(double value, double half) {
   return timing::FormatRounded(value, readable);
 }
 
-// A size's lead figure with its interval: throughput in KB/s (2n bytes per round trip; the
-// RTT's interval carried through 2n / RTT), else the averaged RTT in us.
-std::string LeadFigure(const SweepPlotExtras::Point& p, double rtt_ns, bool throughput) {
-  const double bytes = 2 * p.size_bytes;
-  if (throughput) {
-    const double kb = bytes / rtt_ns * 1e6;  // bytes per ns -> KB/s (1 KB = 1000 bytes)
-    if (!p.has_interval || !(p.averaged_low_ns > 0)) return absl::StrFormat("%.4g KB/s", kb);
-    const double half = 0.5 * (bytes / p.averaged_low_ns - bytes / p.averaged_high_ns) * 1e6;
-    return absl::StrCat(WithHalfWidth(kb, half), " KB/s");
-  }
-  if (!p.has_interval) return absl::StrFormat("%.4g us", rtt_ns * 1e-3);
-  return absl::StrCat(
-      WithHalfWidth(rtt_ns * 1e-3, 0.5 * (p.averaged_high_ns - p.averaged_low_ns) * 1e-3), " us");
+// A size's lead figure, the mean over its valid runs, with its 95% interval across runs,
+// in `unit`.
+std::string LeadFigure(double mean, const SweepPlotExtras::Point& p, const char* unit) {
+  if (!p.has_interval) return absl::StrFormat("%.4g %s", mean, unit);
+  return absl::StrCat(WithHalfWidth(mean, 0.5 * (p.averaged_high_ns - p.averaged_low_ns)), " ",
+                      unit);
 }
 
 }  // namespace
 
 std::string SweepHeadline(const std::vector<RunRecord>& records, TableStyle style) {
-  const SweepPlotExtras extras = SweepPlotExtrasFromRecords(records);
-  if (extras.points.empty()) return "Nothing was measured: no size has a figure.";
+  // The table's lead figure and interval: throughput in KB/s, else the averaged RTT in us.
   const bool throughput = style == TableStyle::kThroughput;
-  // The mean over the valid runs of each size, as the table's lead figure.
-  std::vector<double> means;
-  std::vector<size_t> unresolved_sizes;
+  const ThroughputPlot rates = ThroughputPlotFromRecords(records);
+  const SweepPlotExtras extras = throughput ? rates.extras : SweepPlotExtrasFromRecords(records);
+  if (extras.points.empty()) return "Nothing was measured: no size has a figure.";
+  const double scale = throughput ? 1 : 1e-3;  // the RTT's ns to us
+  std::vector<std::string> figures;
+  int unresolved = 0;
   for (const SweepPlotExtras::Point& p : extras.points) {
     double sum = 0;
     int n = 0;
-    bool unresolved = false;
+    bool size_unresolved = false;
     for (const RunRecord& r : records) {
       if (!r.valid() || r.size_bytes != static_cast<size_t>(p.size_bytes)) continue;
-      sum += r.averaged_rtt_ns;
+      sum += throughput ? r.throughput_bytes_per_s / 1e3 : r.averaged_rtt_ns;
       ++n;
-      unresolved = unresolved || r.averaged_unresolved;
+      size_unresolved = size_unresolved || r.averaged_unresolved;
     }
-    means.push_back(sum / n);
-    if (unresolved) unresolved_sizes.push_back(static_cast<size_t>(p.size_bytes));
+    SweepPlotExtras::Point scaled = p;
+    scaled.averaged_low_ns *= scale;
+    scaled.averaged_high_ns *= scale;
+    figures.push_back(absl::StrFormat(
+        "%s at %.0f B", LeadFigure(sum / n * scale, scaled, throughput ? "KB/s" : "us"),
+        p.size_bytes));
+    if (size_unresolved) ++unresolved;
   }
-  const char* what = throughput ? "Throughput" : "Averaged round trip";
-  std::string text =
-      extras.points.size() == 1
-          ? absl::StrFormat("%s %s at %.0f B", what,
-                            LeadFigure(extras.points[0], means[0], throughput),
-                            extras.points[0].size_bytes)
-          : absl::StrFormat("%s from %s at %.0f B to %s at %.0f B", what,
-                            LeadFigure(extras.points.front(), means.front(), throughput),
-                            extras.points.front().size_bytes,
-                            LeadFigure(extras.points.back(), means.back(), throughput),
-                            extras.points.back().size_bytes);
+  std::string text = absl::StrCat(throughput ? "Throughput " : "Averaged round trip ",
+                                  figures.size() == 1 ? "" : "from ", figures.front());
+  if (figures.size() > 1) absl::StrAppend(&text, " to ", figures.back());
   absl::StrAppend(&text, " (timed over the whole loop; 95% intervals across runs)");
-  if (!unresolved_sizes.empty()) {
-    absl::StrAppendFormat(&text, "; %d of %d sizes UNRESOLVED by the clock",
-                          unresolved_sizes.size(), extras.points.size());
+  if (unresolved > 0) {
+    absl::StrAppendFormat(&text, "; %d of %d sizes UNRESOLVED by the clock", unresolved,
+                          extras.points.size());
   }
   return text + ".";
 }

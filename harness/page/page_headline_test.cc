@@ -1,6 +1,7 @@
 #include "harness/page/page_headline.h"
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_replace.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -40,7 +41,7 @@ TEST(StudyHeadlineTest, EachVerdictComesFromTheCellsOwnTest) {
   StudyCell beyond = CoarseCell();
   beyond.averaged_within_bound = false;
   beyond.averaged_error_ns = 26e3;
-  EXPECT_THAT(StudyHeadline(beyond), HasSubstr("off by 2%, BEYOND its bound of 0.77%"));
+  EXPECT_THAT(StudyHeadline(beyond), HasSubstr("off by 2.0%, BEYOND its bound of 0.77%"));
 
   StudyCell unresolved = CoarseCell();
   unresolved.averaged_unresolved = true;
@@ -65,7 +66,22 @@ TEST(StudyHeadlineTest, EachVerdictComesFromTheCellsOwnTest) {
   StudyCell biased = fine;
   biased.biased = true;
   biased.bias_ci.estimate = 13e3;
-  EXPECT_THAT(StudyHeadline(biased), HasSubstr("biased (their mean is off by 1% of the truth)"));
+  EXPECT_THAT(StudyHeadline(biased), HasSubstr("biased (their mean is off by 1.0% of the truth)"));
+
+  // A bias no larger than one read of the clock: the order of the paired reads.
+  StudyCell order = biased;
+  order.read_cost_ns = 30;
+  order.bias_ci.estimate = 21;
+  order.bias_test_ci.estimate = 21;
+  order.bias_test_ci.low = 12;
+  order.bias_test_ci.high = 29;
+  order.bias_test_ci.valid = true;
+  EXPECT_THAT(StudyHeadline(order),
+              HasSubstr("their mean is off by 0.0016%, within one read of the clock (30 ns)"));
+  // No exponent in a small share.
+  StudyCell tight = fine;
+  tight.averaged_bound_ns = 1.26;
+  EXPECT_THAT(StudyHeadline(tight), HasSubstr("within 0.000097% of the truth"));
 
   StudyCell failed = CoarseCell();
   failed.summary.clear();
@@ -81,6 +97,7 @@ std::vector<RunRecord> Records(double rtt_32, double rtt_4096) {
       r.size_bytes = size;
       r.timed_trips = 1000;
       r.averaged_rtt_ns = rtt + 10 * run;  // 95% interval: 10 +- t(0.975, 2) 10 / sqrt(3)
+      r.throughput_bytes_per_s = 2e9 * size / r.averaged_rtt_ns;
       records.push_back(r);
     }
   }
@@ -92,11 +109,37 @@ TEST(SweepHeadlineTest, LeadsWithTheTablesLeadFigureAtTheFirstAndLastSize) {
   EXPECT_EQ(SweepHeadline(records, TableStyle::kRttMicros),
             "Averaged round trip from 20.010 ± 0.025 us at 32 B to 40.010 ± 0.025 us at 4096 B "
             "(timed over the whole loop; 95% intervals across runs).");
-  // 2 x 32 bytes / 20.01 us = 3198.4 KB/s; 2 x 4096 / 40.01 us = 204749 KB/s.
+  // The mean of the runs' throughputs, 2 x 32 bytes over 20.00, 20.01 and 20.02 us.
   const std::string throughput = SweepHeadline(records, TableStyle::kThroughput);
   EXPECT_TRUE(absl::StartsWith(throughput, "Throughput from 3198.4 ± 4.0 KB/s at 32 B to "))
       << throughput;
   EXPECT_THAT(throughput, HasSubstr("KB/s at 4096 B"));
+}
+
+// The headline's figure is the table's lead figure, digits and interval alike (it was 2n
+// over the mean RTT, 1420 ± 890 KB/s, where the table's mean of the runs' throughputs read
+// 1600 ± 1100).
+TEST(SweepHeadlineTest, TheFigureIsTheTablesLeadFigure) {
+  std::vector<RunRecord> records;
+  for (double rtt : {20e3, 35e3, 90e3, 28e3}) {
+    RunRecord r;
+    r.size_bytes = 32;
+    r.timed_trips = 1000;
+    r.averaged_rtt_ns = rtt;
+    r.throughput_bytes_per_s = 2e9 * 32 / rtt;
+    records.push_back(r);
+  }
+  for (const TableStyle style : {TableStyle::kThroughput, TableStyle::kRttMicros}) {
+    const std::string headline = SweepHeadline(records, style);
+    const size_t at = headline.find(style == TableStyle::kThroughput ? "Throughput " : "trip ");
+    const size_t from = headline.find(' ', at) + 1;
+    const std::string figure = headline.substr(from, headline.find(" at 32 B") - from);
+    std::string table = FormatTable(records, style);
+    // The table's "1600 ± 1100" sits in two padded cells.
+    absl::StrReplaceAll({{"   ", " "}, {"  ", " "}}, &table);
+    const std::string number = figure.substr(0, figure.rfind(' '));
+    EXPECT_THAT(table, HasSubstr(number)) << headline << "\n" << table;
+  }
   EXPECT_EQ(SweepHeadline({}, TableStyle::kRttMicros),
             "Nothing was measured: no size has a figure.");
 }

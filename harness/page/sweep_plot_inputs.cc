@@ -62,25 +62,31 @@ ThroughputPlot ThroughputPlotFromRecords(const std::vector<RunRecord>& records) 
   plot.sweep.value_name = "throughput";
   plot.sweep.unit = "KB/s";
   plot.extras.value_label = "throughput";
-  std::map<size_t, analysis::SweepPoint> points;
+  // As the table's lead figure: each valid run's throughput, their mean with a 95%
+  // interval across runs, the SD floored at the quantization carried to throughput (to
+  // first order, throughput x T/N / RTT).
+  std::map<size_t, std::pair<analysis::SweepPoint, double>> points;  // point, its quantum
   for (const RunRecord& r : records) {
-    if (!r.valid() || !(r.averaged_rtt_ns > 0)) continue;
-    analysis::SweepPoint& point = points[r.size_bytes];
+    if (!r.valid() || !std::isfinite(r.throughput_bytes_per_s)) continue;
+    auto& [point, quantum] = points[r.size_bytes];
     point.size_bytes = static_cast<double>(r.size_bytes);
-    point.values.push_back(2e6 * r.size_bytes / r.averaged_rtt_ns);  // bytes/ns -> KB/s
-  }
-  for (auto& [size, point] : points) plot.sweep.points.push_back(std::move(point));
-  for (const SweepPlotExtras::Point& rtt : SweepPlotExtrasFromRecords(records).points) {
-    SweepPlotExtras::Point p;
-    p.size_bytes = rtt.size_bytes;
-    // 2n / RTT falls as the RTT rises: the RTT interval's ends swap. An RTT interval
-    // reaching 0 leaves no upper end.
-    p.has_interval = rtt.has_interval && rtt.averaged_low_ns > 0;
-    if (p.has_interval) {
-      p.averaged_low_ns = 2e6 * rtt.size_bytes / rtt.averaged_high_ns;
-      p.averaged_high_ns = 2e6 * rtt.size_bytes / rtt.averaged_low_ns;
+    const double kb_per_s = r.throughput_bytes_per_s / 1e3;  // 1 KB = 1000 bytes
+    point.values.push_back(kb_per_s);
+    if (r.averaged_rtt_ns > 0) {
+      quantum = std::max(quantum, kb_per_s * r.quantum_ns / r.averaged_rtt_ns);
     }
+  }
+  for (auto& [size, entry] : points) {
+    const auto& [point, quantum] = entry;
+    const timing::ConfidenceInterval ci = timing::AcrossRunsInterval(
+        point.values, timing::QuantizedSdFloor(quantum, static_cast<int64_t>(point.values.size())));
+    SweepPlotExtras::Point p;
+    p.size_bytes = point.size_bytes;
+    p.has_interval = ci.valid && std::isfinite(ci.half_width());
+    p.averaged_low_ns = ci.low;
+    p.averaged_high_ns = ci.high;
     plot.extras.points.push_back(p);
+    plot.sweep.points.push_back(point);
   }
   return plot;
 }
