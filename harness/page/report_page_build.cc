@@ -28,6 +28,16 @@
 namespace tickbench::harness {
 namespace {
 
+// The verdicts of a step analysis's ranking of layouts (its "  => " lines), without the
+// arrow.
+std::vector<std::string> RankingVerdicts(absl::string_view analysis) {
+  std::vector<std::string> verdicts;
+  for (absl::string_view line : absl::StrSplit(analysis, '\n')) {
+    if (absl::ConsumePrefix(&line, "  => ")) verdicts.push_back(std::string(line));
+  }
+  return verdicts;
+}
+
 std::string PageTitle(const ExperimentHeader& header) {
   return absl::StrFormat("tickbench: %s over %s", header.experiment, header.transport);
 }
@@ -147,6 +157,9 @@ ReportPage SweepReportPage(const RunContext& context, const ExperimentHeader& he
   ReportPage page;
   page.title = PageTitle(header);
   page.headlines.push_back(SweepHeadline(records, style));
+  for (std::string& verdict : RankingVerdicts(analysis)) {
+    page.headlines.push_back(std::move(verdict));
+  }
   page.context = context;
   page.header = header;
   page.tables = FormatTable(records, style, TableWidth::kNarrow);
@@ -194,10 +207,8 @@ ReportPage AnalysisReportPage(const RunContext& context, absl::string_view file_
   page.header.experiment = "analyze";
   // The headline: the ranking's verdict where --explain gave one, else the first line the
   // step finder wrote (a step, or "none: ...").
-  std::vector<absl::string_view> lines = absl::StrSplit(report, '\n');
-  for (absl::string_view line : lines) {
-    if (absl::ConsumePrefix(&line, "  => ")) page.headlines.push_back(std::string(line));
-  }
+  page.headlines = RankingVerdicts(report);
+  const std::vector<absl::string_view> lines = absl::StrSplit(report, '\n');
   for (size_t i = 0; page.headlines.empty() && i + 1 < lines.size(); ++i) {
     if (absl::StartsWith(lines[i], "Steps in ")) {
       page.headlines.push_back(

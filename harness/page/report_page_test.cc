@@ -159,3 +159,28 @@ TEST(RenderReportPageTest, PageTablesAreHtmlTables) {
 
 }  // namespace
 }  // namespace tickbench::harness
+
+namespace tickbench::harness {
+namespace {
+
+// A sweep analysed with --explain says what explains it among its headlines; --analyze's
+// page leads with the same verdict, else with the step finder's first line.
+TEST(ReportPageHeadlineTest, TheRankingsVerdictIsAHeadline) {
+  const std::string analysis =
+      "Steps in the averaged RTT (segmented regression, breakpoints chosen by BIC):\n"
+      "  jump up between 96 and 160 bytes: +1994 ns\n"
+      "  => bsd_socket(C=1024, t=512, s=112) explains the sweep: ΔBIC 65.6\n";
+  const ReportPage sweep =
+      SweepReportPage(RunContext(), ExperimentHeader(), {}, TableStyle::kRttMicros, analysis, {});
+  ASSERT_EQ(sweep.headlines.size(), 2u);
+  EXPECT_EQ(sweep.headlines[1], "bsd_socket(C=1024, t=512, s=112) explains the sweep: ΔBIC 65.6");
+  const ReportPage analyzed = AnalysisReportPage(RunContext(), "t.csv", analysis, ReportPlot());
+  EXPECT_EQ(analyzed.headlines, std::vector<std::string>{sweep.headlines[1]});
+  const ReportPage steps_only = AnalysisReportPage(
+      RunContext(), "t.csv", analysis.substr(0, analysis.find("  =>")), ReportPlot());
+  EXPECT_EQ(steps_only.headlines,
+            std::vector<std::string>{"t.csv: jump up between 96 and 160 bytes: +1994 ns"});
+}
+
+}  // namespace
+}  // namespace tickbench::harness
