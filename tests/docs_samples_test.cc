@@ -1,8 +1,10 @@
-// The sample outputs of docs/study.md are the binary's: each fenced block after a marker
+// The sample outputs of docs/study.md and the README are the binary's: each fenced block
+// after a marker
 //
 //   <!-- sample: ARGS -->                    the whole of `harness ARGS`'s standard output
 //   <!-- sample keep="A|B": ARGS -->         only its lines that start with A or B
 //   <!-- sample section="H": ARGS -->        only the lines after the line H, to a blank one
+//   <!-- sample until="H": ARGS -->          only the lines before the line H
 //   <!-- sample-file: NAME -->               the block is a file NAME the samples may read
 //
 // is compared with what the binary prints now, its "#" context lines (the host, the date)
@@ -10,7 +12,7 @@
 // A deliberate change of output is recorded by regenerating the blocks in place:
 //
 //   bazel test //tests:docs_samples_test --strategy=TestRunner=local
-//       --test_env=TICKBENCH_UPDATE_DOCS="$PWD/docs/study.md"       (one command)
+//       --test_env=TICKBENCH_UPDATE_DOCS="$PWD"       (one command)
 //
 // (from the workspace root; review the diff before committing it).
 #include <sys/stat.h>
@@ -34,13 +36,14 @@ using tickbench::testing::HarnessResult;
 using tickbench::testing::ReadWholeFile;
 using tickbench::testing::RunHarness;
 
-constexpr char kDoc[] = "docs/study.md";
+constexpr const char* kDocs[] = {"docs/study.md", "README.md"};
 
 struct Sample {
   std::string file;               // sample-file: its name; else ""
   std::string args;               // sample: the binary's arguments
   std::vector<std::string> keep;  // line prefixes kept; empty: every line
   std::string section;            // the line after which the kept lines start; "" for none
+  std::string until;              // the line before which the kept lines end; "" for none
   size_t begin = 0, end = 0;      // the block's contents in the doc: [begin, end)
 };
 
@@ -65,6 +68,10 @@ std::vector<Sample> FindSamples(const std::string& doc) {
         const size_t quote = marker.find('"');
         sample.section = std::string(marker.substr(0, quote));
         marker.remove_prefix(quote + 1);
+      } else if (absl::ConsumePrefix(&marker, "until=\"")) {
+        const size_t quote = marker.find('"');
+        sample.until = std::string(marker.substr(0, quote));
+        marker.remove_prefix(quote + 1);
       }
       absl::ConsumePrefix(&marker, ":");
       sample.args = std::string(absl::StripAsciiWhitespace(marker));
@@ -84,6 +91,7 @@ std::string Shown(const std::string& out, const Sample& sample) {
   bool in_section = sample.section.empty();
   for (absl::string_view line : absl::StrSplit(out, '\n')) {
     if (absl::StartsWith(line, "#")) continue;
+    if (!sample.until.empty() && line == sample.until) break;
     if (!sample.section.empty()) {
       if (line == sample.section) {
         in_section = true;
@@ -103,13 +111,17 @@ std::string Shown(const std::string& out, const Sample& sample) {
   return absl::StrCat(trimmed, "\n");
 }
 
-TEST(DocsSamplesTest, EverySampleIsWhatTheBinaryPrints) {
-  const std::string doc = ReadWholeFile(kDoc);
-  ASSERT_FALSE(doc.empty()) << "cannot read " << kDoc;
+class DocsSamplesTest : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(DocsSamplesTest, EverySampleIsWhatTheBinaryPrints) {
+  const std::string name = GetParam();
+  const std::string doc = ReadWholeFile(name);
+  ASSERT_FALSE(doc.empty()) << "cannot read " << name;
   const std::vector<Sample> samples = FindSamples(doc);
-  ASSERT_GE(samples.size(), 3u) << "the doc's sample markers are gone";
+  ASSERT_GE(samples.size(), 1u) << name << "'s sample markers are gone";
   const std::string dir = ::testing::TempDir() + "/docs_samples";
   mkdir(dir.c_str(), 0700);
+  const char* update = std::getenv("TICKBENCH_UPDATE_DOCS");
   std::string updated;
   size_t copied = 0;
   for (const Sample& sample : samples) {
@@ -125,17 +137,18 @@ TEST(DocsSamplesTest, EverySampleIsWhatTheBinaryPrints) {
     const std::string shown = Shown(r.out, sample);
     updated += doc.substr(copied, sample.begin - copied) + shown;
     copied = sample.end;
-    if (std::getenv("TICKBENCH_UPDATE_DOCS") != nullptr) continue;
-    EXPECT_EQ(shown, block) << "docs/study.md's sample of `" << sample.args
+    if (update != nullptr && *update) continue;
+    EXPECT_EQ(shown, block) << name << "'s sample of `" << sample.args
                             << "` is not what the binary prints; regenerate (see the top of "
                                "tests/docs_samples_test.cc)";
   }
+  if (update == nullptr || !*update) return;
   updated += doc.substr(copied);
-  if (const char* update = std::getenv("TICKBENCH_UPDATE_DOCS"); update && *update) {
-    std::ofstream out(update, std::ios::binary | std::ios::trunc);
-    out << updated;
-    ASSERT_TRUE(out.good()) << "cannot write " << update;
-  }
+  std::ofstream out(absl::StrCat(update, "/", name), std::ios::binary | std::ios::trunc);
+  out << updated;
+  ASSERT_TRUE(out.good()) << "cannot write " << update << "/" << name;
 }
+
+INSTANTIATE_TEST_SUITE_P(Docs, DocsSamplesTest, ::testing::ValuesIn(kDocs));
 
 }  // namespace
