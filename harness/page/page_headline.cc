@@ -17,7 +17,8 @@ namespace {
 // "1.5", "50", "0.000097").
 std::string Percent(double part, double whole) {
   if (!(whole > 0) || !std::isfinite(part)) return "?";
-  const double v = 100 * part / whole;
+  // Two significant digits first, so that 9.999e-6 counts its decimals as 1.0e-5.
+  const double v = std::stod(absl::StrFormat("%.2g", 100 * part / whole));
   if (v == 0) return "0";
   const int decimals = std::max(0, 1 - static_cast<int>(std::floor(std::log10(std::fabs(v)))));
   return absl::StrFormat("%.*f", decimals, v);
@@ -123,6 +124,10 @@ std::string SweepHeadline(const std::vector<RunRecord>& records, TableStyle styl
   const double scale = throughput ? 1 : 1e-3;  // the RTT's ns to us
   std::vector<std::string> figures;
   int unresolved = 0;
+  int64_t trips_to_resolve = 0;
+  for (const RunRecord& r : records) {
+    if (r.valid()) trips_to_resolve = std::max(trips_to_resolve, r.round_trips_to_resolve);
+  }
   for (const SweepPlotExtras::Point& p : extras.points) {
     double sum = 0;
     int n = 0;
@@ -140,6 +145,14 @@ std::string SweepHeadline(const std::vector<RunRecord>& records, TableStyle styl
         "%s at %.0f B", LeadFigure(sum / n * scale, scaled, throughput ? "KB/s" : "us"),
         p.size_bytes));
     if (size_unresolved) ++unresolved;
+  }
+  // Unresolved everywhere: the figures say nothing, and the headline says so alone.
+  if (unresolved == static_cast<int>(extras.points.size())) {
+    return absl::StrFormat(
+        "%s UNRESOLVED by the clock: T/N is over 10%% of the round trip; about %d round trips "
+        "would resolve %s to 1%%.",
+        unresolved == 1 ? "The size is" : absl::StrFormat("All %d sizes are", unresolved),
+        trips_to_resolve, unresolved == 1 ? "it" : "them");
   }
   std::string text = absl::StrCat(throughput ? "Throughput " : "Averaged round trip ",
                                   figures.size() == 1 ? "" : "from ", figures.front());

@@ -82,6 +82,8 @@ TEST(StudyHeadlineTest, EachVerdictComesFromTheCellsOwnTest) {
   StudyCell tight = fine;
   tight.averaged_bound_ns = 1.26;
   EXPECT_THAT(StudyHeadline(tight), HasSubstr("within 0.000097% of the truth"));
+  tight.averaged_bound_ns = 0.12999;  // 9.9992e-6 %: two digits, not 0.0000100
+  EXPECT_THAT(StudyHeadline(tight), HasSubstr("within 0.000010% of the truth"));
 
   StudyCell failed = CoarseCell();
   failed.summary.clear();
@@ -140,6 +142,18 @@ TEST(SweepHeadlineTest, TheFigureIsTheTablesLeadFigure) {
     const std::string number = figure.substr(0, figure.rfind(' '));
     EXPECT_THAT(table, HasSubstr(number)) << headline << "\n" << table;
   }
+  // Every size unresolved: no figure in the headline, only what would resolve them.
+  std::vector<RunRecord> unresolved = Records(20000, 40000);
+  for (RunRecord& r : unresolved) {
+    r.averaged_unresolved = true;
+    r.round_trips_to_resolve = 100000;
+  }
+  EXPECT_EQ(SweepHeadline(unresolved, TableStyle::kRttMicros),
+            "All 2 sizes are UNRESOLVED by the clock: T/N is over 10% of the round trip; about "
+            "100000 round trips would resolve them to 1%.");
+  for (RunRecord& r : unresolved) r.averaged_unresolved = r.size_bytes == 32;
+  EXPECT_THAT(SweepHeadline(unresolved, TableStyle::kRttMicros),
+              HasSubstr("; 1 of 2 sizes UNRESOLVED by the clock."));
   EXPECT_EQ(SweepHeadline({}, TableStyle::kRttMicros),
             "Nothing was measured: no size has a figure.");
 }
