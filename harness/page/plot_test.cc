@@ -755,6 +755,30 @@ TEST(StudyHistogramJobTest, AFineClocksReadingsAreBinnedInTimeAroundTheTruth) {
   EXPECT_NEAR(x_high, 26 + 0.225, 1e-9);
 }
 
+// A panel is 400 pixels wide: its title, at about 8 pixels a character, fits in 50
+// characters for the longest clock specs and sizes (the old titles, "clock, N bytes, T =
+// ... us, in ticks of T (last bar: that or more)", ran past the panel and were cut).
+TEST(StudyHistogramJobTest, PanelTitlesFitTheirPanel) {
+  std::vector<StudyCell> cells;
+  for (const char* clock : {"clock_gettime:monotonic_coarse", "tick:20ms:uniqtime", "virtual"}) {
+    StudyCell cell = TickCell();
+    cell.clock = clock;
+    cell.size_bytes = 16 * 1024 * 1024;
+    cell.histogram = {0, 0, 0, 10};  // the last, open bar
+    cells.push_back(cell);
+  }
+  cells.push_back(FineCell());
+  cells.back().clock = "clock_gettime:monotonic_coarse";
+  const GnuplotJob job = StudyHistogramJob(cells);
+  int titles = 0;
+  for (absl::string_view line : absl::StrSplit(job.script, '\n')) {
+    if (!absl::ConsumePrefix(&line, "set title '")) continue;
+    ++titles;
+    EXPECT_LE(line.find('\''), 50u) << line;
+  }
+  EXPECT_EQ(titles, 4);
+}
+
 TEST(StudyHistogramJobTest, EqualReadingsMakeOneVisibleBarAtTheirValue) {
   StudyCell cell = FineCell();
   timing::Summary& s = cell.per_iteration;
