@@ -1,9 +1,10 @@
 // --report=FILE.html end to end: the binary writes the page of a simulated sweep and of a
 // simulated study, and a headless browser (Debian's chromium) renders it: no console
 // message (a blocked fetch or script, a Content-Security-Policy violation, a parse error
-// would each log one), the plots as <svg> elements in the DOM, the tables and the verdicts
-// in words there, and a hostile --report path (markup, quotes, a newline) shown only as
-// text. Skipped, with the reason, where chromium is not installed (tools/setup.sh
+// would each log one), the headline the first text of the body, the plots as <svg> elements
+// in the DOM, the tables and the verdicts in words there, and a hostile --report path (markup,
+// quotes, a newline) shown only as text. Skipped, with the reason, where chromium is not installed
+// (tools/setup.sh
 // --report installs it). Without gnuplot in PATH, the page says the plot is missing and
 // why, and the exit status is 0 (the page itself was written); that part needs no browser.
 #include <sys/stat.h>
@@ -16,6 +17,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/harness_runner.h"
@@ -91,11 +93,32 @@ std::string WritePage(const std::string& args, const std::string& env = "") {
   return ReadWholeFile(path);
 }
 
-void ExpectRendersCleanly(const std::string& html, const std::string& words) {
+// The first text a reader meets in the rendered body: tags skipped, whitespace trimmed.
+std::string FirstVisibleText(const std::string& dom) {
+  size_t at = dom.find("<body");
+  if (at == std::string::npos) return "";
+  std::string text;
+  for (at = dom.find('>', at); at != std::string::npos && at + 1 < dom.size();) {
+    const size_t open = dom.find('<', at + 1);
+    text = std::string(absl::StripAsciiWhitespace(dom.substr(at + 1, open - at - 1)));
+    if (!text.empty() || open == std::string::npos) break;
+    at = dom.find('>', open);
+  }
+  return text;
+}
+
+void ExpectRendersCleanly(const std::string& html, const std::string& words,
+                          const std::string& headline) {
   ASSERT_THAT(html, HasSubstr("</html>"));
   const Rendered r = RenderInChromium(::testing::TempDir() + "/" + kHostileName + "/report.html");
   ASSERT_EQ(r.exit_code, 0) << r.log;
   EXPECT_THAT(r.log, Not(HasSubstr(":CONSOLE"))) << r.log;
+  // The point of the page is the first thing on it, and nothing hides it.
+  EXPECT_TRUE(absl::StartsWith(FirstVisibleText(r.dom), headline)) << FirstVisibleText(r.dom);
+  EXPECT_THAT(r.dom, HasSubstr("<header id=\"headline\">"));
+  EXPECT_THAT(r.dom, Not(HasSubstr("display:none")));
+  // The details are there, folded.
+  EXPECT_THAT(r.dom, HasSubstr("<details id=\"context-details\">"));
   // The plot, the table, the verdicts, the context.
   EXPECT_THAT(r.dom, HasSubstr("<svg"));
   EXPECT_THAT(r.dom, HasSubstr("</svg>"));
@@ -115,13 +138,17 @@ TEST(ReportPageBrowserTest, SweepPageRendersWithItsPlotTableAndVerdicts) {
   if (const std::string why = ChromiumUnavailable(); !why.empty()) GTEST_SKIP() << why;
   const std::string html = WritePage(kSweep);
   EXPECT_THAT(html, HasSubstr("Content-Security-Policy"));
-  ExpectRendersCleanly(html, "32 B: averaged RTT 20.002 us");
+  ExpectRendersCleanly(html, "32 B: averaged RTT 20.002 us", "Averaged round trip from 20.002 us");
 }
 
 TEST(ReportPageBrowserTest, StudyPageRendersWithItsPlotTableAndVerdicts) {
   if (const std::string why = ChromiumUnavailable(); !why.empty()) GTEST_SKIP() << why;
   const std::string html = WritePage(kStudy);
-  ExpectRendersCleanly(html, "tick:20ms at 64 B: per-iteration:");
+  ExpectRendersCleanly(html, "tick:20ms at 64 B: per-iteration:", "tick:10ms at 64 B: 8");
+  // Real tables, not a monospaced block; no figure the simulation cannot have.
+  EXPECT_THAT(html, HasSubstr("<table class=\"results\">"));
+  EXPECT_THAT(html, Not(HasSubstr("<pre class=\"table\">")));
+  EXPECT_THAT(html, Not(HasSubstr("probe ns/read")));
 }
 
 TEST(ReportPageTest, WithoutGnuplotThePageSaysThePlotIsMissingAndWhy) {
@@ -133,6 +160,48 @@ TEST(ReportPageTest, WithoutGnuplotThePageSaysThePlotIsMissingAndWhy) {
   EXPECT_THAT(html, HasSubstr("The plot is missing: gnuplot is not installed"));
   EXPECT_THAT(html, Not(HasSubstr("<svg")));
   EXPECT_THAT(html, HasSubstr("32 B: averaged RTT 20.002 us"));
+}
+
+// The default experiment's table leads with throughput: so do its page's headline and
+// its first plot, the round-trip plot second.
+TEST(ReportPageTest, TheThroughputExperimentsPagePlotsThroughputFirst) {
+  const std::string html =
+      WritePage("--transport=sim --sizes=32,512,4096 --iterations=200 --runs=2 --seed=1 --quiet");
+  const size_t throughput = html.find("<figcaption>the sweep: throughput against message size");
+  const size_t rtt = html.find("<figcaption>the sweep: round-trip time against message size");
+  ASSERT_NE(throughput, std::string::npos) << html;
+  ASSERT_NE(rtt, std::string::npos);
+  EXPECT_LT(throughput, rtt);
+  EXPECT_THAT(html, HasSubstr("<li>Throughput from "));
+  EXPECT_THAT(html, HasSubstr("throughput (KB/s)"));
+}
+
+// --analyze takes --report, and with --explain its plot (and the page's) draws the steps
+// the analysis found and the winning layout's fit, which its data file holds (no "fit
+// NaN"). The table is a simulated 4.3BSD socket layer, as docs/study.md's.
+TEST(ReportPageTest, AnalyzeWritesAPageWithTheStepsAndTheWinningFit) {
+  const std::string dir = ::testing::TempDir() + "/analyze";
+  mkdir(dir.c_str(), 0700);
+  const std::string csv = dir + "/classic.csv";
+  ASSERT_EQ(
+      Shell(absl::StrCat("printf 'size_bytes,rtt_ms\\n32,1.66\\n512,1.93\\n1024,2.06\\n1300,2.58\\n"
+                         "1400,2.75\\n1460,2.77\\n1492,2.92\\n1536,2.48\\n2032,2.61\\n2984,3.15\\n"
+                         "4096,3.72\\n' > ",
+                         csv)),
+      0);
+  const HarnessResult result = RunHarness(absl::StrCat("--analyze=", csv, " --explain --plot=", dir,
+                                                       "/a.svg --report=", dir, "/a.html"));
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const std::string html = ReadWholeFile(dir + "/a.html");
+  EXPECT_THAT(html, HasSubstr("<li>bsd_socket(C=1024, t=512, s=112) explains the sweep"));
+  const std::string dat = ReadWholeFile(dir + "/a.dat");
+  EXPECT_THAT(dat, HasSubstr("# size_bytes rtt_us run\n"));
+  EXPECT_THAT(dat, Not(HasSubstr("\n0 NaN\n")));  // the fit's block holds the curve
+  if (Shell("command -v gnuplot >/dev/null 2>&1") != 0) GTEST_SKIP() << "no gnuplot";
+  for (const std::string& svg : {ReadWholeFile(dir + "/a.svg"), html}) {
+    EXPECT_THAT(svg, HasSubstr("fit: bsd_socket(C=1024, t=512, s=112)"));
+    EXPECT_THAT(svg, HasSubstr("jump 1492-1536"));
+  }
 }
 
 TEST(ReportPageTest, ABadTargetIsRefusedBeforeMeasuring) {

@@ -105,7 +105,7 @@ FlagUse UseOf(const std::string& flag) {
         Bit(Mode::kMeasure) | Bit(Mode::kListClocks) | Bit(Mode::kClockInfo) | Bit(Mode::kAnalyze),
         "a measurement, --list_clocks, --clock_info or --analyze"};
   }
-  if (flag == "plot")
+  if (flag == "plot" || flag == "report")
     return {Bit(Mode::kMeasure) | Bit(Mode::kAnalyze), "a measurement or --analyze"};
   if (flag == "role")
     return {Bit(Mode::kMeasure) | Bit(Mode::kServer), "a measurement or a server"};

@@ -40,13 +40,10 @@ std::optional<ReportPage> AnalyzeAndPlot(const Experiment& e, const remote::Role
   const std::string title =
       absl::StrFormat("%s over %s, %s", e.plan.preset.name, name, e.clocks[0]->info().name);
   SweepPlotExtras extras = SweepPlotExtrasFromRecords(outcome.records);
-  if (analyzed.explained && analyzed.fits.ok() && !sweep.points.empty()) {
-    extras.fit_name = analysis::DescribeModel(analyzed.fits->best_fit().model);
-    extras.fit =
-        FitCurve(*analyzed.fits, sweep.points.front().size_bytes, sweep.points.back().size_bytes);
-  }
+  if (analyzed.explained && analyzed.fits.ok()) SetFit(*analyzed.fits, sweep, extras);
+  // The steps the analysis lists as found, and those the winning layout implies.
   const std::vector<analysis::Step> steps =
-      analyzed.steps.ok() ? analyzed.steps->steps : std::vector<analysis::Step>{};
+      FoundSteps(analyzed.steps, analyzed.steps_established, analyzed.implied_steps);
   if (!e.plan.plot_path.empty()) {
     if (absl::Status s = PlotSweep(e.plan.plot_path, sweep, steps, title, extras); !s.ok()) {
       absl::FPrintF(stderr, "tickbench: %s\n", PlotFailure(e.plan.plot_path, s));
@@ -54,10 +51,19 @@ std::optional<ReportPage> AnalyzeAndPlot(const Experiment& e, const remote::Role
     }
   }
   if (e.plan.report_path.empty()) return std::nullopt;
+  // The page's first plot is the table's lead figure: throughput where the table leads
+  // with it.
+  std::vector<ReportPlot> plots;
+  if (e.plan.preset.style == TableStyle::kThroughput) {
+    const ThroughputPlot throughput = ThroughputPlotFromRecords(outcome.records);
+    plots.push_back(
+        RenderReportPlot("the sweep: throughput against message size (2n bytes per round trip)",
+                         SweepPlotJob(throughput.sweep, {}, title, throughput.extras)));
+  }
+  plots.push_back(RenderReportPlot("the sweep: round-trip time against message size",
+                                   SweepPlotJob(sweep, steps, title, extras)));
   return SweepReportPage(e.context, HeaderOf(e), outcome.records, e.plan.preset.style,
-                         analysis_text,
-                         RenderReportPlot("the sweep: round-trip time against message size",
-                                          SweepPlotJob(sweep, steps, title, extras)));
+                         analysis_text, std::move(plots));
 }
 
 }  // namespace

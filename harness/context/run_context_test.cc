@@ -11,6 +11,7 @@ namespace tickbench::harness {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 ClockDescription Coarse(absl::Duration resolution) {
   ClockDescription clock;
@@ -50,18 +51,50 @@ TEST(RunContextTest, TheLoopLineNamesTheBoundOfEachKindOfReceive) {
   EXPECT_FALSE(absl::StrContains(none, "SO_RCVTIMEO")) << none;
 }
 
+// A clock_gettime clock probed on this host at `read_cost_ns` a read.
+ClockDescription Probed(double read_cost_ns) {
+  ClockDescription clock = Coarse(absl::Nanoseconds(1));
+  clock.info.spec = "clock_gettime:monotonic";
+  clock.info.name = "clock_gettime(CLOCK_MONOTONIC)";
+  clock.probe.reads = 20'000;
+  clock.probe.read_cost_ns = read_cost_ns;
+  return clock;
+}
+
+std::string AllWarnings(const platform::SystemInfo& system,
+                        const std::vector<ClockDescription>& clocks) {
+  std::string all;
+  for (const std::string& w : ContextWarnings(system, clocks)) all += w + "\n";
+  return all;
+}
+
 TEST(RunContextTest, WarnsWhereResultsMayMislead) {
   platform::SystemInfo system;
   system.clocksource = "hpet";
   system.cpu_governor = "powersave";
   system.build_mode = "dbg";
-  const std::vector<std::string> warnings =
-      ContextWarnings(system, {Coarse(absl::Milliseconds(20))});
-  std::string all;
-  for (const std::string& w : warnings) all += w + "\n";
-  EXPECT_THAT(all, HasSubstr("'hpet'"));
+  const std::string all = AllWarnings(system, {Coarse(absl::Milliseconds(20)), Probed(1200)});
+  EXPECT_THAT(all, HasSubstr("'hpet' and a read of clock_gettime(CLOCK_MONOTONIC) costs 1200 ns"));
   EXPECT_THAT(all, HasSubstr("powersave"));
   EXPECT_THAT(all, HasSubstr("resolves only 20ms"));
+}
+
+// The clocksource warning follows the measured read: none beside a 26 ns read (the vDSO
+// works on this kvm-clock), none where no OS clock was timed (a simulation's clocks are
+// not probed), one at a system call's cost.
+TEST(RunContextTest, TheClocksourceWarningFollowsTheMeasuredReadCost) {
+  platform::SystemInfo system;
+  system.clocksource = "kvm-clock";
+  EXPECT_THAT(AllWarnings(system, {Probed(26)}), Not(HasSubstr("clocksource")));
+  ClockDescription simulated = Probed(0);
+  simulated.probe.reads = 0;
+  simulated.info.spec = "tick:10ms";
+  EXPECT_THAT(AllWarnings(system, {simulated}), Not(HasSubstr("clocksource")));
+  ClockDescription cycles = Probed(900);
+  cycles.info.spec = "rdtsc";  // not the kernel's time
+  EXPECT_THAT(AllWarnings(system, {cycles}), Not(HasSubstr("clocksource")));
+  EXPECT_THAT(AllWarnings(system, {Probed(26), Probed(700)}),
+              HasSubstr("'kvm-clock' and a read of clock_gettime(CLOCK_MONOTONIC) costs 700 ns"));
 }
 
 TEST(RunContextTest, BusyPollWantsACpuPerSide) {
@@ -156,6 +189,9 @@ TEST(RunContextTest, EveryStringFromTheSystemReachesTheTerminalEscaped) {
   s.cpu_governor = "powersave\x7f";
   s.build_mode = "opt\b";
   context.clocks[0].info.name = "tick\x1b[1m";
+  context.clocks[0].info.spec = "tick:10ms";  // probed at a system call's cost: warned of
+  context.clocks[0].probe.reads = 1000;
+  context.clocks[0].probe.read_cost_ns = 800;
   context.peer = "10.0.0.1:7478\x1b";
   context.warnings = ContextWarnings(s, context.clocks);
   const std::string text = FormatContextComment(context);

@@ -215,15 +215,13 @@ TEST(GnuplotScriptTest, ClockNamesReachTheStudyScriptOnlyFiltered) {
   const GnuplotJob job = StudyHistogramJob(cells);
   ExpectHarmlessScript(job.script);
   for (const std::string& hostile : HostileStrings("/nonexistent/marker")) {
-    EXPECT_THAT(job.script, HasSubstr(absl::StrCat("set title '", GnuplotSafeText(hostile),
-                                                   ", 0 bytes, T = 1 us")));
+    EXPECT_THAT(job.script,
+                HasSubstr(absl::StrCat("set title '", GnuplotSafeText(hostile), " at 0 B'")));
   }
   for (absl::string_view line : absl::StrSplit(job.data, '\n', absl::SkipEmpty())) {
     EXPECT_TRUE(absl::StartsWith(line, "#") || absl::ascii_isdigit(line[0])) << line;
   }
-  // Our own title keeps its apostrophe, doubled.
-  EXPECT_THAT(job.script, HasSubstr("each clock''s per-iteration readings"));
-  EXPECT_THAT(job.script, HasSubstr("' noenhanced\nplot 'plot.dat' index 0 using"));
+  EXPECT_THAT(job.script, HasSubstr("' noenhanced\nset xlabel 'reading, in ticks of T = 1us"));
 }
 
 // The marker check below is meaningful: a script that does reach gnuplot's shell escape
@@ -630,28 +628,65 @@ StudyCell TickCell() {
   return cell;
 }
 
-TEST(StudyHistogramJobTest, OnePanelPerClockAndSizeInTimeWithTheTheoryAndTheTruth) {
+// Each data column is named once, by what it is and its unit: not "averaged_rtt_ns_us".
+TEST(SweepPlotJobTest, DataColumnsNameTheirUnitOnce) {
+  EXPECT_THAT(SweepPlotJob(SmallSweep("averaged_rtt_ns", "ns"), {}, "t").data,
+              HasSubstr("# size_bytes averaged_rtt_us run\n"));
+  // A CSV's rtt_ms is read in ns and drawn in us; a throughput column as the RTT it implies.
+  EXPECT_THAT(SweepPlotJob(SmallSweep("rtt_ms", "ns"), {}, "t").data,
+              HasSubstr("# size_bytes rtt_us run\n"));
+  EXPECT_THAT(SweepPlotJob(SmallSweep("throughput_kb_per_s", "ns"), {}, "t").data,
+              HasSubstr("# size_bytes rtt_us run\n"));
+  EXPECT_THAT(SweepPlotJob(SmallSweep("throughput", "KB/s"), {}, "t").data,
+              HasSubstr("# size_bytes throughput_KB/s run\n"));
+  EXPECT_THAT(SweepPlotJob(SmallSweep("averaged_rtt_ns", "ns"), {}, "t").data,
+              HasSubstr("# size_bytes fit (us)\n"));
+}
+
+TEST(StudyHistogramJobTest, OnePanelPerClockAndSizeInTicksWithTheTheoryAndTheTruth) {
   StudyCell other = TickCell();
   other.size_bytes = 1024;
   const GnuplotJob job = StudyHistogramJob({TickCell(), other});
   ExpectHarmlessScript(job.script);
   EXPECT_THAT(job.script, HasSubstr("set multiplot layout 1,2"));
-  EXPECT_THAT(job.script,
-              HasSubstr("set title 'tick:10ms, 64 bytes, T = 10000 us, in ticks of T'"));
-  EXPECT_THAT(job.script,
-              HasSubstr("set title 'tick:10ms, 1024 bytes, T = 10000 us, in ticks of T'"));
+  EXPECT_THAT(job.script, HasSubstr("set title 'tick:10ms at 64 B'"));
+  EXPECT_THAT(job.script, HasSubstr("set title 'tick:10ms at 1024 B'"));
   EXPECT_THAT(job.script, HasSubstr("title 'theory: n or n+1 ticks'"));
-  // The truth the averaged estimate is held against in the table: the same pass's.
+  // The truth the averaged estimate is held against in the table: the same pass's, in
+  // ticks of T, drawn in front of the bars and labelled.
   EXPECT_THAT(job.script, HasSubstr("title 'truth (reference, averaged pass)'"));
   EXPECT_THAT(job.script, HasSubstr("title 'averaged estimate'"));
-  EXPECT_THAT(job.script, HasSubstr("set arrow 1 from 26800, graph 0"));
-  EXPECT_THAT(job.script, HasSubstr("set arrow 2 from 26700, graph 0"));
-  EXPECT_THAT(job.script, HasSubstr("set xlabel 'reading (us)'"));
-  // Readings of 2 and 3 ticks of 10 ms, drawn from 1 to 4 ticks: tics every 10 ms.
-  EXPECT_THAT(job.script, HasSubstr("set xrange [10000:40000]\nset xtics 10000\n"));
-  // Shares, in us: 3 ticks = 30000 us, 70% of readings, 68% predicted.
-  EXPECT_THAT(job.data, HasSubstr("\n30000 0.7 0.68\n"));
-  EXPECT_THAT(job.data, HasSubstr("\n20000 0.3 0.32\n"));
+  EXPECT_THAT(job.script,
+              HasSubstr("set arrow 1 from 2.68, graph 0 to 2.68, graph 1 nohead front"));
+  EXPECT_THAT(job.script, HasSubstr("set arrow 2 from 2.67, graph 0"));
+  EXPECT_THAT(job.script, HasSubstr("set label 1 'truth 26.8 ms = 2.68 T' at 2.68,"));
+  EXPECT_THAT(job.script, HasSubstr("set xlabel 'reading, in ticks of T = 10ms'"));
+  // Readings of 2 and 3 ticks, drawn from 1.5 to 3.5 ticks: a tic every tick.
+  EXPECT_THAT(job.script, HasSubstr("set xrange [1.5:3.5]\nset xtics 1\n"));
+  // Shares per number of ticks: 3 ticks, 70% of readings, 68% predicted.
+  EXPECT_THAT(job.data, HasSubstr("\n3 0.7 0.68\n"));
+  EXPECT_THAT(job.data, HasSubstr("\n2 0.3 0.32\n"));
+  EXPECT_THAT(job.data, HasSubstr("reading_ticks share_of_readings predicted_share"));
+}
+
+// A 1.3 ms round trip read by a 10 ms tick: 87% of readings 0 ticks, 13% one. The truth
+// (0.13 T) and the estimate stay on an axis of ticks around the two bars, not on one of
+// -5000 to 20000 us where they vanished on the bar at 0.
+TEST(StudyHistogramJobTest, ATruthBelowOneTickIsMarkedBesideTheBarAtZero) {
+  StudyCell cell = TickCell();
+  cell.histogram = {870, 130, 0};
+  cell.prediction.histogram = {87, 13, 0};
+  cell.truth_ns = cell.averaged_ns = 1.3e6;
+  cell.truth_ci.estimate = 1.3e6;
+  cell.truth_ci.low = 1.29e6;
+  cell.truth_ci.high = 1.31e6;
+  cell.truth_ci.valid = true;
+  const GnuplotJob job = StudyHistogramJob({cell});
+  EXPECT_THAT(job.script, HasSubstr("set xrange [-0.5:1.5]\nset xtics 1\n"));
+  EXPECT_THAT(job.script, HasSubstr("set arrow 1 from 0.13, graph 0"));
+  // Digits of the truth's interval (± 0.01 ms).
+  EXPECT_THAT(job.script, HasSubstr("'truth 1.300 ms = 0.1300 T'"));
+  EXPECT_THAT(job.script, HasSubstr("set boxwidth 0.5\n"));
 }
 
 // A clock of 1 ns against a 25 us round trip: every reading is past the tick histogram's
@@ -696,7 +731,7 @@ TEST(StudyHistogramJobTest, AFineClocksReadingsAreBinnedInTimeAroundTheTruth) {
   EXPECT_FALSE(StudyCellBinnedInTime(TickCell()));
   const GnuplotJob job = StudyHistogramJob({TickCell(), FineCell()});
   ExpectHarmlessScript(job.script);
-  EXPECT_THAT(job.script, HasSubstr("set title 'virtual, 64 bytes, T = 0.001 us, binned in time'"));
+  EXPECT_THAT(job.script, HasSubstr("set title 'virtual at 64 B'"));
   EXPECT_THAT(job.script, HasSubstr("index 1 using 1:2:3 with boxes"));
   EXPECT_THAT(job.script, HasSubstr("title 'readings, bins at percentiles'"));
   // Tics for 2.15 us of range: every 0.5 us (at most 5 intervals).
@@ -718,6 +753,30 @@ TEST(StudyHistogramJobTest, AFineClocksReadingsAreBinnedInTimeAroundTheTruth) {
   const double x_high = std::stod(job.script.substr(job.script.find(':', at) + 1));
   EXPECT_NEAR(x_low, 24.5 - 0.225, 1e-9);
   EXPECT_NEAR(x_high, 26 + 0.225, 1e-9);
+}
+
+// A panel is 400 pixels wide: its title, at about 8 pixels a character, fits in 50
+// characters for the longest clock specs and sizes (the old titles, "clock, N bytes, T =
+// ... us, in ticks of T (last bar: that or more)", ran past the panel and were cut).
+TEST(StudyHistogramJobTest, PanelTitlesFitTheirPanel) {
+  std::vector<StudyCell> cells;
+  for (const char* clock : {"clock_gettime:monotonic_coarse", "tick:20ms:uniqtime", "virtual"}) {
+    StudyCell cell = TickCell();
+    cell.clock = clock;
+    cell.size_bytes = 16 * 1024 * 1024;
+    cell.histogram = {0, 0, 0, 10};  // the last, open bar
+    cells.push_back(cell);
+  }
+  cells.push_back(FineCell());
+  cells.back().clock = "clock_gettime:monotonic_coarse";
+  const GnuplotJob job = StudyHistogramJob(cells);
+  int titles = 0;
+  for (absl::string_view line : absl::StrSplit(job.script, '\n')) {
+    if (!absl::ConsumePrefix(&line, "set title '")) continue;
+    ++titles;
+    EXPECT_LE(line.find('\''), 50u) << line;
+  }
+  EXPECT_EQ(titles, 4);
 }
 
 TEST(StudyHistogramJobTest, EqualReadingsMakeOneVisibleBarAtTheirValue) {
@@ -755,9 +814,9 @@ TEST(PlotRenderTest, TheSvgsHoldTheirSeriesLabelsAndMarkers) {
   const std::string study_svg = directory + "/study.svg";
   ASSERT_TRUE(PlotStudyHistograms(study_svg, {TickCell()}).ok());
   const std::string study = Slurp(study_svg);
-  for (const char* expected : {"tick:10ms, 64 bytes, T = 10000 us, in ticks of T",
-                               "theory: n or n+1 ticks", "truth (reference, averaged pass)",
-                               "averaged estimate", "reading (us)", "share of readings"}) {
+  for (const char* expected :
+       {"tick:10ms at 64 B", "reading, in ticks of T = 10ms", "theory: n or n+1 ticks",
+        "truth (reference, averaged pass)", "averaged estimate", "share of readings"}) {
     EXPECT_THAT(study, HasSubstr(expected));
   }
 }

@@ -65,7 +65,9 @@ std::string LoadText(const std::optional<platform::LoadAverage>& load) {
 void AppendContext(std::string& html, const ReportPage& page) {
   const RunContext& c = page.context;
   const platform::SystemInfo& s = c.system;
-  absl::StrAppend(&html, "<section id=\"context\">\n<h2>What ran where</h2>\n<table>\n");
+  absl::StrAppend(&html,
+                  "<details id=\"context-details\">\n<summary>What ran where: host, build, clocks, "
+                  "flags</summary>\n<section id=\"context\">\n<table>\n");
   AppendRow(html, "tickbench_version", TickbenchVersion());
   AppendRow(html, "experiment",
             absl::StrFormat("%s over %s%s%s: %d sizes x %d runs x %d round trips",
@@ -106,31 +108,97 @@ void AppendContext(std::string& html, const ReportPage& page) {
     AppendRow(html, setting.name,
               absl::StrCat(setting.text, " (", setting.type, setting.given ? ", given)" : ")"));
   }
-  absl::StrAppend(&html, "</table>\n</details>\n</section>\n");
+  absl::StrAppend(&html, "</table>\n</details>\n</section>\n</details>\n");
 }
 
-void AppendVerdicts(std::string& html, const ReportPage& page) {
-  absl::StrAppend(&html, "<section id=\"verdicts\">\n<h2>In words</h2>\n");
-  if (!page.context.warnings.empty()) {
-    absl::StrAppend(&html, "<h3>Warnings</h3>\n<ul class=\"warnings\">\n");
-    for (const std::string& w : page.context.warnings) {
-      absl::StrAppend(&html, "<li>", HtmlEscape(w), "</li>\n");
+// The point of the page, first: one sentence per headline, then the title and what ran.
+void AppendHeadline(std::string& html, const ReportPage& page) {
+  absl::StrAppend(&html, "<header id=\"headline\">\n<ul class=\"headline\">\n");
+  for (const std::string& line : page.headlines) {
+    absl::StrAppend(&html, "<li>", HtmlEscape(line), "</li>\n");
+  }
+  absl::StrAppend(&html, "</ul>\n<p class=\"title\">", HtmlEscape(page.title));
+  if (page.header.runs > 0) {  // a measurement's
+    absl::StrAppend(&html, " &middot; ",
+                    HtmlEscape(absl::StrFormat(
+                        "%d size%s x %d runs x %d round trips%s%s", page.header.sizes,
+                        page.header.sizes == 1 ? "" : "s", page.header.runs, page.header.iterations,
+                        page.header.simulated ? ", simulated (virtual time)" : "",
+                        page.header.busy_poll ? ", busy-poll receives" : "")));
+  }
+  absl::StrAppend(&html, " &middot; ", HtmlEscape(page.context.started_at), "</p>\n</header>\n");
+}
+
+// A cell is right-aligned where it starts with a digit, a sign or a decimal point.
+bool Numeric(absl::string_view cell) {
+  return !cell.empty() &&
+         (absl::ascii_isdigit(cell[0]) || cell[0] == '-' || cell[0] == '+' || cell[0] == '.');
+}
+
+void AppendTable(std::string& html, const PageTable& table) {
+  if (!table.caption.empty()) {
+    absl::StrAppend(&html, "<h3>", HtmlEscape(table.caption), "</h3>\n");
+  }
+  absl::StrAppend(&html, "<table class=\"results\">\n<thead>\n");
+  if (!table.groups.empty()) {
+    absl::StrAppend(&html, "<tr class=\"groups\">");
+    for (const auto& [name, span] : table.groups) {
+      absl::StrAppend(&html, "<th colspan=\"", span, "\">", HtmlEscape(name), "</th>");
     }
-    absl::StrAppend(&html, "</ul>\n");
+    absl::StrAppend(&html, "</tr>\n");
   }
-  absl::StrAppend(&html, "<ul class=\"verdicts\">\n");
-  for (const std::string& v : page.verdicts) {
-    absl::StrAppend(&html, "<li>", HtmlEscape(v), "</li>\n");
+  absl::StrAppend(&html, "<tr>");
+  for (const std::string& name : table.columns) {
+    absl::StrAppend(&html, "<th>", HtmlEscape(name), "</th>");
   }
-  absl::StrAppend(&html, "</ul>\n");
-  if (!page.analysis.empty()) {
-    absl::StrAppend(&html, "<pre class=\"analysis\">", HtmlEscape(page.analysis), "</pre>\n");
+  absl::StrAppend(&html, "</tr>\n</thead>\n<tbody>\n");
+  for (const std::vector<std::string>& row : table.rows) {
+    absl::StrAppend(&html, "<tr>");
+    for (const std::string& cell : row) {
+      absl::StrAppend(&html, Numeric(cell) ? "<td class=\"n\">" : "<td>", HtmlEscape(cell),
+                      "</td>");
+    }
+    absl::StrAppend(&html, "</tr>\n");
+  }
+  absl::StrAppend(&html, "</tbody>\n</table>\n");
+}
+
+void AppendTables(std::string& html, const ReportPage& page) {
+  absl::StrAppend(&html, "<section id=\"tables\">\n<h2>Results</h2>\n");
+  for (const PageTable& table : page.result_tables) AppendTable(html, table);
+  if (page.result_tables.empty()) {
+    absl::StrAppend(&html, "<pre class=\"table\">", HtmlEscape(page.tables), "</pre>\n");
+  }
+  if (!page.legend.empty()) {
+    absl::StrAppend(&html, "<p class=\"legend\">", HtmlEscape(page.legend), "</p>\n");
   }
   absl::StrAppend(&html, "</section>\n");
 }
 
+void AppendVerdicts(std::string& html, const ReportPage& page) {
+  if (!page.context.warnings.empty()) {
+    absl::StrAppend(&html,
+                    "<section id=\"warnings\">\n<h2>Warnings</h2>\n<ul class=\"warnings\">\n");
+    for (const std::string& w : page.context.warnings) {
+      absl::StrAppend(&html, "<li>", HtmlEscape(w), "</li>\n");
+    }
+    absl::StrAppend(&html, "</ul>\n</section>\n");
+  }
+  if (!page.analysis.empty()) {
+    absl::StrAppend(&html, "<section id=\"analysis\">\n<h2>Steps</h2>\n<pre class=\"analysis\">",
+                    HtmlEscape(page.analysis), "</pre>\n</section>\n");
+  }
+  absl::StrAppend(&html,
+                  "<details id=\"verdicts-details\">\n<summary>Every figure in words</summary>\n"
+                  "<section id=\"verdicts\">\n<ul class=\"verdicts\">\n");
+  for (const std::string& v : page.verdicts) {
+    absl::StrAppend(&html, "<li>", HtmlEscape(v), "</li>\n");
+  }
+  absl::StrAppend(&html, "</ul>\n</section>\n</details>\n");
+}
+
 void AppendPlots(std::string& html, const ReportPage& page) {
-  absl::StrAppend(&html, "<section id=\"plots\">\n<h2>Plots</h2>\n");
+  absl::StrAppend(&html, "<section id=\"plots\">\n");
   for (const ReportPlot& plot : page.plots) {
     absl::StrAppend(&html, "<figure>\n");
     if (!plot.svg.empty()) {
@@ -145,11 +213,22 @@ void AppendPlots(std::string& html, const ReportPage& page) {
 }
 
 constexpr char kStyle[] =
-    "body{font-family:sans-serif;margin:2em;max-width:80em;color:#222}"
+    "body{font-family:system-ui,sans-serif;margin:1.5em auto;max-width:76em;padding:0 1em;"
+    "color:#222;line-height:1.4}"
+    "#headline{border-left:6px solid #009988;padding:.2em 1em;margin-bottom:1.5em}"
+    "ul.headline{list-style:none;padding:0;margin:.3em 0;font-size:1.35em;font-weight:600}"
+    "ul.headline li{margin:.35em 0}"
+    ".title{color:#666;margin:.3em 0}"
+    "h2{font-size:1.2em;margin:1.5em 0 .5em}h3{font-size:1em;margin:1em 0 .3em}"
     "table{border-collapse:collapse;margin:.5em 0}"
-    "th,td{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}"
+    "th,td{border:1px solid #ddd;padding:.25em .6em;text-align:left;vertical-align:top}"
+    "table.results td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
+    "table.results tbody tr:nth-child(odd){background:#f6f8fa}"
+    "table.results tr.groups th{text-align:center;background:#eef3f6}"
+    ".legend{font-size:85%;color:#555;max-width:60em}"
     "pre{background:#f6f6f6;padding:.5em;overflow-x:auto;font-size:85%}"
-    "figure{margin:1em 0}svg{max-width:100%;height:auto}"
+    "figure{margin:1em 0}svg{max-width:100%;height:auto}figcaption{color:#555}"
+    "details{margin:1em 0}summary{cursor:pointer;font-weight:600}"
     ".missing,.warnings{color:#a40}";
 
 }  // namespace
@@ -214,13 +293,12 @@ std::string RenderReportPage(const ReportPage& page) {
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<meta http-equiv=\"Content-Security-Policy\" content=\"",
       kReportPageCsp, "\">\n<meta name=\"referrer\" content=\"no-referrer\">\n<title>",
-      HtmlEscape(page.title), "</title>\n<style>", kStyle, "</style>\n</head>\n<body>\n<h1>",
-      HtmlEscape(page.title), "</h1>\n");
-  AppendContext(html, page);
-  absl::StrAppend(&html, "<section id=\"tables\">\n<h2>Results</h2>\n<pre class=\"table\">",
-                  HtmlEscape(page.tables), "</pre>\n</section>\n");
-  AppendVerdicts(html, page);
+      HtmlEscape(page.title), "</title>\n<style>", kStyle, "</style>\n</head>\n<body>\n");
+  AppendHeadline(html, page);
   AppendPlots(html, page);
+  AppendTables(html, page);
+  AppendVerdicts(html, page);
+  AppendContext(html, page);
   absl::StrAppend(&html, "<footer><p>Written by ", HtmlEscape(VersionLine()),
                   ".</p></footer>\n</body>\n</html>\n");
   return html;

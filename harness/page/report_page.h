@@ -18,6 +18,7 @@
 #define HARNESS_PAGE_REPORT_PAGE_H_
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -41,11 +42,26 @@ struct ReportPlot {
   std::string missing;  // why there is no plot, when `svg` is ""
 };
 
+// A table the page lays out in HTML: a caption above it, an optional row of column
+// groups (name, columns spanned), the column names and the rows, every cell text.
+struct PageTable {
+  std::string caption;
+  std::vector<std::pair<std::string, int>> groups;
+  std::vector<std::string> columns;
+  std::vector<std::vector<std::string>> rows;
+};
+
+// In the page's order: the headlines, the plots, the tables (results_tables as HTML, else
+// `tables` monospaced) with the legend, the warnings, the analysis, then folded: every
+// figure in words and the context (host, clocks, flags, settings).
 struct ReportPage {
   std::string title;
+  std::vector<std::string> headlines;  // the point, first on the page: one sentence each
   RunContext context;
   ExperimentHeader header;
-  std::string tables;                 // the results' table, monospaced
+  std::vector<PageTable> result_tables;
+  std::string tables;                 // the results' table, monospaced, where no PageTable
+  std::string legend;                 // what the tables' columns mean; "" for none
   std::vector<std::string> verdicts;  // the results in words, one paragraph each
   std::string analysis;               // the sweep's step analysis, monospaced; "" for none
   std::vector<ReportPlot> plots;
@@ -69,15 +85,22 @@ std::string RenderReportPage(const ReportPage& page);
 // there is none ("gnuplot is not installed ...", its exit status, a refused SVG).
 ReportPlot RenderReportPlot(absl::string_view caption, const GnuplotJob& job);
 
-// A sweep's page: the table of `style` (FormatTable), the analysis text, the warnings and
-// a summary per size in words.
+// A sweep's page: its headline (SweepHeadline), the plots in the order given, the table of
+// `style` (FormatTable, 100 columns), the analysis text, the warnings and a summary per
+// size in words.
 ReportPage SweepReportPage(const RunContext& context, const ExperimentHeader& header,
                            const std::vector<RunRecord>& records, TableStyle style,
-                           absl::string_view analysis, ReportPlot plot);
+                           absl::string_view analysis, std::vector<ReportPlot> plots);
 
-// The study's page: its table (FormatStudyTable) and each cell's summary in words.
+// The study's page: a headline per cell (StudyHeadline), the plot, one HTML table per
+// clock (FormatStudyTableCells) and each cell's summary in words.
 ReportPage StudyReportPage(const RunContext& context, const ExperimentHeader& header,
                            const std::vector<StudyCell>& cells, ReportPlot plot);
+
+// --analyze's page: its headline (the ranking's verdict, else the step finder's first
+// line), the plot, and the analysis text (`report`, as printed) in place of a table.
+ReportPage AnalysisReportPage(const RunContext& context, absl::string_view file_shown,
+                              absl::string_view report, ReportPlot plot);
 
 // Writes the page to `path` (resolved and checked by MakePlan) with the load average
 // now as the end's; on failure prints "tickbench: could not write --report: ..." to

@@ -11,10 +11,14 @@
 #include <vector>
 
 #include "absl/strings/escaping.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "harness/output/command_status.h"
 #include "harness/output/output_file.h"
+#include "harness/page/page_headline.h"
 #include "harness/page/report_page.h"
 #include "harness/page/sweep_plot.h"
 #include "harness/report/study_report.h"
@@ -23,6 +27,16 @@
 
 namespace tickbench::harness {
 namespace {
+
+// The verdicts of a step analysis's ranking of layouts (its "  => " lines), without the
+// arrow.
+std::vector<std::string> RankingVerdicts(absl::string_view analysis) {
+  std::vector<std::string> verdicts;
+  for (absl::string_view line : absl::StrSplit(analysis, '\n')) {
+    if (absl::ConsumePrefix(&line, "  => ")) verdicts.push_back(std::string(line));
+  }
+  return verdicts;
+}
 
 std::string PageTitle(const ExperimentHeader& header) {
   return absl::StrFormat("tickbench: %s over %s", header.experiment, header.transport);
@@ -139,15 +153,19 @@ ReportPlot RenderReportPlot(absl::string_view caption, const GnuplotJob& job) {
 
 ReportPage SweepReportPage(const RunContext& context, const ExperimentHeader& header,
                            const std::vector<RunRecord>& records, TableStyle style,
-                           absl::string_view analysis, ReportPlot plot) {
+                           absl::string_view analysis, std::vector<ReportPlot> plots) {
   ReportPage page;
   page.title = PageTitle(header);
+  page.headlines.push_back(SweepHeadline(records, style));
+  for (std::string& verdict : RankingVerdicts(analysis)) {
+    page.headlines.push_back(std::move(verdict));
+  }
   page.context = context;
   page.header = header;
-  page.tables = FormatTable(records, style, TableWidth::kWide);
+  page.tables = FormatTable(records, style, TableWidth::kNarrow);
   page.verdicts = SweepVerdicts(records);
   page.analysis = std::string(analysis);
-  page.plots.push_back(std::move(plot));
+  page.plots = std::move(plots);
   return page;
 }
 
@@ -157,18 +175,48 @@ ReportPage StudyReportPage(const RunContext& context, const ExperimentHeader& he
   page.title = PageTitle(header);
   page.context = context;
   page.header = header;
-  page.tables = FormatStudyTable(cells, TableWidth::kWide);
-  // The words follow below as verdicts, one per cell.
-  if (const size_t words = page.tables.find("\nIn plain words:\n"); words != std::string::npos) {
-    page.tables.resize(words + 1);
+  // One table per clock, as the printed table has one block per clock.
+  const StudyTableCells table = FormatStudyTableCells(cells);
+  for (size_t i = 0; i < cells.size(); ++i) {
+    if (i == 0 || cells[i].clock != cells[i - 1].clock) {
+      page.result_tables.push_back({table.headings[i], table.groups, table.names, {}});
+    }
+    page.result_tables.back().rows.push_back(table.rows[i]);
   }
+  page.legend = table.legend;
   for (const StudyCell& cell : cells) {
+    page.headlines.push_back(StudyHeadline(cell));
     page.verdicts.push_back(!cell.summary.empty()
                                 ? cell.summary
                                 : absl::StrFormat("%s at %d B: %s", cell.clock, cell.size_bytes,
                                                   cell.error.empty() ? "no figure" : cell.error));
   }
-  if (cells.empty()) page.verdicts.push_back("Nothing was measured.");
+  if (cells.empty()) {
+    page.headlines.push_back("Nothing was measured.");
+    page.verdicts.push_back("Nothing was measured.");
+  }
+  page.plots.push_back(std::move(plot));
+  return page;
+}
+
+ReportPage AnalysisReportPage(const RunContext& context, absl::string_view file_shown,
+                              absl::string_view report, ReportPlot plot) {
+  ReportPage page;
+  page.title = absl::StrCat("tickbench: --analyze of ", file_shown);
+  page.context = context;
+  page.header.experiment = "analyze";
+  // The headline: the ranking's verdict where --explain gave one, else the first line the
+  // step finder wrote (a step, or "none: ...").
+  page.headlines = RankingVerdicts(report);
+  const std::vector<absl::string_view> lines = absl::StrSplit(report, '\n');
+  for (size_t i = 0; page.headlines.empty() && i + 1 < lines.size(); ++i) {
+    if (absl::StartsWith(lines[i], "Steps in ")) {
+      page.headlines.push_back(
+          absl::StrCat(file_shown, ": ", absl::StripAsciiWhitespace(lines[i + 1])));
+    }
+  }
+  if (page.headlines.empty()) page.headlines.push_back(std::string(file_shown));
+  page.tables = std::string(report);
   page.plots.push_back(std::move(plot));
   return page;
 }

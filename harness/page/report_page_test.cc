@@ -74,6 +74,7 @@ ReportPage HostilePage() {
   page.context.load_average_start = platform::LoadAverage{0.5, 0.25, 0.125};
   page.header.experiment = "sweep";
   page.header.transport = "sim";
+  page.headlines = {absl::StrCat("tick:10ms at 64 B: 87% read 0 ", kHostile)};
   page.tables = absl::StrCat("  size B | avg RTT us\n      32 | 20.0 ", kHostile, "\n");
   page.verdicts = {absl::StrCat("32 B: averaged RTT 20 us ", kHostile)};
   page.analysis = absl::StrCat("Steps in the averaged RTT: none ", kHostile, "\n");
@@ -106,14 +107,79 @@ TEST(RenderReportPageTest, EveryUserStringIsEscaped) {
   EXPECT_THAT(lower, Not(HasSubstr("<img")));
   EXPECT_THAT(html, Not(HasSubstr(kHostile)));
   EXPECT_THAT(html, Not(HasSubstr("\x01")));
-  // Each place the hostile string went shows it escaped: title, h1, host, flag, setting,
-  // warning, table, verdict, analysis, caption, missing reason.
+  // Each place the hostile string went shows it escaped: title, title line, headline, host,
+  // flag, setting, warning, table, verdict, analysis, caption, missing reason.
   const std::string escaped = HtmlEscape(kHostile);
   size_t count = 0;
   for (size_t at = html.find(escaped); at != std::string::npos; at = html.find(escaped, at + 1)) {
     ++count;
   }
-  EXPECT_EQ(count, 11u) << html;
+  EXPECT_EQ(count, 12u) << html;
+}
+
+// The point first: the headline is the body's first content, then the plots, the tables,
+// the warnings, and folded at the end every figure in words and what ran where.
+TEST(RenderReportPageTest, TheHeadlineComesFirstAndTheDetailsAreFolded) {
+  const std::string html = RenderReportPage(HostilePage());
+  const size_t body = html.find("<body>\n");
+  ASSERT_NE(body, std::string::npos);
+  EXPECT_TRUE(absl::StartsWith(html.substr(body + 7),
+                               "<header id=\"headline\">\n<ul class=\"headline\">\n<li>tick:10ms"))
+      << html;
+  const size_t order[] = {html.find("id=\"headline\""),
+                          html.find("id=\"plots\""),
+                          html.find("id=\"tables\""),
+                          html.find("id=\"warnings\""),
+                          html.find("<details id=\"verdicts-details\">"),
+                          html.find("<details id=\"context-details\">"),
+                          html.find("<footer>")};
+  for (size_t i = 0; i < std::size(order); ++i) {
+    ASSERT_NE(order[i], std::string::npos) << i;
+    if (i > 0) EXPECT_LT(order[i - 1], order[i]) << i;
+  }
+}
+
+// Results laid out as an HTML table (no monospaced block): groups over their columns,
+// numbers right-aligned, every cell escaped.
+TEST(RenderReportPageTest, PageTablesAreHtmlTables) {
+  ReportPage page = HostilePage();
+  page.result_tables.push_back({"tick:10ms: resolution T = 10ms",
+                                {{"", 1}, {"averaged, us", 2}},
+                                {"size B", "RTT ± 95% CI", "theory"},
+                                {{"64", "1300.0 ± 8.0", "agrees"}, {"1024", "-", kHostile}}});
+  const std::string html = RenderReportPage(page);
+  EXPECT_THAT(html, Not(HasSubstr("<pre class=\"table\">")));
+  EXPECT_THAT(html, HasSubstr("<h3>tick:10ms: resolution T = 10ms</h3>"));
+  EXPECT_THAT(html, HasSubstr("<tr class=\"groups\"><th colspan=\"1\"></th><th colspan=\"2\">"
+                              "averaged, us</th></tr>"));
+  EXPECT_THAT(html, HasSubstr("<tr><td class=\"n\">64</td><td class=\"n\">1300.0 ± 8.0</td>"
+                              "<td>agrees</td></tr>"));
+  EXPECT_THAT(html, HasSubstr(absl::StrCat("<td>", HtmlEscape(kHostile), "</td>")));
+}
+
+}  // namespace
+}  // namespace tickbench::harness
+
+namespace tickbench::harness {
+namespace {
+
+// A sweep analysed with --explain says what explains it among its headlines; --analyze's
+// page leads with the same verdict, else with the step finder's first line.
+TEST(ReportPageHeadlineTest, TheRankingsVerdictIsAHeadline) {
+  const std::string analysis =
+      "Steps in the averaged RTT (segmented regression, breakpoints chosen by BIC):\n"
+      "  jump up between 96 and 160 bytes: +1994 ns\n"
+      "  => bsd_socket(C=1024, t=512, s=112) explains the sweep: ΔBIC 65.6\n";
+  const ReportPage sweep =
+      SweepReportPage(RunContext(), ExperimentHeader(), {}, TableStyle::kRttMicros, analysis, {});
+  ASSERT_EQ(sweep.headlines.size(), 2u);
+  EXPECT_EQ(sweep.headlines[1], "bsd_socket(C=1024, t=512, s=112) explains the sweep: ΔBIC 65.6");
+  const ReportPage analyzed = AnalysisReportPage(RunContext(), "t.csv", analysis, ReportPlot());
+  EXPECT_EQ(analyzed.headlines, std::vector<std::string>{sweep.headlines[1]});
+  const ReportPage steps_only = AnalysisReportPage(
+      RunContext(), "t.csv", analysis.substr(0, analysis.find("  =>")), ReportPlot());
+  EXPECT_EQ(steps_only.headlines,
+            std::vector<std::string>{"t.csv: jump up between 96 and 160 bytes: +1994 ns"});
 }
 
 }  // namespace

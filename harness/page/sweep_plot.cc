@@ -8,9 +8,11 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/strip.h"
 #include "analysis/models/buffer_models.h"
 #include "timing/stats/confidence.h"
 #include "timing/stats/statistics.h"
@@ -53,6 +55,22 @@ double PlotYMax(const analysis::Sweep& sweep, const SweepPlotExtras& extras, dou
   return y_max;
 }
 
+// The value's column name in the plot's unit, the unit named once: "averaged_rtt_us" for
+// an "averaged_rtt_ns" sweep drawn in us, "rtt_us" for a CSV's "rtt_ms" read in ns and drawn
+// in us, and for a throughput column read as the round trip it implies.
+std::string ColumnName(const analysis::Sweep& sweep, const std::string& unit) {
+  absl::string_view name = sweep.value_name;
+  if (sweep.unit == "ns") {  // a round-trip time, whatever unit its column was written in
+    for (absl::string_view suffix : {"_ns", "_us", "_ms", "_s"}) {
+      if (absl::ConsumeSuffix(&name, suffix)) break;
+    }
+    if (!absl::StrContains(name, "rtt")) name = "rtt";
+  } else {
+    absl::ConsumeSuffix(&name, absl::StrCat("_", sweep.unit));
+  }
+  return GnuplotSafeText(absl::StrCat(name, "_", unit));
+}
+
 // Writes a sweep plot's data blocks to `data` and returns the beyond-range block's lines.
 // Block 0: every run's value; 1: per size, the mean and the extras; 2: the fit;
 // 3: values beyond the y range, at the edge.
@@ -60,8 +78,7 @@ std::string SweepData(const analysis::Sweep& sweep, const SweepPlotExtras& extra
                       const std::string& unit, double y_max, std::string& data) {
   const double kNaN = std::numeric_limits<double>::quiet_NaN();
   auto clip = [&](double v) { return v > y_max ? kNaN : v; };
-  data = absl::StrFormat("# size_bytes %s_%s run\n", GnuplotSafeText(sweep.value_name),
-                         GnuplotSafeText(unit));
+  data = absl::StrFormat("# size_bytes %s run\n", ColumnName(sweep, unit));
   std::string beyond;
   for (const analysis::SweepPoint& point : sweep.points) {
     for (size_t run = 0; run < point.values.size(); ++run) {
@@ -99,7 +116,7 @@ std::string SweepData(const analysis::Sweep& sweep, const SweepPlotExtras& extra
         absl::StrAppendFormat(&beyond, "%.0f %s %s\n", point.size_bytes, Number(y_max), Number(v));
     }
   }
-  absl::StrAppend(&data, "\n\n# size_bytes fit\n");
+  absl::StrAppend(&data, "\n\n# size_bytes fit (", GnuplotSafeText(unit), ")\n");
   for (const auto& [size, value] : extras.fit) {
     absl::StrAppendFormat(&data, "%.0f %s\n", size, Number(clip(value * scale)));
   }
@@ -130,16 +147,19 @@ std::vector<std::string> SweepSeries(const SweepPlotExtras& extras, bool any_bey
   }
   series.push_back(absl::StrCat(data,
                                 " index 0 using 1:2 with points pt 7 ps 0.4 lc rgb "
-                                "'#4477aa' title 'averaged RTT, each run'"));
+                                "'#4477aa' title ",
+                                QuoteUser(absl::StrCat(extras.value_label, ", each run"))));
   if (any_interval) {
-    series.push_back(absl::StrCat(data,
-                                  " index 1 using 1:2:3:4 with yerrorlines lw 2 pt 5 ps "
-                                  "0.5 lc rgb '#222222' title 'averaged RTT, mean of "
-                                  "runs with 95% interval'"));
+    series.push_back(absl::StrCat(
+        data,
+        " index 1 using 1:2:3:4 with yerrorlines lw 2 pt 5 ps "
+        "0.5 lc rgb '#222222' title ",
+        QuoteUser(absl::StrCat(extras.value_label, ", mean of runs with 95% interval"))));
   } else {
     series.push_back(absl::StrCat(data,
                                   " index 1 using 1:2 with lines lw 2 lc rgb '#222222' "
-                                  "title 'averaged RTT, mean of runs'"));
+                                  "title ",
+                                  QuoteUser(absl::StrCat(extras.value_label, ", mean of runs"))));
   }
   if (any_reference) {
     series.push_back(absl::StrCat(data,
@@ -247,73 +267,6 @@ GnuplotJob SweepPlotJob(const analysis::Sweep& sweep, const std::vector<analysis
   const std::vector<std::string> series = SweepSeries(extras, !beyond.empty());
   absl::StrAppend(&job.script, "plot ", absl::StrJoin(series, ", "), "\n");
   return job;
-}
-
-SweepPlotExtras SweepPlotExtrasFromRecords(const std::vector<RunRecord>& records) {
-  std::map<size_t, std::vector<const RunRecord*>> by_size;
-  for (const RunRecord& r : records)
-    if (r.valid()) by_size[r.size_bytes].push_back(&r);
-  SweepPlotExtras extras;
-  for (const auto& [size, runs] : by_size) {
-    SweepPlotExtras::Point point;
-    point.size_bytes = static_cast<double>(size);
-    std::vector<double> averaged;
-    double quantum = 0, median = 0, low = 0, high = 0, reference = 0;
-    int per_iteration = 0, with_reference = 0;
-    for (const RunRecord* r : runs) {
-      averaged.push_back(r->averaged_rtt_ns);
-      quantum = std::max(quantum, r->quantum_ns);
-      if (r->per_iteration_ns.count > 0) {
-        ++per_iteration;
-        median += r->per_iteration_ns.p50;
-        low += r->per_iteration_ns.p1;
-        high += r->per_iteration_ns.p99;
-      }
-      if (r->has_reference) {
-        ++with_reference;
-        reference += r->reference_averaged_rtt_ns;
-      }
-    }
-    const timing::ConfidenceInterval ci = timing::AcrossRunsInterval(
-        averaged, timing::QuantizedSdFloor(quantum, static_cast<int64_t>(averaged.size())));
-    point.has_interval = ci.valid;
-    point.averaged_low_ns = ci.low;
-    point.averaged_high_ns = ci.high;
-    if (per_iteration > 0) {
-      point.has_per_iteration = true;
-      point.median_ns = median / per_iteration;
-      point.band_low_ns = low / per_iteration;
-      point.band_high_ns = high / per_iteration;
-    }
-    if (with_reference > 0) {
-      point.has_reference = true;
-      point.reference_ns = reference / with_reference;
-    }
-    extras.points.push_back(point);
-  }
-  return extras;
-}
-
-std::vector<std::pair<double, double>> FitCurve(const analysis::ModelComparison& fits, double first,
-                                                double last, int samples) {
-  std::vector<std::pair<double, double>> curve;
-  if (fits.families.empty()) return curve;
-  const analysis::FamilyFit& fit = fits.best_fit();
-  if (!fit.fitted || samples < 2 || !(last > first)) return curve;
-  std::vector<double> sizes;
-  for (int i = 0; i < samples; ++i) {
-    sizes.push_back(std::round(first + (last - first) * i / (samples - 1)));
-  }
-  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
-  const std::vector<std::vector<double>> columns = analysis::DesignColumns(fit.model, sizes);
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    double value = 0;
-    for (size_t j = 0; j < columns.size() && j < fit.costs.size(); ++j) {
-      if (i < columns[j].size()) value += fit.costs[j] * columns[j][i];
-    }
-    curve.emplace_back(sizes[i], value);
-  }
-  return curve;
 }
 
 absl::Status PlotSweep(const std::string& svg_path, const analysis::Sweep& sweep,

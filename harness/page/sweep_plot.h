@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "analysis/fits/model_fit.h"
 #include "analysis/steps/step_detector.h"
 #include "analysis/sweep.h"
@@ -32,6 +33,7 @@ struct SweepPlotExtras {
   };
   std::vector<Point> points;
   std::string band_name = "per-iteration p1..p99 (mean over runs)";
+  std::string value_label = "averaged RTT";    // what the runs' values are, in the legend
   std::string fit_name;                        // "" for no fit
   std::vector<std::pair<double, double>> fit;  // (size, value in the sweep's unit)
 };
@@ -40,6 +42,28 @@ struct SweepPlotExtras {
 // runs (timing::AcrossRunsInterval), floored at the quantization (QuantizedSdFloor of the
 // runs' largest quantum_ns).
 SweepPlotExtras SweepPlotExtrasFromRecords(const std::vector<RunRecord>& records);
+
+// The throughput plot of a sweep's records: each valid run's 2n bytes per round trip over
+// its averaged RTT, in KB/s (1 KB = 1000 bytes), with each size's 95% interval carried
+// through 2n / RTT from the RTT's (SweepPlotExtrasFromRecords); the extras' values are in
+// KB/s (the fields named _ns hold them), without per-iteration band or reference.
+struct ThroughputPlot {
+  analysis::Sweep sweep;
+  SweepPlotExtras extras;
+};
+ThroughputPlot ThroughputPlotFromRecords(const std::vector<RunRecord>& records);
+
+// The steps a plot marks, in size order: those the analysis lists as found (the
+// detector's, where `established`) and those the winning layout implies (`implied`,
+// drawn as jumps).
+std::vector<analysis::Step> FoundSteps(const absl::StatusOr<analysis::StepDetection>& detected,
+                                       bool established,
+                                       const std::vector<analysis::ImpliedStep>& implied);
+
+// The winning layout's name and fitted curve (FitCurve) into `extras`, where the ranking's
+// best family was fitted; nothing otherwise.
+void SetFit(const analysis::ModelComparison& fits, const analysis::Sweep& sweep,
+            SweepPlotExtras& extras);
 
 // The winning layout's fitted curve over [first, last] size at `samples` evenly spaced
 // whole sizes (400 place its steps within 0.25% of the range; not promised: at the exact

@@ -196,15 +196,23 @@ std::string NarrowHeader(const std::vector<size_t>& widths, const Cells& names, 
                       NarrowLine(names, widths));
 }
 
-std::string NarrowTable(const std::vector<StudyCell>& cells) {
+Unit NarrowUnit(const std::vector<StudyCell>& cells) {
   double longest = 0;
   for (const StudyCell& c : cells) longest = std::max(longest, c.truth_ns);
-  const Unit u = longest >= 1e7 ? Unit{1e6, 4, "ms"} : Unit{};
-  const Cells names = {"size B",       absl::StrCat("truth ", u.name),
-                       "RTT ± 95% CI", "err%",
-                       "bound%",       "mean",
-                       "sd",           "p50",
-                       "zero%",        "theory"};
+  return longest >= 1e7 ? Unit{1e6, 4, "ms"} : Unit{};
+}
+
+Cells NarrowNames(const Unit& u) {
+  return {"size B",       absl::StrCat("truth ", u.name),
+          "RTT ± 95% CI", "err%",
+          "bound%",       "mean",
+          "sd",           "p50",
+          "zero%",        "theory"};
+}
+
+std::string NarrowTable(const std::vector<StudyCell>& cells) {
+  const Unit u = NarrowUnit(cells);
+  const Cells names = NarrowNames(u);
   std::vector<size_t> widths(kColumns);
   for (size_t i = 0; i < kColumns; ++i) widths[i] = DisplayWidth(names[i]);
   std::vector<Cells> rows;
@@ -271,6 +279,22 @@ std::string WideTable(const std::vector<StudyCell>& cells) {
 }
 
 }  // namespace
+
+StudyTableCells FormatStudyTableCells(const std::vector<StudyCell>& cells) {
+  const Unit u = NarrowUnit(cells);
+  StudyTableCells table;
+  table.groups = {{"", static_cast<int>(kSegments[0])},
+                  {absl::StrCat("averaged, ", u.name), static_cast<int>(kSegments[1])},
+                  {absl::StrCat("per-iteration, ", u.name), static_cast<int>(kSegments[2])},
+                  {"", static_cast<int>(kSegments[3])}};
+  table.names = NarrowNames(u);
+  for (const StudyCell& c : cells) {
+    table.rows.push_back(NarrowCells(c, u));
+    table.headings.push_back(std::string(absl::StripAsciiWhitespace(ClockHeading(c))));
+  }
+  table.legend = kNarrowLegend;
+  return table;
+}
 
 std::string FormatStudyTable(const std::vector<StudyCell>& cells, TableWidth width) {
   std::string text = width == TableWidth::kWide ? WideTable(cells) : NarrowTable(cells);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -254,7 +255,10 @@ void SetTickFigures(const RunTotals& t, double reference_resolution_ns, StudyCel
                       cell.loop_period_ns >= period / 4;
   cell.phase_locked = cell.phase_tested && cell.phase_test.p_value < 1e-3;
   cell.probe_effect_ci = timing::QuantileInterval(t.probe_differences, 0.5);
-  cell.probe_effect_ns_per_read = cell.probe_effect_ci.estimate;
+  // No blocks (virtual time, study_runner.cc): no figure (NaN, harness/engine/no_figure.h).
+  cell.probe_effect_ns_per_read = cell.probe_effect_ci.valid
+                                      ? cell.probe_effect_ci.estimate
+                                      : std::numeric_limits<double>::quiet_NaN();
 }
 
 // "12000 ± 4400 ns" from an interval; the bare value when it is invalid.

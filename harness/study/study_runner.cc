@@ -30,8 +30,7 @@ constexpr int kPairAttempts = 3;
 // Blocks per probe pass: enough for a median that one preemption cannot move.
 constexpr int kProbeBlocks = 10;
 
-// Elements a large array is filled by at a time (8 MiB of int64_t or double, a few
-// milliseconds), between which a stop request is seen.
+// Elements a large array is filled by at a time (8 MiB, a few ms), between which a stop is seen.
 constexpr int64_t kFillChunk = int64_t{1} << 20;
 
 // `v` resized to `n` zeros, its memory touched a chunk at a time; Cancelled, with `v`
@@ -63,10 +62,9 @@ class StudyPasses {
     transport::FillPattern(send_.span());
   }
 
-  // The arrays of the per-iteration pass, n readings each, filled before any round trip
-  // (no page fault inside a timed pass) and a chunk at a time: Cancelled when a stop comes
-  // meanwhile. The loop's marks are bounded by the probe pass's longest block: the averaged
-  // pass takes 2, a probed block one per round trip and one more.
+  // The arrays of the per-iteration pass, n readings each, filled before any round trip (no
+  // page fault inside a timed pass) and a chunk at a time: Cancelled when a stop comes meanwhile.
+  // The marks are bounded by the probe pass's longest block (one per round trip and one more).
   absl::Status Allocate() {
     const int64_t n = options_.iterations;
     marks_.assign(std::max<int64_t>(1, n / kProbeBlocks) + 2, 0);
@@ -115,7 +113,8 @@ class StudyPasses {
 
  private:
   // The probe pass: interleaved blocks, alternately without and with a clock read after every
-  // round trip; the reference is read only around each block.
+  // round trip; the reference is read only around each block. None is kept in virtual time,
+  // where a read costs nothing and blocks differ by jitter alone (-191198 ns a read, once).
   absl::Status ProbePass(timing::Clock& clock, size_t size, int64_t faults_before, StudyRun& run) {
     const RoundTripEngine::LoopFunction loop = SelectLoop(endpoint_, clock, nullptr);
     const int64_t n = options_.iterations;
@@ -132,6 +131,7 @@ class StudyPasses {
       sequence_ += block;
       if (!outcome.status.ok()) return outcome.status;
       if (absl::Status clean = NoNewFaults(faults_before, "probe"); !clean.ok()) return clean;
+      if (reference_.info().simulated) continue;
       (probed ? run.probed_block_ns : run.plain_block_ns)
           .push_back(reference_.TicksToNanos(reference_stop - reference_start) / block);
     }
@@ -305,9 +305,9 @@ void MarkUnmeasured(StudyCell& c) {
 
 namespace {
 
-// The cell's figures from its runs; none (MarkUnmeasured) without a run, or when a stop,
-// requested before or during the aggregation of more than
-// kReadingsAggregatedAfterAStop readings, cut it short (the error says so).
+// The cell's figures from its runs; none (MarkUnmeasured) without a run, or when a stop, requested
+// before or during the aggregation of more than kReadingsAggregatedAfterAStop readings, cut it
+// short (the error says so).
 void FinishCell(const std::vector<StudyRun>& runs, const StudyOptions& options, StudyCell& cell) {
   int64_t readings = 0;
   for (const StudyRun& run : runs) readings += static_cast<int64_t>(run.readings_ns.size());

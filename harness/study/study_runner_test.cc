@@ -157,6 +157,17 @@ TEST(StudyRunnerTest, RandomPhaseReadingsMatchTheTheory) {
   EXPECT_DOUBLE_EQ(c.disturbed_threshold_ns, 1e7 + 1);  // T + the reference's 1 ns
 }
 
+// In virtual time a clock read costs nothing: the probe pass measures no probe effect
+// (with jitter, its blocks' median difference read -191198 ns a read), so it says none.
+TEST(StudyRunnerTest, VirtualTimeMeasuresNoProbeEffect) {
+  SimStudy sim(absl::Microseconds(1300), absl::Milliseconds(10), false);
+  const StudyOutcome outcome = sim.Run(Options(2, 200));
+  ASSERT_TRUE(outcome.status.ok()) << outcome.status;
+  ASSERT_EQ(outcome.cells.size(), 1u);
+  EXPECT_TRUE(std::isnan(outcome.cells[0].probe_effect_ns_per_read));
+  EXPECT_FALSE(outcome.cells[0].probe_effect_ci.valid);
+}
+
 TEST(StudyRunnerTest, AveragedErrorStaysBelowTOverNForEveryPhase) {
   SimStudy sim(absl::Microseconds(1234), absl::Milliseconds(20), false);
   StudyOptions options = Options(40, 200);  // 40 random phases
