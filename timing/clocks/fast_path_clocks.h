@@ -23,7 +23,8 @@ using FastPathReferences = core::TypeList<CycleClock, ClockGettimeClock>;
 // Simulated time, as the measured clock over the base endpoint class only (it runs only in
 // simulation, whose endpoint is not on the endpoint list). Tick clocks are read through
 // timing::Clock, a virtual call per read, which only simulated clocks take.
-using SimulationClocks = core::TypeList<CycleClock, ClockGettimeClock, GettimeofdayClock, VirtualClock>;
+using SimulationClocks =
+    core::TypeList<CycleClock, ClockGettimeClock, GettimeofdayClock, VirtualClock>;
 
 // Whether a loop over `clock` reads it without a virtual call (as the measured clock).
 inline bool OnFastPath(Clock& clock) {

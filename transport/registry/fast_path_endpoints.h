@@ -16,7 +16,8 @@
 
 namespace tickbench::transport {
 
-using FastPathEndpoints = core::TypeList<DatagramSocketEndpoint, StreamSocketEndpoint, PipeEndpoint>;
+using FastPathEndpoints =
+    core::TypeList<DatagramSocketEndpoint, StreamSocketEndpoint, PipeEndpoint>;
 
 // How a run's context names the loop an endpoint type gets ("endpoint": virtual calls).
 template <typename E>
