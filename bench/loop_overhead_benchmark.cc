@@ -74,7 +74,8 @@ class DirectSimEndpoint final : public transport::Endpoint {
     return absl::OkStatus();
   }
   absl::Status SetReceiveTimeout(absl::Duration) override { return absl::OkStatus(); }
-  bool is_datagram() const override { return false; }
+  bool keeps_boundaries() const override { return false; }
+  bool may_lose() const override { return false; }
   size_t max_message_size() const override { return pending_.size(); }
 
  private:

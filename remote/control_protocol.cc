@@ -68,7 +68,7 @@ absl::StatusOr<SessionRequest> DecodeRequest(absl::Span<const char> payload) {
   request.min_message_bytes = GetU32(payload, 12);
   request.max_message_bytes = GetU32(payload, 16);
 
-  const bool datagram = request.transport->datagram;
+  const bool datagram = request.transport->keeps_boundaries;
   if (datagram && request.client_data_port == 0) {
     return Malformed("a UDP request must name the client's data port");
   }

@@ -71,7 +71,8 @@ class RemoteEndpoint final : public transport::Endpoint {
   }
   // The client side only: the server on the other host receives as it always does.
   absl::Status SetBusyPoll(bool on) override { return data_->SetBusyPoll(on); }
-  bool is_datagram() const override { return data_->is_datagram(); }
+  bool keeps_boundaries() const override { return data_->keeps_boundaries(); }
+  bool may_lose() const override { return data_->may_lose(); }
   size_t max_message_size() const override { return data_->max_message_size(); }
 
  private:
@@ -157,7 +158,8 @@ absl::string_view RemoteTransport::name() const { return options_.data->name; }
 
 size_t RemoteTransport::max_message_size() const { return RemoteMaxMessageBytes(*options_.data); }
 
-bool RemoteTransport::is_datagram() const { return options_.data->datagram; }
+bool RemoteTransport::keeps_boundaries() const { return options_.data->keeps_boundaries; }
+bool RemoteTransport::may_lose() const { return options_.data->may_lose; }
 
 absl::StatusOr<transport::EndpointPair> RemoteTransport::Connect() {
   const absl::Time deadline = absl::Now() + options_.handshake_timeout;

@@ -61,7 +61,8 @@ class RemoteTransport final : public transport::Transport {
 
   absl::string_view name() const override;   // the data transport's: "udp", "tcp6", ...
   size_t max_message_size() const override;  // the data transport's: 65507 for udp, ...
-  bool is_datagram() const override;
+  bool keeps_boundaries() const override;
+  bool may_lose() const override;
   bool needs_local_peer() const override { return false; }
   absl::StatusOr<transport::EndpointPair> Connect() override;
 

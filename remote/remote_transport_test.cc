@@ -66,7 +66,8 @@ TEST_P(RemoteTransportTest, StampedRoundTripsThenTheNextClient) {
   std::unique_ptr<RemoteTransport> remote = Make(SizesFor(GetParam()));
   ASSERT_NE(remote, nullptr);
   EXPECT_EQ(remote->name(), std::string(GetParam()->name));
-  EXPECT_EQ(remote->is_datagram(), GetParam()->is_udp());
+  EXPECT_EQ(remote->keeps_boundaries(), GetParam()->is_udp());
+  EXPECT_EQ(remote->may_lose(), GetParam()->is_udp());
   EXPECT_FALSE(remote->needs_local_peer());
   EXPECT_EQ(remote->peer().ToString(), server_->address().ToString());
   for (int session = 0; session < 2; ++session) {

@@ -359,7 +359,7 @@ TEST(RegistryDocsTest, PeerDropEveryNamesExactlyTheDatagramTransports) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(SplitList(Between(r.err, "datagram transports (", ")")),
             TransportNamesWhere(
-                [](const transport::TransportInfo& row) { return row.datagram && !row.simulated; }))
+                [](const transport::TransportInfo& row) { return row.may_lose && !row.simulated; }))
       << r.err;
   EXPECT_EQ(SplitList(Between(r.err, ") and ", "\n")),
             TransportNamesWhere([](const transport::TransportInfo& row) { return row.simulated; }))

@@ -54,7 +54,8 @@ class Endpoint {
 
   // What Transport says about its messages, repeated here so that code handed only an
   // endpoint (the echo peer in a forked child) can size its buffers.
-  virtual bool is_datagram() const = 0;
+  virtual bool keeps_boundaries() const = 0;
+  virtual bool may_lose() const = 0;
   virtual size_t max_message_size() const = 0;
 
   // Datagram endpoints only: waits for one datagram of any length up to buffer.size(),
@@ -157,8 +158,12 @@ class Transport {
   // Largest message one Send() may carry (65507 bytes for UDP over IPv4).
   virtual size_t max_message_size() const = 0;
 
-  // True when a message travels as one datagram.
-  virtual bool is_datagram() const = 0;
+  // Each Receive() returns one whole message as it was sent (datagrams; a reliable message
+  // socket such as SOCK_SEQPACKET too), not the next bytes of a stream.
+  virtual bool keeps_boundaries() const = 0;
+  // A message may be lost on the way, so that a Receive() times out while the peer lives
+  // (datagram sockets): the loss rule (--continue_on_loss) applies to it.
+  virtual bool may_lose() const = 0;
 
   // Makes a new connected pair on this host.
   virtual absl::StatusOr<EndpointPair> Connect() = 0;

@@ -31,7 +31,7 @@ struct PlanState {
   Preset preset;
   bool client = false;  // --role=client
   size_t max_message_bytes = transport::SimTransport::kMaxMessageBytes;
-  bool datagram = false;  // the transport carries datagrams
+  bool may_lose = false;  // the transport may lose a message
 };
 
 // The transport: the preset's or --transport, asked of the registry; a real one is made
@@ -68,7 +68,7 @@ absl::Status ResolveTransport(PlanState& st) {
         transport::MakeTransport(plan.transport);
     if (!transport.ok()) return BadFlag("transport", transport.status().message());
     st.max_message_bytes = (*transport)->max_message_size();
-    st.datagram = (*transport)->is_datagram();
+    st.may_lose = (*transport)->may_lose();
   }
   return absl::OkStatus();
 }
@@ -282,7 +282,7 @@ std::string PeerDropEveryApplies() {
   return absl::StrCat(
       "applies only to datagram transports (",
       transport::TransportNamesWhere(
-          [](const TransportInfo& r) { return r.datagram && !r.simulated; }),
+          [](const TransportInfo& r) { return r.may_lose && !r.simulated; }),
       ") and ",
       transport::TransportNamesWhere([](const TransportInfo& r) { return r.simulated; }, " and "));
 }
@@ -317,7 +317,7 @@ absl::Status ResolvePeer(PlanState& st) {
       !s.ok()) {
     return s;
   }
-  if (c.peer_drop_every > 0 && !plan.simulate && !st.datagram) {
+  if (c.peer_drop_every > 0 && !plan.simulate && !st.may_lose) {
     return BadFlag("peer_drop_every", PeerDropEveryApplies());
   }
   plan.sweep.peer.drop_every_kth = c.peer_drop_every;

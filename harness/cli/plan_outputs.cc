@@ -91,9 +91,9 @@ absl::Status CheckFlagsThatDoNothing(const CommandLine& c, const Plan& plan) {
   }
   if (Given(c, "stop_on_loss") && !plan.simulate) {
     absl::StatusOr<const transport::TransportInfo*> row = transport::FindTransport(plan.transport);
-    if (row.ok() && !(*row)->datagram) {
+    if (row.ok() && !(*row)->may_lose) {
       const std::string datagrams = transport::TransportNamesWhere(
-          [](const transport::TransportInfo& r) { return r.datagram; }, " or ");
+          [](const transport::TransportInfo& r) { return r.may_lose; }, " or ");
       return BadFlag("stop_on_loss",
                      absl::StrCat("does nothing with --transport=", plan.transport,
                                   ", a byte stream, where a missing echo always ends the run; "

@@ -100,7 +100,7 @@ absl::Status PrepareExperiment(const CommandLine& command_line, const remote::Ro
   if (role.role == remote::Role::kClient) e.context.peer = role.peer.ToString();
   const SweepOptions& sweep = e.plan.sweep;
   if (!e.plan.simulate) {
-    const ReceiveKind kind = e.transport->is_datagram()      ? ReceiveKind::kDatagramSocket
+    const ReceiveKind kind = e.transport->keeps_boundaries() ? ReceiveKind::kDatagramSocket
                              : e.transport->name() == "pipe" ? ReceiveKind::kPipe
                                                              : ReceiveKind::kStreamSocket;
     e.context.loop = ReceiveBoundText(kind, sweep.peer.busy_poll, sweep.receive_timeout,

@@ -170,7 +170,7 @@ RoundTripEngine::RoundTripEngine(transport::Endpoint& endpoint, timing::Clock& c
 absl::Status RoundTripEngine::WarmUp(const LoopBuffers& buffers, RunRecord& record) {
   // Untimed: the first trips after a size change fault in buffers and wake the peer from
   // a different state; they say little about the steady round trip.
-  const bool continue_on_loss = options_.continue_on_loss && endpoint_.is_datagram();
+  const bool continue_on_loss = options_.continue_on_loss && endpoint_.may_lose();
   absl::Status status = endpoint_.SetReceiveTimeout(options_.receive_timeout);
   warmup_rtt_ns_.clear();
   IntegrityCounts ignored;  // only the timed trips' faults are reported
@@ -248,7 +248,7 @@ RunRecord RoundTripEngine::MeasureRun(size_t size_bytes, int run) {
     MarkUnmeasured(record);
     return record;
   }
-  const bool continue_on_loss = options_.continue_on_loss && endpoint_.is_datagram();
+  const bool continue_on_loss = options_.continue_on_loss && endpoint_.may_lose();
 
   // The timed trips, in chunks of at most intervals_per_chunk_ intervals: one chunk unless
   // the run has more intervals than max_kept_intervals. Each chunk is a loop of its own

@@ -43,7 +43,8 @@ class FakeEchoEndpoint final : public transport::Endpoint {
     return absl::OkStatus();
   }
   absl::Status SetReceiveTimeout(absl::Duration) override { return absl::OkStatus(); }
-  bool is_datagram() const override { return false; }
+  bool keeps_boundaries() const override { return false; }
+  bool may_lose() const override { return false; }
   size_t max_message_size() const override { return size_t{1} << 20; }
 
   int64_t echoes() const { return echoes_; }

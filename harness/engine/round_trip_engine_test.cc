@@ -182,7 +182,8 @@ class ColdAfterLossEndpoint final : public transport::Endpoint {
   absl::Status SetReceiveTimeout(absl::Duration timeout) override {
     return inner_.SetReceiveTimeout(timeout);
   }
-  bool is_datagram() const override { return inner_.is_datagram(); }
+  bool keeps_boundaries() const override { return inner_.keeps_boundaries(); }
+  bool may_lose() const override { return inner_.may_lose(); }
   size_t max_message_size() const override { return inner_.max_message_size(); }
 
  private:
@@ -294,7 +295,8 @@ class SilentStreamEndpoint final : public transport::Endpoint {
     return absl::OkStatus();
   }
   absl::Status SetReceiveTimeout(absl::Duration) override { return absl::OkStatus(); }
-  bool is_datagram() const override { return false; }
+  bool keeps_boundaries() const override { return false; }
+  bool may_lose() const override { return false; }
   size_t max_message_size() const override { return 1 << 20; }
 
  private:
@@ -346,7 +348,8 @@ class SilentDatagramEndpoint final : public transport::Endpoint {
     return absl::OkStatus();
   }
   absl::Status SetReceiveTimeout(absl::Duration) override { return absl::OkStatus(); }
-  bool is_datagram() const override { return true; }
+  bool keeps_boundaries() const override { return true; }
+  bool may_lose() const override { return true; }
   size_t max_message_size() const override { return 1 << 20; }
   int64_t receives() const { return receives_; }
 

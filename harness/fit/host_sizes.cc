@@ -31,7 +31,8 @@ analysis::SizeFacts CollectSizeFacts(
     facts.push_back({"SO_RCVBUF", static_cast<double>(socket_buffers->receive_bytes)});
     // A UNIX stream skb carries at most sndbuf/2 - 64 bytes (net/unix/af_unix.c).
     absl::StatusOr<const transport::TransportInfo*> row = transport::FindTransport(transport_name);
-    if (row.ok() && (*row)->family == transport::AddressFamily::kUnix && !(*row)->datagram) {
+    if (row.ok() && (*row)->family == transport::AddressFamily::kUnix &&
+        !(*row)->keeps_boundaries) {
       facts.push_back({"SO_SNDBUF/2 - 64 (largest AF_UNIX stream skb)",
                        static_cast<double>(socket_buffers->send_bytes / 2 - 64)});
     }

@@ -200,11 +200,11 @@ absl::Status RunEchoPeer(Endpoint& endpoint, const EchoPeerOptions& options) {
     return absl::InvalidArgumentError("echo peer fault hooks must not be negative");
   }
   if (absl::Status busy = endpoint.SetBusyPoll(options.busy_poll); !busy.ok()) return busy;
-  if (!endpoint.is_datagram()) {
+  if (!endpoint.may_lose()) {
     if (options.drop_every_kth != 0) {
       return absl::InvalidArgumentError(
-          "drop_every_kth applies to datagram transports only: a stream does not lose "
-          "messages");
+          "drop_every_kth applies only to transports that may lose a message: this one "
+          "does not");
     }
     return RunStreamPeer(endpoint, options);
   }

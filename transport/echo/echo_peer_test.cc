@@ -242,7 +242,8 @@ class ScriptedEndpoint final : public Endpoint {
     return absl::OkStatus();
   }
   absl::Status SetReceiveTimeout(absl::Duration) override { return absl::OkStatus(); }
-  bool is_datagram() const override { return false; }
+  bool keeps_boundaries() const override { return false; }
+  bool may_lose() const override { return false; }
   size_t max_message_size() const override { return 64; }
   absl::Status EchoMessages(absl::Span<char> buffer, uint32_t count, EchoCount& done) override {
     return EchoMessagesOf(*this, buffer, count, done);

@@ -68,7 +68,8 @@ class PipeTransport final : public Transport {
  public:
   absl::string_view name() const override { return kPipeName; }
   size_t max_message_size() const override { return kMaxStreamMessageBytes; }
-  bool is_datagram() const override { return false; }
+  bool keeps_boundaries() const override { return false; }
+  bool may_lose() const override { return false; }
 
   absl::StatusOr<EndpointPair> Connect() override {
     int to_server[2], to_client[2];

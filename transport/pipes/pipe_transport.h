@@ -71,7 +71,8 @@ class PipeEndpoint final : public Endpoint {
   // O_NONBLOCK on the read end only (this process's copy; the peer has its own ends):
   // writes still block on a full pipe. A finite receive timeout sets it too (see above).
   absl::Status SetBusyPoll(bool on) override;
-  bool is_datagram() const override { return false; }
+  bool keeps_boundaries() const override { return false; }
+  bool may_lose() const override { return false; }
   size_t max_message_size() const override;
 
  private:

@@ -30,7 +30,8 @@ EndpointPair Connect() {
   absl::StatusOr<std::unique_ptr<Transport>> transport = MakePipeTransport();
   EXPECT_TRUE(transport.ok()) << transport.status();
   EXPECT_EQ((*transport)->name(), "pipe");
-  EXPECT_FALSE((*transport)->is_datagram());
+  EXPECT_FALSE((*transport)->keeps_boundaries());
+  EXPECT_FALSE((*transport)->may_lose());
   absl::StatusOr<EndpointPair> pair = (*transport)->Connect();
   EXPECT_TRUE(pair.ok()) << pair.status();
   return std::move(*pair);

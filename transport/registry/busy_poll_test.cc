@@ -76,7 +76,7 @@ TEST_P(BusyPollTest, RoundTripsArriveWholeAndChecked) {
   ASSERT_TRUE(client.SetBusyPoll(true).ok());
   // Sizes from one byte to more than a stream reads in one call (several partial reads,
   // each after empty attempts).
-  const std::vector<size_t> sizes = {16, 1000, client.is_datagram() ? 8000u : 200000u};
+  const std::vector<size_t> sizes = {16, 1000, client.keeps_boundaries() ? 8000u : 200000u};
   uint64_t sequence = 0;
   for (size_t size : sizes) {
     ASSERT_TRUE(SendBlockHeader(client, static_cast<uint32_t>(size), 20).ok());

@@ -1,10 +1,9 @@
 // Makes a Transport from its name, through the registry (transport/registry/transport_registry.h).
 //
-// Promised: every registered name makes a transport whose is_datagram(), limit and peer
-// needs are its row's (transport_registry_test); an unknown name is an InvalidArgument
-// listing every registered one, escaped.
-// Not promised: that Connect() works on this host (an IPv6 transport without ::1, a
-// TMPDIR that cannot hold a socket path fail there, with their reason).
+// Promised: every registered name makes a transport whose keeps_boundaries(), may_lose(), limit and
+// peer needs are its row's (transport_registry_test); an unknown name is an InvalidArgument listing
+// every registered one, escaped. Not promised: that Connect() works on this host (an IPv6 transport
+// without ::1, a TMPDIR that cannot hold a socket path fail there, with their reason).
 #ifndef TRANSPORT_TRANSPORT_FACTORY_H_
 #define TRANSPORT_TRANSPORT_FACTORY_H_
 

@@ -21,10 +21,10 @@ TEST(TransportFactoryTest, EveryNameMakesThatTransport) {
 
 TEST(TransportFactoryTest, DatagramKindsSayso) {
   for (const char* name : {"unix_dgram", "udp", "udp6", "sim"}) {
-    EXPECT_TRUE((*MakeTransport(name))->is_datagram()) << name;
+    EXPECT_TRUE((*MakeTransport(name))->keeps_boundaries()) << name;
   }
   for (const char* name : {"unix_stream", "tcp", "tcp6", "pipe"}) {
-    EXPECT_FALSE((*MakeTransport(name))->is_datagram()) << name;
+    EXPECT_FALSE((*MakeTransport(name))->keeps_boundaries()) << name;
   }
 }
 

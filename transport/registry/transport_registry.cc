@@ -51,23 +51,23 @@ using AF = AddressFamily;
 
 // One row per transport. The remote codes are the control protocol's: never renumber.
 const TransportInfo kTransports[] = {
-    // name, description, datagram, family, max_message_bytes, needs_local_peer, simulated,
-    // remote_code, factory
-    {"unix_stream", "UNIX domain stream socket pair", false, AF::kUnix, kMaxStreamMessageBytes,
-     true, false, 0, &UnixStream},
-    {"unix_dgram", "UNIX domain datagram sockets, bound to paths in TMPDIR", true, AF::kUnix,
+    // name, description, keeps boundaries, may lose, family, max_message_bytes,
+    // needs_local_peer, simulated, remote_code, factory
+    {"unix_stream", "UNIX domain stream socket pair", false, false, AF::kUnix,
+     kMaxStreamMessageBytes, true, false, 0, &UnixStream},
+    {"unix_dgram", "UNIX domain datagram sockets, bound to paths in TMPDIR", true, true, AF::kUnix,
      kMeasuredWhenMade, true, false, 0, &UnixDgram},
-    {"udp", "UDP over IPv4 (127.0.0.1), one message per datagram", true, AF::kInet,
+    {"udp", "UDP over IPv4 (127.0.0.1), one message per datagram", true, true, AF::kInet,
      kUdpIpv4MaxPayloadBytes, true, false, 1, &Udp},
-    {"udp6", "UDP over IPv6 (::1), one message per datagram", true, AF::kInet6,
+    {"udp6", "UDP over IPv6 (::1), one message per datagram", true, true, AF::kInet6,
      kUdpIpv6MaxPayloadBytes, true, false, 2, &Udp6},
-    {"tcp", "TCP over IPv4 (127.0.0.1), TCP_NODELAY", false, AF::kInet, kMaxStreamMessageBytes,
-     true, false, 3, &Tcp},
-    {"tcp6", "TCP over IPv6 (::1), TCP_NODELAY", false, AF::kInet6, kMaxStreamMessageBytes, true,
-     false, 4, &Tcp6},
-    {"pipe", "a pair of pipes, one each way", false, AF::kNone, kMaxStreamMessageBytes, true, false,
-     0, &Pipe},
-    {"sim", "simulated: round trips take a model's time (--sim_*), in virtual time", true,
+    {"tcp", "TCP over IPv4 (127.0.0.1), TCP_NODELAY", false, false, AF::kInet,
+     kMaxStreamMessageBytes, true, false, 3, &Tcp},
+    {"tcp6", "TCP over IPv6 (::1), TCP_NODELAY", false, false, AF::kInet6, kMaxStreamMessageBytes,
+     true, false, 4, &Tcp6},
+    {"pipe", "a pair of pipes, one each way", false, false, AF::kNone, kMaxStreamMessageBytes, true,
+     false, 0, &Pipe},
+    {"sim", "simulated: round trips take a model's time (--sim_*), in virtual time", true, true,
      AF::kNone, SimTransport::kMaxMessageBytes, false, true, 0, &Sim},
 };
 

@@ -64,7 +64,8 @@ inline constexpr size_t kMeasuredWhenMade = 0;
 struct TransportInfo {
   const char* name;         // as --transport names it: "udp6"
   const char* description;  // one line, for --help and the README's table
-  bool datagram;            // a message travels as one datagram (and may be lost)
+  bool keeps_boundaries;    // each Receive() returns one whole message as sent
+  bool may_lose;            // a message may be lost on the way (datagram sockets)
   AddressFamily family;
   size_t max_message_bytes;  // or kMeasuredWhenMade
   bool needs_local_peer;     // Transport::needs_local_peer() of what the factory makes
@@ -76,7 +77,7 @@ struct TransportInfo {
 
   bool is_ip() const { return family == AddressFamily::kInet || family == AddressFamily::kInet6; }
   bool is_ipv6() const { return family == AddressFamily::kInet6; }
-  bool is_udp() const { return datagram && is_ip(); }
+  bool is_udp() const { return keeps_boundaries && is_ip(); }
 };
 
 // Every row, in the order of --help.

@@ -19,7 +19,8 @@ TEST(TransportRegistryTest, EveryRowDescribesWhatItsFactoryMakes) {
     absl::StatusOr<std::unique_ptr<Transport>> made = MakeTransport(row);
     ASSERT_TRUE(made.ok()) << made.status();
     EXPECT_EQ((*made)->name(), row.name);
-    EXPECT_EQ((*made)->is_datagram(), row.datagram);
+    EXPECT_EQ((*made)->keeps_boundaries(), row.keeps_boundaries);
+    EXPECT_EQ((*made)->may_lose(), row.may_lose);
     EXPECT_EQ((*made)->needs_local_peer(), row.needs_local_peer);
     if (row.max_message_bytes == kMeasuredWhenMade) {
       EXPECT_GT((*made)->max_message_size(), 0u);

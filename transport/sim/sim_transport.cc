@@ -67,7 +67,8 @@ class SimClientEndpoint final : public Endpoint {
     return absl::OkStatus();
   }
   // Whole messages that may be lost (SimFaults), as datagrams are.
-  bool is_datagram() const override { return true; }
+  bool keeps_boundaries() const override { return true; }
+  bool may_lose() const override { return true; }
   size_t max_message_size() const override { return pending_.size(); }
 
  private:

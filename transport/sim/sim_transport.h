@@ -42,7 +42,8 @@ class SimTransport final : public Transport {
   absl::string_view name() const override { return "sim"; }
   size_t max_message_size() const override { return kMaxMessageBytes; }
   // Whole messages that may be lost (SimFaults), as datagrams are.
-  bool is_datagram() const override { return true; }
+  bool keeps_boundaries() const override { return true; }
+  bool may_lose() const override { return true; }
   bool needs_local_peer() const override { return false; }
   absl::StatusOr<EndpointPair> Connect() override;
 

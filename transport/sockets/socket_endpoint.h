@@ -71,7 +71,8 @@ class StreamSocketEndpoint final : public Endpoint {
   absl::Status SetReceiveTimeout(absl::Duration timeout) override;
   // recv(MSG_DONTWAIT) in a loop; sends still block (a full socket buffer waits).
   absl::Status SetBusyPoll(bool on) override;
-  bool is_datagram() const override { return false; }
+  bool keeps_boundaries() const override { return false; }
+  bool may_lose() const override { return false; }
   size_t max_message_size() const override { return max_message_size_; }
   absl::StatusOr<BufferSizes> SocketBufferSizes() const override;
 
@@ -122,7 +123,8 @@ class DatagramSocketEndpoint final : public Endpoint {
     busy_poll_ = on;
     return absl::OkStatus();
   }
-  bool is_datagram() const override { return true; }
+  bool keeps_boundaries() const override { return true; }
+  bool may_lose() const override { return true; }
   size_t max_message_size() const override { return max_message_size_; }
   absl::StatusOr<BufferSizes> SocketBufferSizes() const override;
 

@@ -56,7 +56,7 @@ TEST(SetSocketBufferSizesTest, ReadsBackWhatTheKernelGave) {
 
 TEST(StreamSocketEndpointTest, MovesBytesAndRefusesOversize) {
   auto [a, b] = MakePair<StreamSocketEndpoint>(SOCK_STREAM, 8);
-  EXPECT_FALSE(a->is_datagram());
+  EXPECT_FALSE(a->keeps_boundaries());
   EXPECT_EQ(a->max_message_size(), 8u);
   ASSERT_TRUE(a->Send(absl::MakeConstSpan("abcdefgh", 8)).ok());
   char buffer[8];
@@ -82,7 +82,7 @@ TEST(StreamSocketEndpointTest, TimeoutThenPeerGone) {
 
 TEST(DatagramSocketEndpointTest, OneDatagramPerMessageAndExactLength) {
   auto [a, b] = MakePair<DatagramSocketEndpoint>(SOCK_DGRAM, 16);
-  EXPECT_TRUE(a->is_datagram());
+  EXPECT_TRUE(a->keeps_boundaries());
   char buffer[4];
   ASSERT_TRUE(a->Send(absl::MakeConstSpan("abcd", 4)).ok());
   ASSERT_TRUE(b->Receive(absl::MakeSpan(buffer)).ok());

@@ -37,7 +37,8 @@ class TcpTransport final : public Transport {
 
   absl::string_view name() const override { return family_ == IpFamily::kIpv4 ? "tcp" : "tcp6"; }
   size_t max_message_size() const override { return kMaxStreamMessageBytes; }
-  bool is_datagram() const override { return false; }
+  bool keeps_boundaries() const override { return false; }
+  bool may_lose() const override { return false; }
   absl::StatusOr<EndpointPair> Connect() override;
 
  private:

@@ -43,7 +43,8 @@ int NoDelay(Endpoint& endpoint) {
 
 TEST_P(TcpTransportTest, DescribesAndSetsNoDelay) {
   EXPECT_EQ(transport_->name(), GetParam() == IpFamily::kIpv4 ? "tcp" : "tcp6");
-  EXPECT_FALSE(transport_->is_datagram());
+  EXPECT_FALSE(transport_->keeps_boundaries());
+  EXPECT_FALSE(transport_->may_lose());
   EXPECT_EQ(transport_->max_message_size(), kMaxStreamMessageBytes);
   EXPECT_NE(NoDelay(*pair_.client), 0);
   EXPECT_NE(NoDelay(*pair_.server), 0);

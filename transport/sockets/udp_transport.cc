@@ -22,7 +22,8 @@ class UdpTransport final : public Transport {
   size_t max_message_size() const override {
     return family_ == IpFamily::kIpv4 ? kUdpIpv4MaxPayloadBytes : kUdpIpv6MaxPayloadBytes;
   }
-  bool is_datagram() const override { return true; }
+  bool keeps_boundaries() const override { return true; }
+  bool may_lose() const override { return true; }
   absl::StatusOr<EndpointPair> Connect() override;
 
  private:

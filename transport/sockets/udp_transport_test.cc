@@ -37,7 +37,8 @@ class UdpTransportTest : public ::testing::TestWithParam<IpFamily> {
 TEST_P(UdpTransportTest, Describes) {
   const bool v4 = GetParam() == IpFamily::kIpv4;
   EXPECT_EQ(transport_->name(), v4 ? "udp" : "udp6");
-  EXPECT_TRUE(transport_->is_datagram());
+  EXPECT_TRUE(transport_->keeps_boundaries());
+  EXPECT_TRUE(transport_->may_lose());
   EXPECT_EQ(transport_->max_message_size(), v4 ? 65507u : 65527u);
 }
 

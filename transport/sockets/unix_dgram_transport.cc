@@ -37,7 +37,8 @@ class UnixDgramTransport final : public Transport {
 
   absl::string_view name() const override { return kName; }
   size_t max_message_size() const override { return max_message_size_; }
-  bool is_datagram() const override { return true; }
+  bool keeps_boundaries() const override { return true; }
+  bool may_lose() const override { return true; }
   absl::StatusOr<EndpointPair> Connect() override;
 
  private:

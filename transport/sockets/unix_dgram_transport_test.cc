@@ -30,7 +30,8 @@ int FdOf(Endpoint& endpoint) {
 TEST(UnixDgramTransportTest, LimitFollowsTheSendBuffer) {
   std::unique_ptr<Transport> transport = Make();
   EXPECT_EQ(transport->name(), "unix_dgram");
-  EXPECT_TRUE(transport->is_datagram());
+  EXPECT_TRUE(transport->keeps_boundaries());
+  EXPECT_TRUE(transport->may_lose());
   // socket(7): the kernel doubles the request, capped at net.core.wmem_max.
   std::ifstream sysctl("/proc/sys/net/core/wmem_max");
   int wmem_max = 0;

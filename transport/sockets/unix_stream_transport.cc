@@ -21,7 +21,8 @@ class UnixStreamTransport final : public Transport {
  public:
   absl::string_view name() const override { return kName; }
   size_t max_message_size() const override { return kMaxStreamMessageBytes; }
-  bool is_datagram() const override { return false; }
+  bool keeps_boundaries() const override { return false; }
+  bool may_lose() const override { return false; }
   absl::StatusOr<EndpointPair> Connect() override;
 };
 

@@ -21,7 +21,8 @@ std::unique_ptr<Transport> Make() {
 TEST(UnixStreamTransportTest, Describes) {
   std::unique_ptr<Transport> transport = Make();
   EXPECT_EQ(transport->name(), "unix_stream");
-  EXPECT_FALSE(transport->is_datagram());
+  EXPECT_FALSE(transport->keeps_boundaries());
+  EXPECT_FALSE(transport->may_lose());
   EXPECT_EQ(transport->max_message_size(), kMaxStreamMessageBytes);
 }
 
