@@ -33,7 +33,10 @@ struct ClockInfo {
   absl::Duration claimed_resolution;  // what the clock says of itself
   bool monotonic = true;              // false: may step backwards (wall clocks)
   bool simulated = false;             // tick and virtual clocks
-  std::string notes;                  // calibration, invariance, phase, ...
+  // The most a reading may sit above the instant it stands for: T - 1 us for a uniqtime
+  // tick (timing/clocks/tick_clock.h), zero for every other clock.
+  absl::Duration timestamp_offset;
+  std::string notes;  // calibration, invariance, phase, ...
 };
 
 // core::CounterClock's contract (NowTicks, TicksToNanos), described with Abseil types.

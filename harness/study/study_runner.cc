@@ -4,7 +4,6 @@
 #include <cmath>
 #include <random>
 
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "harness/engine/no_figure.h"
@@ -362,12 +361,8 @@ StudyOutcome RunStudy(transport::Endpoint& endpoint, const std::vector<StudyCloc
       cell.iterations = options.iterations;
       cell.resolution_ns = resolution_ns;
       cell.read_cost_ns = study_clock.probe.read_cost_ns;
-      // A uniqtime tick's reading sits up to T - 1 us above its edge (timing/clocks/tick_clock.h;
-      // its spec drops ":uniqtime", its name says it).
-      if (tick != nullptr && (absl::EndsWith(cell.clock, ":uniqtime") ||
-                              absl::StrContains(cell.clock_name, "uniqtime"))) {
-        cell.timestamp_offset_ns = static_cast<double>(tick->period_ns() - 1000);
-      }
+      // A uniqtime tick's reading sits up to T - 1 us above its edge (ClockInfo).
+      cell.timestamp_offset_ns = absl::ToDoubleNanoseconds(clock.info().timestamp_offset);
       std::vector<StudyRun> runs(options.runs);
       int done = 0;
       for (int r = 0; r < options.runs; ++r) {

@@ -47,6 +47,7 @@ absl::StatusOr<std::unique_ptr<TickClock>> TickClock::Create(const TickClockOpti
   info.ticks_per_second = 1e9;
   info.claimed_resolution = options.period;
   info.simulated = true;
+  if (options.uniqtime) info.timestamp_offset = options.period - absl::Microseconds(1);
   info.notes = absl::StrFormat(
       "floor((t + phase) / T) * T over %s; phase %s (%s)", base->info().name,
       absl::FormatDuration(absl::Nanoseconds(phase_ns)),

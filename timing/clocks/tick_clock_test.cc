@@ -124,6 +124,12 @@ TEST(TickClockTest, UniqtimeAddsOneMicrosecondPerReadWithinATick) {
   ASSERT_TRUE(tick.ok());
   // The spec names the clock as --clock would, so that a report tells the two apart.
   EXPECT_EQ((*tick)->info().spec, "tick:10ms:uniqtime");
+  // And its description says how far above its edge a reading may sit: T - 1 us.
+  EXPECT_EQ((*tick)->info().timestamp_offset, absl::Milliseconds(10) - absl::Microseconds(1));
+  options.uniqtime = false;
+  auto plain = TickClock::Create(options, &base);
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ((*plain)->info().timestamp_offset, absl::ZeroDuration());
   EXPECT_EQ((*tick)->NowTicks(), 0);
   EXPECT_EQ((*tick)->NowTicks(), 1000);
   EXPECT_EQ((*tick)->NowTicks(), 2000);
