@@ -1,7 +1,10 @@
 // The command line end to end, on the binary: -h, what --help lists, "did you mean" for a
 // mistyped flag, --version, and --format=json for the modes that measure nothing.
+#include <algorithm>
 #include <regex>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -62,6 +65,50 @@ TEST(CliTest, AMistypedFlagGetsTheNearestName) {
   EXPECT_THAT(far.err, Not(HasSubstr("did you mean")));
   const HarnessResult swapped = RunHarness("--transport=sim --sezis=32");
   EXPECT_THAT(swapped.err, HasSubstr("did you mean --sizes?"));
+}
+
+// Issue 32: a bad number printed Abseil's "ERROR: Illegal value 'abc' specified for flag
+// 'iterations'" and tickbench's own line; an unknown flag with a near name two lines too.
+TEST(CliTest, EachMistakeIsOneErrorLine) {
+  for (const auto& [args, lines] :
+       std::vector<std::pair<std::string, size_t>>{{"--iterations=abc", 1},
+                                                   {"--tick_period=5", 1},
+                                                   {"--no_such_flag", 1},
+                                                   {"--iteratons=5", 1},
+                                                   {"--iteratons=5 --runs=x", 2},
+                                                   {"--help --bogus", 1}}) {
+    const HarnessResult r = RunHarness(args);
+    EXPECT_EQ(r.exit_code, 2) << args;
+    EXPECT_EQ(r.out, "") << args;
+    EXPECT_THAT(r.err, Not(HasSubstr("ERROR:"))) << args;
+    const std::vector<std::string> err = absl::StrSplit(r.err, '\n', absl::SkipEmpty());
+    EXPECT_EQ(err.size(), lines) << args << "\n" << r.err;
+    for (const std::string& line : err) EXPECT_TRUE(absl::StartsWith(line, "tickbench: ")) << line;
+  }
+  EXPECT_THAT(RunHarness("--iterations=abc").err,
+              HasSubstr("--iterations: must be 1..1000000000; got 'abc', not a whole number"));
+}
+
+// Issue 32: values got no suggestion.
+TEST(CliTest, AMistypedValueGetsTheNamesItMayHaveMeant) {
+  for (const auto& [args, hint] : std::vector<std::pair<std::string, std::string>>{
+           {"--experiment=studdy", "; did you mean study?"},
+           {"--transport=unix", "; did you mean unix_stream or unix_dgram?"},
+           {"--transport=sim --clock=virtul", "; did you mean virtual?"},
+           {"--clock_id=monotnic", "; did you mean monotonic?"},
+           {"--experiment=study --transport=sim --clocks=virtual,tik:10ms",
+            "'tik'; allowed clocks: "}}) {
+    const HarnessResult r = RunHarness(args);
+    EXPECT_EQ(r.exit_code, 2) << args;
+    EXPECT_THAT(r.err, HasSubstr(hint)) << args;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+  EXPECT_THAT(RunHarness("--experiment=study --transport=sim --clocks=virtual,tik:10ms").err,
+              HasSubstr("did you mean tick?"));
+  // The cycle counter's name is this CPU's: rdtsc on x86-64, cntvct on arm64.
+  const HarnessResult tsc = RunHarness("--clock=tsc");
+  EXPECT_EQ(tsc.exit_code, 2);
+  EXPECT_THAT(tsc.err, HasSubstr("did you mean rdtsc?"));
 }
 
 TEST(CliTest, VersionNamesTheToolItsVersionAndTheBuildMode) {

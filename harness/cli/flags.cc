@@ -263,16 +263,32 @@ constexpr int kExitUsage = 2;
 // help flags are handled here, after the parse: a bad flag beside --help is still an
 // error (2); --help alone is 0.
 int g_exit_code_during_parse = -1;
-// "did you mean" lines for unknown flags, printed when the parse exits on them.
-std::vector<std::string>* g_unknown_flag_hints = nullptr;
 void RewriteParseExit() {
   if (g_exit_code_during_parse < 0) return;
-  if (g_unknown_flag_hints != nullptr && g_exit_code_during_parse == kExitUsage) {
-    for (const std::string& hint : *g_unknown_flag_hints) std::cerr << hint << "\n";
-  }
   std::cout.flush();  // _exit() skips the flush that exit() would have done
   std::fflush(nullptr);
   _exit(g_exit_code_during_parse);
+}
+
+// The mistakes tickbench names itself, one line each, before Abseil's parser sees the
+// command line: unknown flags (with the nearest name) and number values a flag cannot hold
+// (with its range). Abseil would print its own "ERROR: ..." line for each as well, so the
+// parse does not run when there is one. With --undefok the unknown flags are Abseil's to
+// judge.
+std::vector<std::string> MistakesBeforeParse(const std::vector<std::string>& given) {
+  std::vector<std::string> lines;
+  const bool undefok = std::any_of(given.begin(), given.end(), [](const std::string& arg) {
+    return absl::StartsWith(arg, "--undefok") || absl::StartsWith(arg, "-undefok");
+  });
+  // Abseil's usage flags are not among the registered ones.
+  std::vector<std::string> names = RegisteredFlagNames();
+  for (const char* usage : {"help", "helpfull", "helpshort", "helppackage", "helpon", "helpmatch",
+                            "version", "only_check_args"}) {
+    if (std::find(names.begin(), names.end(), usage) == names.end()) names.push_back(usage);
+  }
+  if (!undefok) lines = UnknownFlagHints(given, names, RegisteredFlagTakesValue);
+  for (std::string& line : NumberValueHints(given)) lines.push_back(std::move(line));
+  return lines;
 }
 
 // The experiments, each described in lines of at most 100 columns, for --help.
@@ -324,10 +340,10 @@ std::vector<std::string> ParseFlags(int argc, char** argv) {
     if (absl::string_view(args[i]) == "-h") args[i] = help;
   }
   const std::vector<std::string> given(args.begin() + 1, args.end());
-  g_unknown_flag_hints = new std::vector<std::string>(
-      UnknownFlagHints(given, RegisteredFlagNames(), RegisteredFlagTakesValue));
-  // Abseil names a number flag whose value it cannot parse, not the flag's range: add it.
-  for (std::string& hint : NumberValueHints(given)) g_unknown_flag_hints->push_back(hint);
+  if (const std::vector<std::string> mistakes = MistakesBeforeParse(given); !mistakes.empty()) {
+    for (const std::string& line : mistakes) std::cerr << line << "\n";
+    std::exit(kExitUsage);
+  }
   g_exit_code_during_parse = kExitUsage;
   std::atexit(RewriteParseExit);
   // Abseil 20220623 offers no public parse that leaves the help flags to the caller.
