@@ -17,10 +17,6 @@
 namespace tickbench::harness {
 namespace {
 
-// Every figure of the table goes through FigureText: "-" where nothing measured it
-// (harness/engine/no_figure.h).
-std::string Micros(double ns) { return FigureText(ns / 1e3, 2, kNoFigureTable); }
-
 std::string Histogram(const std::vector<int64_t>& counts) {
   std::vector<std::string> parts;
   for (size_t i = 0; i < counts.size(); ++i) {
@@ -30,34 +26,80 @@ std::string Histogram(const std::vector<int64_t>& counts) {
   return absl::StrJoin(parts, " ");
 }
 
-// A time in the table's unit: `scale` ns a unit, fixed decimals where no interval says.
+// A time in the table's unit: `scale` ns a unit.
 struct Unit {
   double scale = 1e3;
-  int decimals = 2;
   const char* name = "us";
 };
 
-std::string Fixed(double ns, const Unit& u) {
-  return FigureText(ns / u.scale, u.decimals, kNoFigureTable);
+// The half-width of `ci` where it is an interval of some width, else 0.
+double Half(const timing::ConfidenceInterval& ci) {
+  return ci.valid && ci.half_width() > 0 && std::isfinite(ci.half_width()) ? ci.half_width() : 0;
 }
 
-// An interval's figure rounded to its half-width, with "± half-width".
-std::string WithInterval(const timing::ConfidenceInterval& ci, const Unit& u) {
-  if (!ci.valid || std::isnan(ci.estimate)) return Fixed(ci.estimate, u);
-  return timing::FormatWithHalfWidth(ci.estimate / u.scale, ci.half_width() / u.scale);
+// The decimals of a study row's figures in unit `u` (timing::FigureDecimals: two
+// significant digits of each 95% interval, never finer than its grid: T/N for the averaged
+// figures and the per-iteration mean, T for a reading's median). The truth is shown to the
+// averaged figure's digits (whole units at least), the figure it is the truth of: a
+// simulated 1300 us known to a picosecond is "1300" beside "1300 ± 8", not "1300.00000000".
+struct StudyDigits {
+  int truth = 0, averaged = 0, mean = 0, sd = 0, p50 = 0;
+};
+
+StudyDigits DigitsOf(const StudyCell& c, const Unit& u) {
+  // The averaged figures and the per-iteration mean are means over every run's round trips:
+  // their grid is T / (N x runs). A reading's SD is on no grid; its median is on T's.
+  const double n = static_cast<double>(std::max<int64_t>(1, c.iterations) * std::max(1, c.runs));
+  const double quantum = c.resolution_ns / n / u.scale, grid = c.resolution_ns / u.scale;
+  StudyDigits d;
+  d.averaged = timing::FigureDecimals(c.averaged_ci.estimate / u.scale,
+                                      Half(c.averaged_ci) / u.scale, quantum);
+  d.truth = std::min(std::max(d.averaged, 0),
+                     timing::FigureDecimals(c.truth_ns / u.scale, Half(c.truth_ci) / u.scale,
+                                            c.reference_resolution_ns / n / u.scale));
+  d.mean = timing::FigureDecimals(c.per_iteration.mean / u.scale,
+                                  Half(c.per_iteration_mean_ci) / u.scale, quantum);
+  d.sd = timing::FigureDecimals(c.per_iteration.sd / u.scale, Half(c.sd_ci) / u.scale);
+  d.p50 = timing::FigureDecimals(c.per_iteration.p50 / u.scale, Half(c.median_ci) / u.scale, grid);
+  return d;
 }
 
-// A statistic rounded to its interval where it has one of some width.
-std::string Rounded(double ns, const timing::ConfidenceInterval& ci, const Unit& u) {
-  if (!ci.valid || !(ci.half_width() > 0) || std::isnan(ns)) return Fixed(ns, u);
-  return timing::FormatRounded(ns / u.scale, ci.half_width() / u.scale);
+// The decimals each column shares within a clock's rows: the most of its rows'.
+StudyDigits ColumnDigits(const std::vector<StudyDigits>& rows) {
+  StudyDigits d;
+  for (int StudyDigits::*const field : {&StudyDigits::truth, &StudyDigits::averaged,
+                                        &StudyDigits::mean, &StudyDigits::sd, &StudyDigits::p50}) {
+    std::vector<int> column;
+    for (const StudyDigits& row : rows) column.push_back(row.*field);
+    d.*field = timing::ColumnDecimals(column);
+  }
+  return d;
 }
 
-std::string MeanText(const StudyCell& c, const Unit& u) {
-  return c.per_iteration_mean_ci.valid && !std::isnan(c.per_iteration.mean)
-             ? timing::FormatRounded(c.per_iteration.mean / u.scale,
-                                     c.per_iteration_mean_ci.half_width() / u.scale)
-             : Fixed(c.per_iteration.mean, u);
+// Each cell's decimals: its own averaged figure's, and the columns' a clock's rows share.
+std::vector<StudyDigits> BlockDigits(const std::vector<StudyCell>& cells, const Unit& u) {
+  std::vector<StudyDigits> digits;
+  for (size_t k = 0; k < cells.size();) {
+    size_t end = k;
+    std::vector<StudyDigits> block;
+    while (end < cells.size() && cells[end].clock == cells[k].clock)
+      block.push_back(DigitsOf(cells[end++], u));
+    const StudyDigits shared = ColumnDigits(block);
+    for (StudyDigits& d : block) {
+      const int averaged = d.averaged;
+      d = shared;
+      d.averaged = averaged;  // beside its own interval
+      digits.push_back(d);
+    }
+    k = end;
+  }
+  return digits;
+}
+
+// `ns` in unit `u` at `decimals`; "-" where nothing measured it.
+std::string At(double ns, const Unit& u, int decimals) {
+  return std::isnan(ns) ? std::string(kNoFigureTable)
+                        : timing::FormatDecimals(ns / u.scale, decimals);
 }
 
 std::string ZeroPercent(const StudyCell& c) {
@@ -65,8 +107,13 @@ std::string ZeroPercent(const StudyCell& c) {
   return std::isnan(c.per_iteration.zero_fraction) ? percent : percent + "%";
 }
 
-std::string AveragedText(const StudyCell& c, const Unit& u) {
-  return absl::StrCat(WithInterval(c.averaged_ci, u), c.averaged_unresolved ? " ?" : "");
+// The averaged figure "1300.0 ± 8.0" at its own decimals (its interval is beside it).
+std::string AveragedText(const StudyCell& c, const Unit& u, const StudyDigits& d) {
+  std::string text = At(c.averaged_ci.estimate, u, d.averaged);
+  if (Half(c.averaged_ci) > 0 && !std::isnan(c.averaged_ci.estimate)) {
+    absl::StrAppend(&text, " ± ", At(c.averaged_ci.half_width(), u, d.averaged));
+  }
+  return absl::StrCat(text, c.averaged_unresolved ? " ?" : "");
 }
 
 // A percentage of the truth to two significant digits, without an exponent from 1% up
@@ -127,16 +174,16 @@ std::string WideHeader() {
                          "phase p", "probe ns/read (read)");
 }
 
-std::string WideRow(const StudyCell& c) {
+std::string WideRow(const StudyCell& c, const StudyDigits& d) {
   const Unit us;
   return absl::StrFormat(
       "%7d | %9s (%6s) | %-22s %7s %7s | %18s %5s %5s %5s %5s | %11s %-10s | %8s | "
       "%6s (%.1f)\n",
-      c.size_bytes, Micros(c.truth_ns), Micros(c.truth_spread_ns), AveragedText(c, us),
-      PercentOfTruth(c, c.averaged_error_ns), PercentOfTruth(c, c.total_bound_ns()),
-      MeanText(c, us), Rounded(c.per_iteration.sd, c.sd_ci, us),
-      Rounded(c.per_iteration.p50, c.median_ci, us), Micros(c.per_iteration.min), ZeroPercent(c),
-      TheoryShares(c), Verdict(c),
+      c.size_bytes, At(c.truth_ns, us, d.truth), At(c.truth_spread_ns, us, d.truth),
+      AveragedText(c, us, d), PercentOfTruth(c, c.averaged_error_ns),
+      PercentOfTruth(c, c.total_bound_ns()), At(c.per_iteration.mean, us, d.mean),
+      At(c.per_iteration.sd, us, d.sd), At(c.per_iteration.p50, us, d.p50),
+      At(c.per_iteration.min, us, d.p50), ZeroPercent(c), TheoryShares(c), Verdict(c),
       c.phase_tested ? absl::StrFormat("%.2g", c.phase_test.p_value) : "-",
       FigureText(c.probe_effect_ns_per_read, 1, kNoFigureTable), c.read_cost_ns);
 }
@@ -147,15 +194,15 @@ constexpr size_t kSegments[] = {2, 3, 4, 1};
 constexpr size_t kColumns = 10;
 using Cells = std::vector<std::string>;  // kColumns of them
 
-Cells NarrowCells(const StudyCell& c, const Unit& u) {
+Cells NarrowCells(const StudyCell& c, const Unit& u, const StudyDigits& d) {
   return {absl::StrCat(c.size_bytes),
-          Rounded(c.truth_ns, c.truth_ci, u),
-          AveragedText(c, u),
+          At(c.truth_ns, u, d.truth),
+          AveragedText(c, u, d),
           PercentOfTruth(c, c.averaged_error_ns),
           PercentOfTruth(c, c.total_bound_ns()),
-          MeanText(c, u),
-          Rounded(c.per_iteration.sd, c.sd_ci, u),
-          Rounded(c.per_iteration.p50, c.median_ci, u),
+          At(c.per_iteration.mean, u, d.mean),
+          At(c.per_iteration.sd, u, d.sd),
+          At(c.per_iteration.p50, u, d.p50),
           ZeroPercent(c),
           Verdict(c)};
 }
@@ -199,7 +246,7 @@ std::string NarrowHeader(const std::vector<size_t>& widths, const Cells& names, 
 std::string NarrowTable(const std::vector<StudyCell>& cells) {
   double longest = 0;
   for (const StudyCell& c : cells) longest = std::max(longest, c.truth_ns);
-  const Unit u = longest >= 1e7 ? Unit{1e6, 4, "ms"} : Unit{};
+  const Unit u = longest >= 1e7 ? Unit{1e6, "ms"} : Unit{};
   const Cells names = {"size B",       absl::StrCat("truth ", u.name),
                        "RTT ± 95% CI", "err%",
                        "bound%",       "mean",
@@ -207,9 +254,10 @@ std::string NarrowTable(const std::vector<StudyCell>& cells) {
                        "zero%",        "theory"};
   std::vector<size_t> widths(kColumns);
   for (size_t i = 0; i < kColumns; ++i) widths[i] = DisplayWidth(names[i]);
+  const std::vector<StudyDigits> digits = BlockDigits(cells, u);
   std::vector<Cells> rows;
   for (const StudyCell& c : cells) {
-    rows.push_back(NarrowCells(c, u));
+    rows.push_back(NarrowCells(c, u, digits[&c - cells.data()]));
     for (size_t i = 0; i < kColumns; ++i)
       widths[i] = std::max(widths[i], DisplayWidth(rows.back()[i]));
   }
@@ -258,14 +306,15 @@ constexpr char kWideLegend[] =
     "when the clock is read once per round trip.\n";
 
 std::string WideTable(const std::vector<StudyCell>& cells) {
+  const std::vector<StudyDigits> digits = BlockDigits(cells, Unit{});
   std::string text;
   std::string current;
-  for (const StudyCell& c : cells) {
-    if (c.clock != current) {
-      current = c.clock;
-      text += ClockHeading(c) + WideHeader();
+  for (size_t k = 0; k < cells.size(); ++k) {
+    if (cells[k].clock != current) {
+      current = cells[k].clock;
+      text += ClockHeading(cells[k]) + WideHeader();
     }
-    text += WideRow(c);
+    text += WideRow(cells[k], digits[k]);
   }
   return text;
 }

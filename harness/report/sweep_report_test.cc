@@ -35,6 +35,41 @@ std::vector<RunRecord> TwoRuns() {
   return records;
 }
 
+// One run of `size` on a clock of resolution `resolution_ns`, its averaged RTT and p50
+// `rtt_ns` with a p50 interval of half-width `p50_half_ns`.
+RunRecord RunOn(size_t size, int run, double resolution_ns, double rtt_ns, double p50_half_ns) {
+  RunRecord r;
+  r.transport = "sim";
+  r.clock = "virtual";
+  r.size_bytes = size;
+  r.run = run;
+  r.iterations = r.completed = r.timed_trips = 1000;
+  r.averaged_rtt_ns = r.per_iteration_ns.mean = r.per_iteration_ns.p50 = r.per_iteration_ns.p99 =
+      rtt_ns;
+  r.throughput_bytes_per_s = 2.0 * size * 1e9 / rtt_ns;
+  r.resolution_ns = resolution_ns;
+  r.quantum_ns = resolution_ns / 1000;
+  r.per_iteration_p50_ci95 = {rtt_ns, rtt_ns - p50_half_ns, rtt_ns + p50_half_ns};
+  r.per_iteration_p50_ci95.valid = true;
+  return r;
+}
+
+// Issue 32: p50 "15.5790" over "17.30" in one column, and "28.00 - ?" for a figure read on
+// a 4 us grid. A column keeps the decimals of its first row (two significant digits of a
+// half-width, never finer than the clock's grid); a figure has the digits its grid allows.
+TEST(SweepReportTest, AColumnKeepsItsFirstRowsDecimalsAndAFigureItsGridsDigits) {
+  const std::vector<RunRecord> column = {RunOn(64, 1, 1, 15579, 0.4), RunOn(64, 2, 1, 15579, 0.4),
+                                         RunOn(128, 1, 1, 17300, 40), RunOn(128, 2, 1, 17300, 40)};
+  const std::string table = FormatTable(column, TableStyle::kRttMicros);
+  // p50 and p99: the 1 ns grid's 3 decimals in us (the half-width 0.4 ns would give 4), and
+  // the second row at its column's, not at its own 2 ("17.30").
+  EXPECT_THAT(table, HasSubstr("  15.579  15.579 ")) << table;
+  EXPECT_THAT(table, HasSubstr("  17.300  17.300 ")) << table;
+  const std::string coarse = FormatTable({RunOn(64, 1, 4e6, 28000, 0)}, TableStyle::kRttMicros);
+  EXPECT_THAT(coarse, HasSubstr("     28 - ")) << coarse;  // T/N = 4 us: no decimals
+  EXPECT_THAT(coarse, Not(HasSubstr("28.00"))) << coarse;
+}
+
 TEST(SweepReportTest, TableAggregatesRunsPerSize) {
   const std::string table = FormatTable(TwoRuns(), TableStyle::kThroughput);
   // Throughput 2048 B / 10 us = 204800 KB/s and / 20 us = 102400 KB/s: mean 153600, SD
@@ -294,10 +329,11 @@ TEST(SweepReportTest, NarrowTableInPartsIsTheWholeTable) {
   EXPECT_EQ(unit, TimeUnit::kMillis);
   EXPECT_EQ(TableTimeUnit(TwoRuns()), TimeUnit::kMicros);
   std::string notes;
+  TableDigits digits;  // the columns' decimals, from the first row, shared by the rest
   std::string parts = FormatTableHeader(TableStyle::kRttMicros, TableWidth::kNarrow, unit);
   for (size_t size : {32, 1024, 65000}) {
-    parts +=
-        FormatTableRow(records, size, TableStyle::kRttMicros, notes, TableWidth::kNarrow, unit);
+    parts += FormatTableRow(records, size, TableStyle::kRttMicros, notes, TableWidth::kNarrow, unit,
+                            &digits);
   }
   parts += FormatTableFooter(records, notes);
   EXPECT_EQ(parts, FormatTable(records, TableStyle::kRttMicros));

@@ -61,9 +61,8 @@ std::string NearestName(absl::string_view typed, const std::vector<std::string>&
   // Names `typed` begins: the shortest (--iter is --iterations, not --iterations_max).
   if (EditDistance(typed, near.front()) > EditsAllowed(typed) &&
       absl::StartsWith(near.front(), typed)) {
-    return *std::min_element(near.begin(), near.end(), [](const auto& a, const auto& b) {
-      return a.size() < b.size();
-    });
+    return *std::min_element(near.begin(), near.end(),
+                             [](const auto& a, const auto& b) { return a.size() < b.size(); });
   }
   return near.front();
 }

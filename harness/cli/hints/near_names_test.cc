@@ -18,8 +18,8 @@ TEST(NearNamesTest, EditDistanceCountsASwapOfNeighboursAsOne) {
 TEST(NearNamesTest, ValuesGetTheNamesTheyMayHaveMeant) {
   const std::vector<std::string> experiments = {"unix_throughput", "udp_rtt", "study", "sweep"};
   EXPECT_EQ(DidYouMean("studdy", experiments), "did you mean study?");
-  const std::vector<std::string> clocks = {"gettimeofday", "clock_gettime", "rdtsc", "cntvct",
-                                           "tick", "virtual"};
+  const std::vector<std::string> clocks = {"gettimeofday", "clock_gettime", "rdtsc",
+                                           "cntvct",       "tick",          "virtual"};
   EXPECT_EQ(DidYouMean("tsc", clocks), "did you mean rdtsc?");  // part of a name
   const std::vector<std::string> transports = {"unix_stream", "unix_dgram", "udp", "tcp", "pipe"};
   EXPECT_EQ(DidYouMean("unix", transports), "did you mean unix_stream or unix_dgram?");  // prefix
@@ -37,9 +37,9 @@ TEST(NearNamesTest, AFlagsHintNamesOneFlag) {
 }
 
 TEST(NearNamesTest, AStatusGetsTheHintAfterItsMessage) {
-  EXPECT_EQ(WithDidYouMean(absl::InvalidArgumentError("unknown 'studdy'"), "studdy", {"study"})
-                .message(),
-            "unknown 'studdy'; did you mean study?");
+  EXPECT_EQ(
+      WithDidYouMean(absl::InvalidArgumentError("unknown 'studdy'"), "studdy", {"study"}).message(),
+      "unknown 'studdy'; did you mean study?");
   EXPECT_EQ(WithDidYouMean(absl::InvalidArgumentError("bad"), "x", {"study"}).message(), "bad");
 }
 
