@@ -24,11 +24,11 @@ ReportStreams StandardStreams() {
 }
 
 std::string FormatContextHeader(const RunContext& context, const ExperimentHeader& header) {
-  return absl::StrFormat("%s# experiment %s over %s%s%s: %d sizes x %d runs x %d round trips\n",
-                         FormatContextComment(context), header.experiment, header.transport,
-                         header.simulated ? " (simulated, virtual time)" : "",
-                         header.busy_poll ? " (busy-poll receives)" : "", header.sizes, header.runs,
-                         header.iterations);
+  return absl::StrFormat(
+      "%s# experiment %s over %s%s%s: %s x %s x %s\n", FormatContextComment(context),
+      header.experiment, header.transport, header.simulated ? " (simulated, virtual time)" : "",
+      header.busy_poll ? " (busy-poll receives)" : "", Counted(header.sizes, "size"),
+      Counted(header.runs, "run"), Counted(header.iterations, "round trip"));
 }
 
 void Reporter::WriteNow(absl::string_view text) {

@@ -12,6 +12,7 @@
 #include "harness/output/terminal_text.h"
 #include "harness/output/text_wrap.h"
 #include "harness/report/study_report.h"
+#include "harness/report/sweep_report.h"
 #include "timing/stats/confidence.h"
 
 namespace tickbench::harness {
@@ -159,10 +160,10 @@ std::string Verdict(const StudyCell& c) {
 }
 
 std::string ClockHeading(const StudyCell& c) {
-  return WrapText(absl::StrFormat("\n%s: %s, resolution T = %s, %d round trips x %d runs\n",
-                                  TerminalText(c.clock), TerminalText(c.clock_name),
+  return WrapText(absl::StrFormat("\n%s: %s, resolution T = %s, %s x %s\n", TerminalText(c.clock),
+                                  TerminalText(c.clock_name),
                                   absl::FormatDuration(absl::Nanoseconds(c.resolution_ns)),
-                                  c.iterations, c.runs),
+                                  Counted(c.iterations, "round trip"), Counted(c.runs, "run")),
                   kTableColumns, 2);
 }
 

@@ -329,6 +329,10 @@ std::string FormatJson(const RunContext& context, const std::vector<RunRecord>& 
   return json.text() + "\n";
 }
 
+std::string Counted(int64_t count, absl::string_view noun) {
+  return absl::StrCat(count, " ", noun, count == 1 ? "" : "s");
+}
+
 std::string TableNumber(double value, int precision) {
   if (std::isinf(value)) return "inf";
   return FigureText(value, precision, kNoFigureTable);

@@ -40,6 +40,9 @@ TimeUnit TableTimeUnit(const std::vector<RunRecord>& records);
 // `value` at `precision` decimals, "-" for NaN (no figure), "inf" for an infinity.
 std::string TableNumber(double value, int precision);
 
+// "1 size", "3 sizes", "1 round trip": a count and its noun, plural by the count.
+std::string Counted(int64_t count, absl::string_view noun);
+
 std::string FormatTable(const std::vector<RunRecord>& records, TableStyle style,
                         TableWidth width = TableWidth::kNarrow);
 

@@ -77,10 +77,10 @@ TEST(SweepReportTest, TableAggregatesRunsPerSize) {
   // same place.
   EXPECT_THAT(table, HasSubstr(" 150000 ± 650000 "));
   EXPECT_THAT(FormatTable(TwoRuns(), TableStyle::kThroughput, TableWidth::kWide),
-              HasSubstr("150000  ± 650000"));
+              HasSubstr("150000 ± 650000"));
   EXPECT_THAT(table, HasSubstr("KB/s"));
   const std::string rtt = FormatTable(TwoRuns(), TableStyle::kRttMillis, TableWidth::kWide);
-  EXPECT_THAT(rtt, HasSubstr("0.015   ± 0.064"));  // mean of 0.010 and 0.020 ms
+  EXPECT_THAT(rtt, HasSubstr("0.015 ± 0.064"));  // mean of 0.010 and 0.020 ms
   // Narrow: one unit, us for these 10 and 20 us round trips, whatever the style.
   const std::string narrow = FormatTable(TwoRuns(), TableStyle::kRttMillis);
   EXPECT_THAT(narrow, HasSubstr("15 ± 64 "));
@@ -321,6 +321,30 @@ TEST(SweepReportTest, NarrowTableFitsOneHundredColumnsAlignedInOneUnit) {
   }
 }
 
+// Issue 32: the --wide table's reference sd was unpadded (and its header wider than the
+// segment), shifting lost%/retried/faults. Every line of a wide table, headers too, has
+// its separators at the header's offsets, whatever its figures' widths.
+TEST(SweepReportTest, WideTableHasItsColumnsAtTheSameOffsetsOnEveryLine) {
+  for (TableStyle style :
+       {TableStyle::kThroughput, TableStyle::kRttMillis, TableStyle::kRttMicros}) {
+    for (double rtt_ns : {15'000.0, 15'000'000.0}) {
+      SCOPED_TRACE(testing::Message() << "style " << static_cast<int>(style) << ", " << rtt_ns);
+      std::vector<RunRecord> records = MixedRecords(rtt_ns);
+      for (RunRecord& r : records) {
+        r.reference_per_iteration_ns.sd = 3105.929 * rtt_ns / 15'000;  // "3.105929" unpadded
+        r.reference_nanos_per_tick = 0.5;
+      }
+      const std::string table = FormatTable(records, style, TableWidth::kWide);
+      const std::vector<std::string> lines = TableLines(table);
+      ASSERT_EQ(lines.size(), 5u) << table;  // two header lines, three sizes
+      for (size_t i = 1; i < lines.size(); ++i) {
+        EXPECT_EQ(Separators(lines[i]), Separators(lines[0])) << lines[0] << "\n" << lines[i];
+      }
+      EXPECT_THAT(lines[1], HasSubstr("retried")) << table;
+    }
+  }
+}
+
 // The time unit of a table printed size by size comes from its first size; header, rows
 // and footer then make the whole table.
 TEST(SweepReportTest, NarrowTableInPartsIsTheWholeTable) {
@@ -346,12 +370,13 @@ TEST(SweepReportTest, WideTableKeepsEveryColumnAndWrapsItsProse) {
   for (TableStyle style :
        {TableStyle::kThroughput, TableStyle::kRttMillis, TableStyle::kRttMicros}) {
     const std::string table = FormatTable(MixedRecords(15'000.0), style, TableWidth::kWide);
-    EXPECT_THAT(table, HasSubstr("per-iteration, us: mean     sd    p50   p99  zero%"));
-    EXPECT_THAT(table, HasSubstr("reference avg, us: RTT  sd"));
-    EXPECT_THAT(table, HasSubstr("lost%  retried  faults"));
-    EXPECT_THAT(table, HasSubstr(style == TableStyle::kThroughput  ? "throughput KB/s"
-                                 : style == TableStyle::kRttMillis ? "avg RTT ms"
-                                                                   : "avg RTT us"));
+    EXPECT_THAT(table, HasSubstr("| per-iteration, us "));
+    EXPECT_THAT(table, HasSubstr("mean        sd       p50       p99 zero%"));
+    EXPECT_THAT(table, HasSubstr("| reference, us "));
+    EXPECT_THAT(table, HasSubstr("avg        sd |  lost% retried  faults"));
+    EXPECT_THAT(table, HasSubstr(style == TableStyle::kThroughput  ? "throughput"
+                                 : style == TableStyle::kRttMillis ? "averaged, ms"
+                                                                   : "averaged, us"));
     EXPECT_THAT(table, HasSubstr("retried the runs"));
     const size_t footer = table.find("Averaged figures");
     ASSERT_NE(footer, std::string::npos);

@@ -128,10 +128,14 @@ TableRow SummarizeSize(const std::vector<const RunRecord*>& runs, TableStyle sty
   return row;
 }
 
-// The narrow table's cells, segment by segment; widths in characters. A segment's cells
-// are joined by one space, segments by " | ".
-constexpr size_t kWidths[4][4] = {{8, 4, 12, 10}, {8, 7, 7, 5}, {9}, {6, 6}};
-constexpr size_t kCells[4] = {4, 4, 1, 2};
+// A table's cells, segment by segment; widths in characters. A segment's cells are
+// joined by one space, segments by " | "; every line of a table, its headers too, is laid
+// out by its Layout, so that its columns are at the same offsets on every line.
+using Layout = std::vector<std::vector<size_t>>;
+const Layout kNarrow = {{8, 4, 12, 10}, {8, 7, 7, 5}, {9}, {6, 6}};
+// --wide: the lead, per-iteration mean, SD, p50, p99 and zero%, the reference's average and
+// SD, lost%, retried runs and faults.
+const Layout kWide = {{8, 4, 16, 10}, {10, 9, 9, 9, 5}, {10, 9}, {6, 7, 7}};
 
 // The averaged figure's 95% interval across runs (Student t), the SD floored at what
 // identical runs on a grid of `quantum` allow.
@@ -174,9 +178,9 @@ TableDigits RowDigits(const TableRow& row) {
 std::pair<std::string, std::string> LeadCells(const TableRow& row, const TableDigits& d,
                                               bool mark_after_interval = false) {
   const double half = HalfOf(AcrossRuns(row.lead_values, row.quantum), static_cast<int>(row.valid));
-  std::string lead = Digits(row.lead_stats.mean(), d.lead, kWidths[0][2] - 2);
+  std::string lead = Digits(row.lead_stats.mean(), d.lead, kNarrow[0][2] - 2);
   // The interval's cell holds "± " and, when unresolved, " ?" after the half-width.
-  const size_t room = kWidths[0][3] - 2 - (row.unresolved && mark_after_interval ? 2 : 0);
+  const size_t room = kNarrow[0][3] - 2 - (row.unresolved && mark_after_interval ? 2 : 0);
   std::string interval = half > 0 ? absl::StrCat("± ", Digits(half, d.lead, room)) : "-";
   if (row.unresolved) (mark_after_interval ? interval : lead) += " ?";
   return {lead, interval};
@@ -186,63 +190,66 @@ std::string LossPercent(const TableRow& row) {
   return row.trips > 0 ? Number(100.0 * row.lost / row.trips, 2) : "-";
 }
 
-// Today's line, every column (--wide).
-std::string WideRow(size_t size, const TableRow& row, const TableDigits& d) {
-  if (row.valid == 0) {  // never a number for a size with nothing timed: what was lost
-    return absl::StrFormat("%8d %4d %16s %10s | %-41s | %-23s | %5s %8d %7d\n", size, 0,
-                           absl::StrCat("lost ", row.lost + row.warmup_lost), "-", "no valid run",
-                           "-", LossPercent(row), row.retried, row.faults);
-  }
-  const auto [lead, half] = LeadCells(row, d);
-  return absl::StrFormat("%8d %4d %16s %10s | %18s %6s %6s %5s %5s | %18s %4s | %5s %8d %7d\n",
-                         size, row.valid, lead, half, Digits(row.mean.mean(), d.mean, 18),
-                         Digits(row.sd.mean(), d.sd, 6), Digits(row.p50.mean(), d.p50, 6),
-                         Digits(row.p99.mean(), d.p99, 5), Number(row.zero.mean(), 0),
-                         row.ref_rtt.count() ? Digits(row.ref_rtt.mean(), d.ref, 18) : "-",
-                         row.ref_sd.count() ? Digits(row.ref_sd.mean(), d.ref_sd, 4) : "-",
-                         LossPercent(row), row.retried, row.faults);
-}
-
-size_t SegmentWidth(int segment) {
-  size_t w = kCells[segment] - 1;
-  for (size_t i = 0; i < kCells[segment]; ++i) w += kWidths[segment][i];
+size_t SegmentWidth(const Layout& layout, size_t segment) {
+  size_t w = layout[segment].size() - 1;
+  for (size_t width : layout[segment]) w += width;
   return w;
 }
 
 // Cells right-aligned, except the "±" cell (segment 0, cell 3), left-aligned.
-std::string NarrowLine(const std::vector<std::vector<std::string>>& cells) {
+std::string Line(const Layout& layout, const std::vector<std::vector<std::string>>& cells) {
   std::vector<std::string> segments;
-  for (int g = 0; g < 4; ++g) {
+  for (size_t g = 0; g < layout.size(); ++g) {
     std::vector<std::string> padded;
-    for (size_t i = 0; i < kCells[g]; ++i) {
-      const std::string& text = i < cells[g].size() ? cells[g][i] : "";
-      padded.push_back(g == 0 && i == 3 ? PadRight(text, kWidths[g][i])
-                                        : PadLeft(text, kWidths[g][i]));
+    for (size_t i = 0; i < layout[g].size(); ++i) {
+      const std::string text = g < cells.size() && i < cells[g].size() ? cells[g][i] : "";
+      padded.push_back(g == 0 && i == 3 ? PadRight(text, layout[g][i])
+                                        : PadLeft(text, layout[g][i]));
     }
     segments.push_back(absl::StrJoin(padded, " "));
   }
   return absl::StrCat(absl::StripTrailingAsciiWhitespace(absl::StrJoin(segments, " | ")), "\n");
 }
 
+// A size with nothing timed: never a number, but what was lost (the warm-up's too: a peer
+// silent from the start loses only those), and "no valid run" where the figures would be.
+std::string NoValidRunLine(const Layout& layout, size_t size, const TableRow& row) {
+  std::vector<std::string> last = {LossPercent(row), absl::StrCat(row.faults)};
+  if (layout.back().size() == 3) last.insert(last.begin() + 1, absl::StrCat(row.retried));
+  std::string line = Line(
+      layout, {{absl::StrCat(size), "0", absl::StrCat("lost ", row.lost + row.warmup_lost), "-"},
+               {},
+               {"-"},
+               last});
+  const size_t at = SegmentWidth(layout, 0) + 3;
+  return line.replace(at, SegmentWidth(layout, 1),
+                      PadRight("no valid run", SegmentWidth(layout, 1)));
+}
+
+// Every column (--wide).
+std::string WideRow(size_t size, const TableRow& row, const TableDigits& d) {
+  if (row.valid == 0) return NoValidRunLine(kWide, size, row);
+  const auto [lead, half] = LeadCells(row, d);
+  const std::vector<size_t>& it = kWide[1];
+  return Line(kWide, {{absl::StrCat(size), absl::StrCat(row.valid), lead, half},
+                      {Digits(row.mean.mean(), d.mean, it[0]), Digits(row.sd.mean(), d.sd, it[1]),
+                       Digits(row.p50.mean(), d.p50, it[2]), Digits(row.p99.mean(), d.p99, it[3]),
+                       Number(row.zero.mean(), 0)},
+                      {row.ref_rtt.count() ? Digits(row.ref_rtt.mean(), d.ref, kWide[2][0]) : "-",
+                       row.ref_sd.count() ? Digits(row.ref_sd.mean(), d.ref_sd, kWide[2][1]) : "-"},
+                      {LossPercent(row), absl::StrCat(row.retried), absl::StrCat(row.faults)}});
+}
+
 std::string NarrowRow(size_t size, const TableRow& row, const TableDigits& d) {
-  const std::string loss = LossPercent(row);
-  if (row.valid == 0) {  // never a number for a size with nothing timed: what was lost
-    // The round trips lost, the warm-up's too (a peer silent from the start loses only those).
-    std::string line = NarrowLine(
-        {{absl::StrCat(size), "0", absl::StrCat("lost ", row.lost + row.warmup_lost), "-"},
-         {},
-         {"-"},
-         {loss, absl::StrCat(row.faults)}});
-    const size_t at = SegmentWidth(0) + 3;  // "no valid run" where the figures would be
-    return line.replace(at, SegmentWidth(1), PadRight("no valid run", SegmentWidth(1)));
-  }
+  if (row.valid == 0) return NoValidRunLine(kNarrow, size, row);
   const auto [lead, half] = LeadCells(row, d, true);
-  return NarrowLine({{absl::StrCat(size), absl::StrCat(row.valid), lead, half},
-                     {Digits(row.mean.mean(), d.mean, kWidths[1][0]),
-                      Digits(row.p50.mean(), d.p50, kWidths[1][1]),
-                      Digits(row.p99.mean(), d.p99, kWidths[1][2]), Number(row.zero.mean(), 0)},
-                     {row.ref_rtt.count() ? Digits(row.ref_rtt.mean(), d.ref, kWidths[2][0]) : "-"},
-                     {loss, absl::StrCat(row.faults)}});
+  const std::vector<size_t>& it = kNarrow[1];
+  return Line(kNarrow,
+              {{absl::StrCat(size), absl::StrCat(row.valid), lead, half},
+               {Digits(row.mean.mean(), d.mean, it[0]), Digits(row.p50.mean(), d.p50, it[1]),
+                Digits(row.p99.mean(), d.p99, it[2]), Number(row.zero.mean(), 0)},
+               {row.ref_rtt.count() ? Digits(row.ref_rtt.mean(), d.ref, kNarrow[2][0]) : "-"},
+               {LossPercent(row), absl::StrCat(row.faults)}});
 }
 
 // The table's line for one size, its throughput note into `notes` (the unresolved sizes'
@@ -273,20 +280,35 @@ std::string TableLine(size_t size, const TableRow& row, TableStyle style, TableW
   return width == TableWidth::kWide ? WideRow(size, row, shown) : NarrowRow(size, row, shown);
 }
 
-std::string NarrowHeader(TableStyle style, const Scale& s) {
-  const bool throughput = style == TableStyle::kThroughput;
-  const std::string lead_group = throughput ? "throughput" : absl::StrCat("averaged, ", s.unit);
-  std::string groups = NarrowLine({{"", "", lead_group, ""}, {}, {}, {}});
-  // The group names left-aligned over their segments.
-  const size_t second = SegmentWidth(0) + 3, third = second + SegmentWidth(1) + 3;
-  groups.replace(second, SegmentWidth(1),
-                 PadRight(absl::StrCat("per-iteration, ", s.unit), SegmentWidth(1)));
-  groups.replace(third, SegmentWidth(2), PadRight("reference", SegmentWidth(2)));
+// The two header lines: the group names left-aligned over their segments, then the
+// columns' names, both laid out as the rows are.
+std::string Header(const Layout& layout, TableStyle style, const Scale& s) {
+  const bool throughput = style == TableStyle::kThroughput, wide = &layout == &kWide;
+  const std::string lead_unit = wide && style == TableStyle::kRttMillis ? "ms" : s.unit;
+  const std::string lead_group = throughput ? "throughput" : absl::StrCat("averaged, ", lead_unit);
+  std::string groups = Line(layout, {{"", "", lead_group, ""}});
+  groups.resize(std::max(groups.size(), SegmentWidth(layout, 0) + 1), ' ');
+  groups.pop_back();  // the "\n"
+  const std::string names[] = {absl::StrCat("per-iteration, ", s.unit),
+                               wide ? absl::StrCat("reference, ", s.unit) : "reference"};
+  size_t at = SegmentWidth(layout, 0) + 3;
+  for (size_t g = 1; g <= 2; ++g) {
+    groups.resize(at, ' ');
+    absl::StrAppend(&groups, PadRight(names[g - 1], SegmentWidth(layout, g)), " | ");
+    at += SegmentWidth(layout, g) + 3;
+  }
   groups = absl::StrCat(absl::StripTrailingAsciiWhitespace(groups), "\n");
-  return groups + NarrowLine({{"size B", "runs", throughput ? "KB/s" : "RTT", "± 95% CI"},
-                              {"mean", "p50", "p99", "zero%"},
-                              {absl::StrCat("avg ", s.unit)},
-                              {"lost%", "faults"}});
+  const std::vector<std::string> lead = {"size B", "runs", throughput ? "KB/s" : "RTT", "± 95% CI"};
+  if (wide) {
+    return groups + Line(layout, {lead,
+                                  {"mean", "sd", "p50", "p99", "zero%"},
+                                  {"avg", "sd"},
+                                  {"lost%", "retried", "faults"}});
+  }
+  return groups + Line(layout, {lead,
+                                {"mean", "p50", "p99", "zero%"},
+                                {absl::StrCat("avg ", s.unit)},
+                                {"lost%", "faults"}});
 }
 
 }  // namespace
@@ -301,13 +323,7 @@ TimeUnit TableTimeUnit(const std::vector<RunRecord>& records) {
 }
 
 std::string FormatTableHeader(TableStyle style, TableWidth width, TimeUnit unit) {
-  if (width == TableWidth::kNarrow) return NarrowHeader(style, ScaleOf(style, width, unit));
-  const char* lead = style == TableStyle::kThroughput  ? "throughput KB/s"
-                     : style == TableStyle::kRttMillis ? "avg RTT ms"
-                                                       : "avg RTT us";
-  return absl::StrFormat("%8s %4s %16s %10s | %-41s | %-23s | %s\n", "size B", "runs", lead,
-                         "(± 95% CI)", "per-iteration, us: mean     sd    p50   p99  zero%",
-                         "reference avg, us: RTT  sd", "lost%  retried  faults");
+  return Header(width == TableWidth::kWide ? kWide : kNarrow, style, ScaleOf(style, width, unit));
 }
 
 std::string FormatTableRow(const std::vector<RunRecord>& records, size_t size_bytes,
