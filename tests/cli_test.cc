@@ -1,6 +1,9 @@
 // The command line end to end, on the binary: -h, what --help lists, "did you mean" for a
 // mistyped flag, --version, and --format=json for the modes that measure nothing.
 #include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <regex>
 #include <string>
 #include <utility>
@@ -134,6 +137,29 @@ JsonValue ProvenancedJson(const std::string& text, const std::string& mode) {
   const JsonValue* mode_value = json->Get("mode");
   EXPECT_TRUE(mode_value != nullptr && mode_value->text == mode) << text;
   return *json;
+}
+
+// Issue 32: --output=F --format=json also printed the JSON to stdout. As Google
+// Benchmark's --benchmark_out: the console keeps its table, the file gets the format.
+TEST(CliTest, OutputGetsTheFormatAndTheConsoleKeepsItsTable) {
+  const std::string path = absl::StrCat(std::getenv("TEST_TMPDIR"), "/out.json");
+  const HarnessResult r = RunHarness(absl::StrCat(
+      "--transport=sim --experiment=sweep --sizes=32,64 --iterations=50 --runs=2 --wide "
+      "--format=json --output=",
+      path));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("averaged, us")) << r.out;  // the wide table, on stdout
+  EXPECT_THAT(r.out, HasSubstr("retried")) << r.out;
+  EXPECT_THAT(r.out, Not(HasSubstr("\"schema_version\""))) << r.out;
+  std::ifstream file(path);
+  const std::string written((std::istreambuf_iterator<char>(file)), {});
+  ProvenancedJson(written, "sweep");
+  // "-" is standard output: the format goes there instead of the table.
+  const HarnessResult dash = RunHarness(
+      "--transport=sim --experiment=sweep --sizes=32 --iterations=50 --runs=2 --format=json "
+      "--output=-");
+  ASSERT_EQ(dash.exit_code, 0) << dash.err;
+  ProvenancedJson(dash.out, "sweep");
 }
 
 TEST(CliTest, ListClocksClockInfoAndAnalyzeTakeFormatJson) {

@@ -120,9 +120,10 @@ ABSL_FLAG(bool, quiet, Defaults().quiet,
           "second after the first, written between runs, never during one: rewritten in place on "
           "a terminal, a line each otherwise).");
 ABSL_FLAG(std::string, output, Defaults().output,
-          "Also write the results, in --format, to this file (written whole or not at all; a "
-          "relative path is relative to where you ran bazel run). Only a new or regular file "
-          "is written; - is standard output, where the results go anyway.");
+          "Write the results in --format to this file, whole or not at all (a relative path is "
+          "relative to where you ran bazel run; only a new or regular file is written). As "
+          "Google Benchmark's --benchmark_out: the console keeps its table, the file gets "
+          "--format. - is standard output, which then gets --format instead of the table.");
 ABSL_FLAG(std::string, percentiles, Defaults().percentiles,
           "Per-iteration percentiles for CSV and JSON, pooled over every valid reading of "
           "every run of a size, each with a 95% interval from order statistics: up to 12, "
