@@ -28,6 +28,7 @@
 #include "harness/cli/duration_flag.h"
 #include "harness/cli/flag_hints.h"
 #include "harness/cli/flag_settings.h"
+#include "harness/cli/help/grouped_help.h"
 #include "harness/cli/plan_clocks.h"
 #include "harness/cli/presets.h"
 #include "harness/output/build_info.h"
@@ -138,9 +139,9 @@ ABSL_FLAG(uint64_t, seed, Defaults().seed, "Seed for everything random (tick pha
 ABSL_FLAG(DurationFlag, receive_timeout, DurationFlag{Defaults().receive_timeout},
           "Longest wait for one echo: a lost datagram is counted after this long; a silent "
           "stream or pipe peer ends the run after this long, or up to a quarter more (from "
-          "20ms their waits are bounded by a periodic tick, not a timer per receive). Default: 1s "
-          "during warm-up, then 1000 times the warm-up's "
-          "mean round trip, within [250ms, 10s]. Given: 1us..1h, or none: receives without "
+          "20ms their waits are bounded by a periodic tick, not a timer per receive). Not given: "
+          "1s during the warm-up, then 1000 times the warm-up's median round trip, within "
+          "[250ms, 10s]. Given: 1us..1h, or none: receives without "
           "a bound, as the bare loop's (no watchdog, no SO_RCVTIMEO; a local echo peer "
           "only; a lost datagram or a stopped peer then holds the run until Ctrl-C).");
 ABSL_FLAG(bool, busy_poll, Defaults().busy_poll,
@@ -331,6 +332,21 @@ void SetUsage() {
       "\nExit codes: 0 done, 1 a fault during measurement, 2 bad input, 130/143 signal."));
 }
 
+// Whether the command line asks for the grouped help: --help (or -h) without a value.
+bool AsksForHelp(const std::vector<std::string>& given) {
+  for (const FlagArgument& flag : ScanFlags(given, RegisteredFlagTakesValue)) {
+    if (flag.name == "help" && !flag.value.has_value()) return true;
+  }
+  return false;
+}
+
+// "harness" of "/path/to/harness".
+std::string ProgramName(const char* argv0) {
+  const absl::string_view path = argv0 == nullptr ? "tickbench" : argv0;
+  const size_t slash = path.rfind('/');
+  return std::string(slash == absl::string_view::npos ? path : path.substr(slash + 1));
+}
+
 // The arguments left after the flags, without the program name.
 // -h is --help.
 std::vector<std::string> ParseFlags(int argc, char** argv) {
@@ -352,7 +368,16 @@ std::vector<std::string> ParseFlags(int argc, char** argv) {
       argc, args.data(), absl::flags_internal::ArgvListAction::kRemoveParsedArgs,
       absl::flags_internal::UsageFlagsAction::kIgnoreUsage,
       absl::flags_internal::OnUndefinedFlag::kAbortIfUndefined);
-  // Every flag parsed: now --help, --helpfull, --version, --only_check_args, ...
+  // Every flag parsed: now --help (tickbench's groups), then Abseil's --helpfull,
+  // --help=SUBSTRING, --version, --only_check_args, ...
+  if (AsksForHelp(given)) {
+    std::cout << ProgramName(argv[0]) << ": " << absl::ProgramUsageMessage() << "\n"
+              << GroupedFlagHelp()
+              << "\n--helpfull lists Abseil's own flags too; --help=SUBSTRING the flags whose "
+                 "name or help holds SUBSTRING.\n";
+    g_exit_code_during_parse = kExitOk;
+    std::exit(kExitOk);
+  }
   if (absl::flags_internal::HandleUsageFlags(std::cout, absl::ProgramUsageMessage()) != -1) {
     g_exit_code_during_parse = kExitOk;
     std::exit(kExitOk);
