@@ -70,6 +70,22 @@ TEST(SweepReportTest, AColumnKeepsItsFirstRowsDecimalsAndAFigureItsGridsDigits) 
   EXPECT_THAT(coarse, Not(HasSubstr("28.00"))) << coarse;
 }
 
+// Issue 32: a per-iteration mean's interval of -72292 to 297042 ns in the JSON where the
+// size's interval was clipped at 0. A time's interval is clipped at 0 in every output.
+TEST(SweepReportTest, ATimesIntervalIsClippedAtZeroInCsvAndJson) {
+  std::vector<RunRecord> records = TwoRuns();
+  for (RunRecord& r : records) {
+    r.per_iteration_mean_ci95 = {112374.92, -72291.9, 297041.7};
+    r.per_iteration_mean_ci95.valid = true;
+  }
+  const std::string json = FormatJson(RunContext{}, records, "sweep");
+  EXPECT_THAT(json, HasSubstr("\"mean_ns_ci95\":[0,297041.7]")) << json;
+  EXPECT_THAT(json, Not(HasSubstr("-72291"))) << json;
+  const std::string csv = FormatCsv(records);
+  EXPECT_THAT(csv, HasSubstr(",0.000,297041.700,")) << csv;
+  EXPECT_THAT(csv, Not(HasSubstr("-72291"))) << csv;
+}
+
 TEST(SweepReportTest, TableAggregatesRunsPerSize) {
   const std::string table = FormatTable(TwoRuns(), TableStyle::kThroughput);
   // Throughput 2048 B / 10 us = 204800 KB/s and / 20 us = 102400 KB/s: mean 153600, SD

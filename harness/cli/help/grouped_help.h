@@ -16,8 +16,8 @@
 namespace tickbench::harness {
 
 struct HelpGroup {
-  const char* title;                // "Clocks"
-  std::vector<const char*> flags;   // in the order they are listed
+  const char* title;               // "Clocks"
+  std::vector<const char*> flags;  // in the order they are listed
 };
 
 // The groups, in the order --help prints them.

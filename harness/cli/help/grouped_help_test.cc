@@ -41,8 +41,8 @@ TEST(GroupedHelpTest, EveryFlagIsInExactlyOneGroup) {
     EXPECT_NE(at, std::string::npos) << name;
     EXPECT_EQ(help.find(line, at + 1), std::string::npos) << name << " twice";
   }
-  for (const char* title : {"What to run", "Clocks", "Transports", "Outputs", "Analysis",
-                            "Remote"}) {
+  for (const char* title :
+       {"What to run", "Clocks", "Transports", "Outputs", "Analysis", "Remote"}) {
     EXPECT_TRUE(absl::StrContains(help, absl::StrCat("\n", title, ":\n"))) << title;
   }
 }
@@ -56,7 +56,8 @@ TEST(GroupedHelpTest, TheDefaultsPrintedAreTheFlagsOwn) {
     if (value.empty()) {
       EXPECT_FALSE(shown.empty()) << name;
     } else {
-      EXPECT_TRUE(absl::StartsWith(shown, value)) << "--" << name << ": " << shown << " vs " << value;
+      EXPECT_TRUE(absl::StartsWith(shown, value))
+          << "--" << name << ": " << shown << " vs " << value;
     }
   }
   EXPECT_EQ(HelpDefault("iterations"), "1000 (udp_rtt: 5000)");
