@@ -1,5 +1,7 @@
 #include "harness/report/study_report.h"
 
+#include <set>
+
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
@@ -248,9 +250,12 @@ TEST(StudyReportTest, NarrowTableFitsOneHundredColumnsAlignedInOneUnit) {
 // --wide: today's columns, and the prose wrapped as in the narrow table.
 TEST(StudyReportTest, WideTableKeepsEveryColumnAndWrapsItsProse) {
   const std::string table = FormatStudyTable(MixedCells(1.3e6), TableWidth::kWide);
-  EXPECT_THAT(table, HasSubstr(" size B | truth us (sd runs) | averaged us (95% CI)      err%  "
-                               "bound% | per-iteration us: mean    sd   p50   min zero% | theory: "
-                               "f pred/obs     |  phase p | probe ns/read (read)\n"));
+  // Two header lines laid out as the rows are: the groups, then the columns.
+  EXPECT_THAT(table, HasSubstr("| truth, us       | averaged, us             | per-iteration, us"));
+  EXPECT_THAT(table, HasSubstr("\nsize B | truth (sd runs) | RTT (95% CI) err% bound% | mean "));
+  EXPECT_THAT(table, HasSubstr(" min zero% |"));
+  EXPECT_THAT(table, HasSubstr(" f pred/obs verdict"));
+  EXPECT_THAT(table, HasSubstr("| phase p | ns/read (read)\n"));
   EXPECT_THAT(table, HasSubstr("phase p: chi-square test"));
   const size_t prose = table.find("\nReadings in ticks");
   ASSERT_NE(prose, std::string::npos);
@@ -258,6 +263,35 @@ TEST(StudyReportTest, WideTableKeepsEveryColumnAndWrapsItsProse) {
     EXPECT_LE(DisplayWidth(line), kTableColumns) << line;
   }
   EXPECT_THAT(table, testing::ContainsRegex("\n  word0 word1 [^\n]*\n    word[0-9]+ "));
+}
+
+// Issue 32: the study's theory column ("0.0020/0.0000 agrees" past its 11 characters) and
+// the histogram lines were out of line. Every line of each table (its headers too) has
+// its separators at the same offsets, and the histogram's sizes line up.
+TEST(StudyReportTest, EveryLineOfATableHasItsColumnsAtTheSameOffsets) {
+  StudyCell wide_shares = Cell("tick:10ms:uniqtime-with-a-long-name", 64);
+  wide_shares.prediction.f = 0.0020;
+  wide_shares.observed.share_above_n = 0.00001;
+  const std::vector<StudyCell> cells = {Cell("tick:10ms", 32), Cell("tick:10ms", 1024),
+                                        wide_shares};
+  for (TableWidth width : {TableWidth::kNarrow, TableWidth::kWide}) {
+    const std::string table = FormatStudyTable(cells, width);
+    std::vector<size_t> bars;
+    for (absl::string_view line : absl::StrSplit(table, '\n')) {
+      if (absl::StartsWith(line, "Readings")) break;
+      if (!absl::StrContains(line, '|')) continue;
+      if (bars.empty()) bars = Separators(line);
+      EXPECT_EQ(Separators(line), bars) << line << "\n" << table;
+    }
+    EXPECT_FALSE(bars.empty()) << table;
+    // The histogram's lines: " B: " at one offset.
+    const size_t histograms = table.find("Readings in ticks of T");
+    std::set<size_t> offsets;
+    for (absl::string_view line : absl::StrSplit(table.substr(histograms), '\n')) {
+      if (absl::StrContains(line, " B: ")) offsets.insert(line.find(" B: "));
+    }
+    EXPECT_EQ(offsets.size(), 1u) << table.substr(histograms);
+  }
 }
 
 }  // namespace

@@ -167,33 +167,65 @@ std::string ClockHeading(const StudyCell& c) {
                   kTableColumns, 2);
 }
 
-// Today's header and row, every column (--wide).
-std::string WideHeader() {
-  return absl::StrFormat("%7s | %18s | %-22s %7s %7s | %-39s | %-22s | %8s | %s\n", "size B",
-                         "truth us (sd runs)", "averaged us (95% CI)", "err%", "bound%",
-                         "per-iteration us: mean    sd   p50   min zero%", "theory: f pred/obs",
-                         "phase p", "probe ns/read (read)");
+// A table of the study: segments of cells, joined by " | "; cells by one space. Each
+// column as wide as its widest cell or name over the whole table, so that every clock's
+// rows, and every line of a clock's rows, have their columns at the same offsets.
+using Cells = std::vector<std::string>;
+struct StudyLayout {
+  std::vector<size_t> segments;     // cells per segment
+  std::vector<size_t> left;         // the left-aligned columns; the rest right-aligned
+  std::vector<std::string> groups;  // a name over each segment, "" for none
+};
+
+std::string Line(const StudyLayout& layout, const Cells& cells, const std::vector<size_t>& widths) {
+  std::string line;
+  size_t column = 0;
+  for (size_t g = 0; g < layout.segments.size(); ++g) {
+    if (g > 0) line += " | ";
+    for (size_t i = 0; i < layout.segments[g]; ++i, ++column) {
+      if (i > 0) line += ' ';
+      const bool left =
+          std::find(layout.left.begin(), layout.left.end(), column) != layout.left.end();
+      line +=
+          left ? PadRight(cells[column], widths[column]) : PadLeft(cells[column], widths[column]);
+    }
+  }
+  return absl::StrCat(absl::StripTrailingAsciiWhitespace(line), "\n");
 }
 
-std::string WideRow(const StudyCell& c, const StudyDigits& d) {
-  const Unit us;
-  return absl::StrFormat(
-      "%7d | %9s (%6s) | %-22s %7s %7s | %18s %5s %5s %5s %5s | %11s %-10s | %8s | "
-      "%6s (%.1f)\n",
-      c.size_bytes, At(c.truth_ns, us, d.truth), At(c.truth_spread_ns, us, d.truth),
-      AveragedText(c, us, d), PercentOfTruth(c, c.averaged_error_ns),
-      PercentOfTruth(c, c.total_bound_ns()), At(c.per_iteration.mean, us, d.mean),
-      At(c.per_iteration.sd, us, d.sd), At(c.per_iteration.p50, us, d.p50),
-      At(c.per_iteration.min, us, d.p50), ZeroPercent(c), TheoryShares(c), Verdict(c),
-      c.phase_tested ? absl::StrFormat("%.2g", c.phase_test.p_value) : "-",
-      FigureText(c.probe_effect_ns_per_read, 1, kNoFigureTable), c.read_cost_ns);
+// The two header lines: group names over their segments, then the column names.
+std::string Header(const StudyLayout& layout, const std::vector<size_t>& widths,
+                   const Cells& names) {
+  std::vector<std::string> parts;
+  size_t column = 0;
+  for (size_t g = 0; g < layout.segments.size(); ++g) {
+    size_t w = layout.segments[g] - 1;
+    for (size_t i = 0; i < layout.segments[g]; ++i) w += widths[column++];
+    parts.push_back(PadRight(layout.groups[g], w));
+  }
+  return absl::StrCat(absl::StripTrailingAsciiWhitespace(absl::StrJoin(parts, " | ")), "\n",
+                      Line(layout, names, widths));
 }
 
-// The narrow table: segments of cells, joined by " | "; cells by one space. Each column
-// as wide as its widest cell or name over the whole table, so every clock's rows align.
-constexpr size_t kSegments[] = {2, 3, 4, 1};
-constexpr size_t kColumns = 10;
-using Cells = std::vector<std::string>;  // kColumns of them
+// The rows of `cells` (each made by `row`) under each clock's heading and header.
+std::string LaidOut(const std::vector<StudyCell>& cells, const StudyLayout& layout,
+                    const Cells& names, const std::vector<Cells>& rows) {
+  std::vector<size_t> widths(names.size());
+  for (size_t i = 0; i < names.size(); ++i) widths[i] = DisplayWidth(names[i]);
+  for (const Cells& row : rows) {
+    for (size_t i = 0; i < names.size(); ++i) widths[i] = std::max(widths[i], DisplayWidth(row[i]));
+  }
+  std::string text;
+  std::string current;
+  for (size_t k = 0; k < cells.size(); ++k) {
+    if (cells[k].clock != current) {
+      current = cells[k].clock;
+      text += ClockHeading(cells[k]) + Header(layout, widths, names);
+    }
+    text += Line(layout, rows[k], widths);
+  }
+  return text;
+}
 
 Cells NarrowCells(const StudyCell& c, const Unit& u, const StudyDigits& d) {
   return {absl::StrCat(c.size_bytes),
@@ -208,70 +240,53 @@ Cells NarrowCells(const StudyCell& c, const Unit& u, const StudyDigits& d) {
           Verdict(c)};
 }
 
-// Left-aligned: the averaged figure with its interval and the verdict; the rest right.
-bool LeftAligned(size_t column) { return column == 2 || column == 9; }
-
-std::string NarrowLine(const Cells& cells, const std::vector<size_t>& widths) {
-  std::string line;
-  size_t column = 0;
-  for (size_t g = 0; g < std::size(kSegments); ++g) {
-    if (g > 0) line += " | ";
-    for (size_t i = 0; i < kSegments[g]; ++i, ++column) {
-      if (i > 0) line += ' ';
-      line += LeftAligned(column) ? PadRight(cells[column], widths[column])
-                                  : PadLeft(cells[column], widths[column]);
-    }
-  }
-  return absl::StrCat(absl::StripTrailingAsciiWhitespace(line), "\n");
-}
-
-// The two header lines: group names over their segments, then the column names.
-std::string NarrowHeader(const std::vector<size_t>& widths, const Cells& names, const Unit& u) {
-  std::vector<size_t> segment_widths;
-  size_t column = 0;
-  for (size_t cells : kSegments) {
-    size_t w = cells - 1;
-    for (size_t i = 0; i < cells; ++i) w += widths[column++];
-    segment_widths.push_back(w);
-  }
-  const std::string groups[] = {"", absl::StrCat("averaged, ", u.name),
-                                absl::StrCat("per-iteration, ", u.name), ""};
-  std::vector<std::string> parts;
-  for (size_t g = 0; g < std::size(kSegments); ++g) {
-    parts.push_back(PadRight(groups[g], segment_widths[g]));
-  }
-  return absl::StrCat(absl::StripTrailingAsciiWhitespace(absl::StrJoin(parts, " | ")), "\n",
-                      NarrowLine(names, widths));
-}
-
 std::string NarrowTable(const std::vector<StudyCell>& cells) {
   double longest = 0;
   for (const StudyCell& c : cells) longest = std::max(longest, c.truth_ns);
   const Unit u = longest >= 1e7 ? Unit{1e6, "ms"} : Unit{};
+  const StudyLayout layout = {
+      {2, 3, 4, 1},
+      {2, 9},
+      {"", absl::StrCat("averaged, ", u.name), absl::StrCat("per-iteration, ", u.name), ""}};
   const Cells names = {"size B",       absl::StrCat("truth ", u.name),
                        "RTT ± 95% CI", "err%",
                        "bound%",       "mean",
                        "sd",           "p50",
                        "zero%",        "theory"};
-  std::vector<size_t> widths(kColumns);
-  for (size_t i = 0; i < kColumns; ++i) widths[i] = DisplayWidth(names[i]);
   const std::vector<StudyDigits> digits = BlockDigits(cells, u);
   std::vector<Cells> rows;
-  for (const StudyCell& c : cells) {
-    rows.push_back(NarrowCells(c, u, digits[&c - cells.data()]));
-    for (size_t i = 0; i < kColumns; ++i)
-      widths[i] = std::max(widths[i], DisplayWidth(rows.back()[i]));
-  }
-  std::string text;
-  std::string current;
-  for (size_t k = 0; k < cells.size(); ++k) {
-    if (cells[k].clock != current) {
-      current = cells[k].clock;
-      text += ClockHeading(cells[k]) + NarrowHeader(widths, names, u);
-    }
-    text += NarrowLine(rows[k], widths);
-  }
-  return text;
+  for (size_t k = 0; k < cells.size(); ++k) rows.push_back(NarrowCells(cells[k], u, digits[k]));
+  return LaidOut(cells, layout, names, rows);
+}
+
+// Every column (--wide), in us: the truth's SD across runs, the minimum, the shares
+// predicted/observed, the phase test and the probe effect besides the narrow table's.
+Cells WideCells(const StudyCell& c, const StudyDigits& d) {
+  const Unit us;
+  // The narrow table's cells in us: size, truth, averaged, err%, bound%, mean, sd, p50,
+  // zero%, verdict; the wide ones go in among them.
+  Cells cells = NarrowCells(c, us, d);
+  cells.insert(cells.begin() + 2, absl::StrCat("(", At(c.truth_spread_ns, us, d.truth), ")"));
+  cells.insert(cells.begin() + 9, At(c.per_iteration.min, us, d.p50));
+  cells.insert(cells.begin() + 11, TheoryShares(c));
+  cells.push_back(c.phase_tested ? absl::StrFormat("%.2g", c.phase_test.p_value) : "-");
+  cells.push_back(FigureText(c.probe_effect_ns_per_read, 1, kNoFigureTable));
+  cells.push_back(absl::StrFormat("(%.1f)", c.read_cost_ns));
+  return cells;
+}
+
+std::string WideTable(const std::vector<StudyCell>& cells) {
+  const StudyLayout layout = {
+      {1, 2, 3, 5, 2, 1, 2},
+      {3, 12},
+      {"", "truth, us", "averaged, us", "per-iteration, us", "theory", "", "probe"}};
+  const Cells names = {"size B",  "truth",   "(sd runs)", "RTT (95% CI)", "err%",  "bound%",
+                       "mean",    "sd",      "p50",       "min",          "zero%", "f pred/obs",
+                       "verdict", "phase p", "ns/read",   "(read)"};
+  const std::vector<StudyDigits> digits = BlockDigits(cells, Unit{});
+  std::vector<Cells> rows;
+  for (size_t k = 0; k < cells.size(); ++k) rows.push_back(WideCells(cells[k], digits[k]));
+  return LaidOut(cells, layout, names, rows);
 }
 
 constexpr char kNarrowLegend[] =
@@ -306,27 +321,18 @@ constexpr char kWideLegend[] =
     "uniform phases within T (small p: locked). probe: extra time per round trip "
     "when the clock is read once per round trip.\n";
 
-std::string WideTable(const std::vector<StudyCell>& cells) {
-  const std::vector<StudyDigits> digits = BlockDigits(cells, Unit{});
-  std::string text;
-  std::string current;
-  for (size_t k = 0; k < cells.size(); ++k) {
-    if (cells[k].clock != current) {
-      current = cells[k].clock;
-      text += ClockHeading(cells[k]) + WideHeader();
-    }
-    text += WideRow(cells[k], digits[k]);
-  }
-  return text;
-}
-
 }  // namespace
 
 std::string FormatStudyTable(const std::vector<StudyCell>& cells, TableWidth width) {
   std::string text = width == TableWidth::kWide ? WideTable(cells) : NarrowTable(cells);
   absl::StrAppend(&text, "\nReadings in ticks of T (count per number of ticks):\n");
+  // The clocks' column as wide as the longest (28 at least): every line's sizes aligned.
+  size_t clock_width = 28;
+  for (const StudyCell& c : cells)
+    clock_width = std::max(clock_width, DisplayWidth(TerminalText(c.clock)));
   for (const StudyCell& c : cells) {
-    absl::StrAppend(&text, WrapText(absl::StrFormat("  %-28s %6d B: %s\n", TerminalText(c.clock),
+    absl::StrAppend(&text, WrapText(absl::StrFormat("  %s %6d B: %s\n",
+                                                    PadRight(TerminalText(c.clock), clock_width),
                                                     c.size_bytes, Histogram(c.histogram)),
                                     kTableColumns, 4));
   }
