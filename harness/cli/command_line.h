@@ -83,12 +83,13 @@ struct CommandLine {
   std::string report;  // --report=FILE.html (harness/page/report_page.h)
   std::string
       compare;  // --compare=A.json,B.json, a mode of its own (harness/commands/compare_command.h)
-  std::string percentiles = "50,90,99";  // pooled over runs (harness/report/run_readings.h)
-  std::string raw;                       // every reading as CSV to this file
-  bool csv_context = true;               // --format=csv: the context as leading '#' lines
-  bool quiet = false;                    // no progress line while a sweep runs
-  bool wide = false;                     // --format=table: every column, past 100 columns
-  std::set<std::string> specified;       // names of the flags given on the command line
+  std::string percentiles =
+      "50,90,99";                   // pooled over runs (harness/report/readings/run_readings.h)
+  std::string raw;                  // every reading as CSV to this file
+  bool csv_context = true;          // --format=csv: the context as leading '#' lines
+  bool quiet = false;               // no progress line while a sweep runs
+  bool wide = false;                // --format=table: every column, past 100 columns
+  std::set<std::string> specified;  // names of the flags given on the command line
   // Every tickbench flag with its value, type and whether it was given (flags.cc).
   std::vector<Setting> settings;
   // The flags given, by name in order, with their values as Abseil prints them: for the

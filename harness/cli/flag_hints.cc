@@ -20,42 +20,6 @@
 
 namespace tickbench::harness {
 
-int EditDistance(absl::string_view a, absl::string_view b) {
-  // Optimal string alignment: Levenshtein plus transpositions of neighbours.
-  const size_t n = a.size(), m = b.size();
-  std::vector<std::vector<int>> d(n + 1, std::vector<int>(m + 1));
-  for (size_t i = 0; i <= n; ++i) d[i][0] = static_cast<int>(i);
-  for (size_t j = 0; j <= m; ++j) d[0][j] = static_cast<int>(j);
-  for (size_t i = 1; i <= n; ++i) {
-    for (size_t j = 1; j <= m; ++j) {
-      const int cost = a[i - 1] == b[j - 1] ? 0 : 1;
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
-        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-      }
-    }
-  }
-  return d[n][m];
-}
-
-std::string NearestName(absl::string_view typed, const std::vector<std::string>& names) {
-  const int allowed = typed.size() <= 4 ? 1 : typed.size() <= 8 ? 2 : 3;
-  std::string best;
-  int best_distance = allowed + 1;
-  for (const std::string& name : names) {
-    const int distance = EditDistance(typed, name);
-    if (distance < best_distance) {
-      best = name;
-      best_distance = distance;
-    }
-  }
-  if (!best.empty() || typed.size() < 3) return best;
-  for (const std::string& name : names) {
-    if (absl::StartsWith(name, typed) && (best.empty() || name.size() < best.size())) best = name;
-  }
-  return best;
-}
-
 std::vector<FlagArgument> ScanFlags(
     const std::vector<std::string>& args,
     const std::function<bool(absl::string_view name)>& takes_value) {
@@ -90,9 +54,10 @@ std::vector<std::string> UnknownFlagHints(const std::vector<std::string>& args,
     const absl::string_view name = flag.name;
     if (known(name) || (absl::StartsWith(name, "no") && known(name.substr(2)))) continue;
     const std::string nearest = NearestName(name, names);
-    if (nearest.empty()) continue;
     hints.push_back(absl::StrCat("tickbench: unknown flag --", absl::CHexEscape(name),
-                                 "; did you mean --", nearest, "?"));
+                                 nearest.empty()
+                                     ? " (--help lists every flag)"
+                                     : absl::StrCat("; did you mean --", nearest, "?")));
   }
   return hints;
 }
@@ -158,7 +123,8 @@ std::string NumberProblem(NumberKind kind, absl::string_view text) {
   int64_t integer = 0;
   uint64_t whole = 0;
   if (kind == NumberKind::kDuration) {
-    return AbslParseFlag(text, &duration, &error) ? "" : "not a duration with its unit";
+    if (AbslParseFlag(text, &duration, &error)) return "";
+    return error.empty() ? "not a duration with its unit" : error;
   }
   if (absl::StrContains(absl::AsciiStrToLower(stripped), "0x") ||
       (kind == NumberKind::kInteger ? absl::SimpleAtoi(stripped, &integer)

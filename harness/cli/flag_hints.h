@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "harness/cli/hints/near_names.h"
 
 namespace tickbench::harness {
 
@@ -26,20 +27,11 @@ struct FlagArgument {
 std::vector<FlagArgument> ScanFlags(const std::vector<std::string>& args,
                                     const std::function<bool(absl::string_view name)>& takes_value);
 
-// Levenshtein distance (insertions, deletions, substitutions; a swap of neighbours counts 1,
-// as typing them in the wrong order is one slip).
-int EditDistance(absl::string_view a, absl::string_view b);
-
-// The name in `names` nearest to `typed`, when near enough to be what was meant: at most
-// 1 edit for names up to 4 characters, 2 up to 8, 3 beyond. Ties go to the first in
-// `names`. "" when none is that near. A prefix of a name (--iter for --iterations) is
-// also offered: the shortest name it begins, if it is 3 characters or longer.
-std::string NearestName(absl::string_view typed, const std::vector<std::string>& names);
-
-// The hint lines for the arguments of a command line (without the program name) that
-// name no flag in `names`: "tickbench: unknown flag --X; did you mean --Y?" for each that
-// has a near name. `takes_value(name)` says whether a known flag given without "=value"
-// consumes the next argument; "--" ends the flags. A "--noNAME" of a known NAME is known.
+// The lines for the arguments of a command line (without the program name) that name no
+// flag in `names`, one per flag: "tickbench: unknown flag --X; did you mean --Y?" where a
+// name is near, else "tickbench: unknown flag --X (--help lists every flag)".
+// `takes_value(name)` says whether a known flag given without "=value" consumes the next
+// argument; "--" ends the flags. A "--noNAME" of a known NAME is known.
 std::vector<std::string> UnknownFlagHints(const std::vector<std::string>& args,
                                           const std::vector<std::string>& names,
                                           bool (*takes_value)(absl::string_view name));
@@ -49,7 +41,8 @@ std::vector<std::string> UnknownFlagHints(const std::vector<std::string>& args,
 // --iterations: must be 1..1000000000; got '99999999999999999999', past what a whole
 // number holds here" for whole numbers past 64 bits or not whole, durations that are NaN,
 // written with an exponent or past what a duration holds. ParseCommandLine prints them
-// beside Abseil's error. The ranges are the plan's (MakePlan), tested to agree.
+// instead of Abseil's error, one line per mistake. The ranges are the plan's (MakePlan),
+// tested to agree.
 std::vector<std::string> NumberValueHints(const std::vector<std::string>& args);
 
 }  // namespace tickbench::harness

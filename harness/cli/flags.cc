@@ -28,6 +28,7 @@
 #include "harness/cli/duration_flag.h"
 #include "harness/cli/flag_hints.h"
 #include "harness/cli/flag_settings.h"
+#include "harness/cli/help/grouped_help.h"
 #include "harness/cli/plan_clocks.h"
 #include "harness/cli/presets.h"
 #include "harness/output/build_info.h"
@@ -120,9 +121,10 @@ ABSL_FLAG(bool, quiet, Defaults().quiet,
           "second after the first, written between runs, never during one: rewritten in place on "
           "a terminal, a line each otherwise).");
 ABSL_FLAG(std::string, output, Defaults().output,
-          "Also write the results, in --format, to this file (written whole or not at all; a "
-          "relative path is relative to where you ran bazel run). Only a new or regular file "
-          "is written; - is standard output, where the results go anyway.");
+          "Write the results in --format to this file, whole or not at all (a relative path is "
+          "relative to where you ran bazel run; only a new or regular file is written). As "
+          "Google Benchmark's --benchmark_out: the console keeps its table, the file gets "
+          "--format. - is standard output, which then gets --format instead of the table.");
 ABSL_FLAG(std::string, percentiles, Defaults().percentiles,
           "Per-iteration percentiles for CSV and JSON, pooled over every valid reading of "
           "every run of a size, each with a 95% interval from order statistics: up to 12, "
@@ -137,9 +139,9 @@ ABSL_FLAG(uint64_t, seed, Defaults().seed, "Seed for everything random (tick pha
 ABSL_FLAG(DurationFlag, receive_timeout, DurationFlag{Defaults().receive_timeout},
           "Longest wait for one echo: a lost datagram is counted after this long; a silent "
           "stream or pipe peer ends the run after this long, or up to a quarter more (from "
-          "20ms their waits are bounded by a periodic tick, not a timer per receive). Default: 1s "
-          "during warm-up, then 1000 times the warm-up's "
-          "mean round trip, within [250ms, 10s]. Given: 1us..1h, or none: receives without "
+          "20ms their waits are bounded by a periodic tick, not a timer per receive). Not given: "
+          "1s during the warm-up, then 1000 times the warm-up's median round trip, within "
+          "[250ms, 10s]. Given: 1us..1h, or none: receives without "
           "a bound, as the bare loop's (no watchdog, no SO_RCVTIMEO; a local echo peer "
           "only; a lost datagram or a stopped peer then holds the run until Ctrl-C).");
 ABSL_FLAG(bool, busy_poll, Defaults().busy_poll,
@@ -263,16 +265,32 @@ constexpr int kExitUsage = 2;
 // help flags are handled here, after the parse: a bad flag beside --help is still an
 // error (2); --help alone is 0.
 int g_exit_code_during_parse = -1;
-// "did you mean" lines for unknown flags, printed when the parse exits on them.
-std::vector<std::string>* g_unknown_flag_hints = nullptr;
 void RewriteParseExit() {
   if (g_exit_code_during_parse < 0) return;
-  if (g_unknown_flag_hints != nullptr && g_exit_code_during_parse == kExitUsage) {
-    for (const std::string& hint : *g_unknown_flag_hints) std::cerr << hint << "\n";
-  }
   std::cout.flush();  // _exit() skips the flush that exit() would have done
   std::fflush(nullptr);
   _exit(g_exit_code_during_parse);
+}
+
+// The mistakes tickbench names itself, one line each, before Abseil's parser sees the
+// command line: unknown flags (with the nearest name) and number values a flag cannot hold
+// (with its range). Abseil would print its own "ERROR: ..." line for each as well, so the
+// parse does not run when there is one. With --undefok the unknown flags are Abseil's to
+// judge.
+std::vector<std::string> MistakesBeforeParse(const std::vector<std::string>& given) {
+  std::vector<std::string> lines;
+  const bool undefok = std::any_of(given.begin(), given.end(), [](const std::string& arg) {
+    return absl::StartsWith(arg, "--undefok") || absl::StartsWith(arg, "-undefok");
+  });
+  // Abseil's usage flags are not among the registered ones.
+  std::vector<std::string> names = RegisteredFlagNames();
+  for (const char* usage : {"help", "helpfull", "helpshort", "helppackage", "helpon", "helpmatch",
+                            "version", "only_check_args"}) {
+    if (std::find(names.begin(), names.end(), usage) == names.end()) names.push_back(usage);
+  }
+  if (!undefok) lines = UnknownFlagHints(given, names, RegisteredFlagTakesValue);
+  for (std::string& line : NumberValueHints(given)) lines.push_back(std::move(line));
+  return lines;
 }
 
 // The experiments, each described in lines of at most 100 columns, for --help.
@@ -314,6 +332,21 @@ void SetUsage() {
       "\nExit codes: 0 done, 1 a fault during measurement, 2 bad input, 130/143 signal."));
 }
 
+// Whether the command line asks for the grouped help: --help (or -h) without a value.
+bool AsksForHelp(const std::vector<std::string>& given) {
+  for (const FlagArgument& flag : ScanFlags(given, RegisteredFlagTakesValue)) {
+    if (flag.name == "help" && !flag.value.has_value()) return true;
+  }
+  return false;
+}
+
+// "harness" of "/path/to/harness".
+std::string ProgramName(const char* argv0) {
+  const absl::string_view path = argv0 == nullptr ? "tickbench" : argv0;
+  const size_t slash = path.rfind('/');
+  return std::string(slash == absl::string_view::npos ? path : path.substr(slash + 1));
+}
+
 // The arguments left after the flags, without the program name.
 // -h is --help.
 std::vector<std::string> ParseFlags(int argc, char** argv) {
@@ -324,10 +357,10 @@ std::vector<std::string> ParseFlags(int argc, char** argv) {
     if (absl::string_view(args[i]) == "-h") args[i] = help;
   }
   const std::vector<std::string> given(args.begin() + 1, args.end());
-  g_unknown_flag_hints = new std::vector<std::string>(
-      UnknownFlagHints(given, RegisteredFlagNames(), RegisteredFlagTakesValue));
-  // Abseil names a number flag whose value it cannot parse, not the flag's range: add it.
-  for (std::string& hint : NumberValueHints(given)) g_unknown_flag_hints->push_back(hint);
+  if (const std::vector<std::string> mistakes = MistakesBeforeParse(given); !mistakes.empty()) {
+    for (const std::string& line : mistakes) std::cerr << line << "\n";
+    std::exit(kExitUsage);
+  }
   g_exit_code_during_parse = kExitUsage;
   std::atexit(RewriteParseExit);
   // Abseil 20220623 offers no public parse that leaves the help flags to the caller.
@@ -335,7 +368,16 @@ std::vector<std::string> ParseFlags(int argc, char** argv) {
       argc, args.data(), absl::flags_internal::ArgvListAction::kRemoveParsedArgs,
       absl::flags_internal::UsageFlagsAction::kIgnoreUsage,
       absl::flags_internal::OnUndefinedFlag::kAbortIfUndefined);
-  // Every flag parsed: now --help, --helpfull, --version, --only_check_args, ...
+  // Every flag parsed: now --help (tickbench's groups), then Abseil's --helpfull,
+  // --help=SUBSTRING, --version, --only_check_args, ...
+  if (AsksForHelp(given)) {
+    std::cout << ProgramName(argv[0]) << ": " << absl::ProgramUsageMessage() << "\n"
+              << GroupedFlagHelp()
+              << "\n--helpfull lists Abseil's own flags too; --help=SUBSTRING the flags whose "
+                 "name or help holds SUBSTRING.\n";
+    g_exit_code_during_parse = kExitOk;
+    std::exit(kExitOk);
+  }
   if (absl::flags_internal::HandleUsageFlags(std::cout, absl::ProgramUsageMessage()) != -1) {
     g_exit_code_during_parse = kExitOk;
     std::exit(kExitOk);

@@ -8,7 +8,9 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "core/board_rows.h"
+#include "harness/cli/hints/near_names.h"
 #include "harness/cli/plan.h"
 #include "harness/cli/plan_bounds.h"
 #include "harness/cli/plan_clocks.h"
@@ -51,7 +53,11 @@ absl::Status ResolveTransport(PlanState& st) {
                                     "--config=cortex_m3 //harness (docs/platforms.md)"));
       }
     }
-    return BadFlag("transport", row.status().message());
+    std::vector<std::string> names;
+    for (const transport::TransportInfo& info : transport::RegisteredTransports()) {
+      names.push_back(info.name);
+    }
+    return WithDidYouMean(BadFlag("transport", row.status().message()), plan.transport, names);
   }
   plan.simulate = (*row)->simulated;
   if (plan.simulate) {
@@ -148,9 +154,11 @@ absl::Status ResolveReference(PlanState& st) {
   } else {
     absl::StatusOr<timing::ClockSpec> reference = timing::ParseClockSpec(c.reference_clock);
     if (!reference.ok()) {
-      return absl::Status(
-          reference.status().code(),
-          absl::StrCat("--reference_clock: ", reference.status().message(), " (or auto, none)"));
+      return WithClockHint(
+          absl::Status(reference.status().code(),
+                       absl::StrCat("--reference_clock: ", reference.status().message(),
+                                    " (or auto, none)")),
+          c.reference_clock);
     }
     if (reference->kind == timing::ClockKind::kVirtual) {
       return BadFlag("reference_clock", "virtual time runs only in simulation (--transport=sim)");
@@ -167,11 +175,9 @@ absl::Status ResolveStudyClocks(PlanState& st) {
   Plan& plan = st.plan;
   if (plan.study) {
     if (Given(c, "clocks")) {
-      absl::StatusOr<std::vector<timing::ClockSpec>> clocks = timing::ParseClockSpecList(c.clocks);
-      if (!clocks.ok()) {
-        return absl::Status(clocks.status().code(),
-                            BadFlag("clocks", clocks.status().message()).message());
-      }
+      absl::StatusOr<std::vector<timing::ClockSpec>> clocks =
+          ParseClockListFlag("clocks", c.clocks);
+      if (!clocks.ok()) return clocks.status();
       plan.study_clocks = *clocks;
     } else {
       plan.study_clocks = DefaultStudyClocks(plan.simulate);

@@ -4,9 +4,51 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "harness/cli/hints/near_names.h"
 #include "platform/cpu/cycle_counter.h"
+#include "timing/clocks/clock_registry.h"
+#include "timing/clocks/os_clocks.h"
 
 namespace tickbench::harness {
+
+namespace {
+
+std::vector<std::string> ClockIdFlagNames() {
+  std::vector<std::string> names;
+  for (const timing::ClockIdName& id : timing::ClockIdNames()) names.push_back(id.flag_name);
+  return names;
+}
+
+}  // namespace
+
+absl::Status WithClockHint(absl::Status refused, absl::string_view text) {
+  const std::vector<absl::string_view> parts = absl::StrSplit(text, ':');
+  refused = WithDidYouMean(refused, parts[0], timing::ClockKindNames());
+  if (parts[0] == "clock_gettime" && parts.size() > 1) {
+    refused = WithDidYouMean(refused, parts[1], ClockIdFlagNames());
+  }
+  return refused;
+}
+
+absl::StatusOr<timing::ClockSpec> ParseClockFlag(absl::string_view flag, absl::string_view text) {
+  absl::StatusOr<timing::ClockSpec> spec = timing::ParseClockSpec(text);
+  if (spec.ok()) return spec;
+  return absl::Status(spec.status().code(),
+                      WithClockHint(BadFlag(flag, spec.status().message()), text).message());
+}
+
+absl::StatusOr<std::vector<timing::ClockSpec>> ParseClockListFlag(absl::string_view flag,
+                                                                  absl::string_view text) {
+  absl::StatusOr<std::vector<timing::ClockSpec>> specs = timing::ParseClockSpecList(text);
+  if (specs.ok()) return specs;
+  for (absl::string_view item : absl::StrSplit(text, ',')) {
+    if (absl::StatusOr<timing::ClockSpec> one = ParseClockFlag(flag, item); !one.ok()) {
+      return one.status();
+    }
+  }
+  return absl::Status(specs.status().code(), BadFlag(flag, specs.status().message()).message());
+}
 
 absl::StatusOr<timing::ClockSpec> ClockFromFlags(const CommandLine& c) {
   absl::StatusOr<timing::ClockSpec> spec;
@@ -16,22 +58,21 @@ absl::StatusOr<timing::ClockSpec> ClockFromFlags(const CommandLine& c) {
                      "give the clock either as one spec (tick:20ms) or with "
                      "--clock_id/--tick_period, not both");
     }
-    spec = timing::ParseClockSpec(c.clock);
-    if (!spec.ok())
-      return absl::Status(spec.status().code(),
-                          BadFlag("clock", spec.status().message()).message());
+    spec = ParseClockFlag("clock", c.clock);
+    if (!spec.ok()) return spec.status();
   } else {
-    spec = timing::ParseClockSpec(c.clock);
-    if (!spec.ok())
-      return absl::Status(spec.status().code(),
-                          BadFlag("clock", spec.status().message()).message());
+    spec = ParseClockFlag("clock", c.clock);
+    if (!spec.ok()) return spec.status();
     if (Given(c, "clock_id")) {
       if (spec->kind != timing::ClockKind::kClockGettime) {
         return BadFlag("clock_id", "applies only to --clock=clock_gettime");
       }
       absl::StatusOr<timing::ClockSpec> with_id =
           timing::ParseClockSpec(absl::StrCat("clock_gettime:", c.clock_id));
-      if (!with_id.ok()) return BadFlag("clock_id", with_id.status().message());
+      if (!with_id.ok()) {
+        return WithDidYouMean(BadFlag("clock_id", with_id.status().message()), c.clock_id,
+                              ClockIdFlagNames());
+      }
       spec = with_id;
     }
     if (Given(c, "tick_period") && spec->kind != timing::ClockKind::kTick) {

@@ -11,6 +11,17 @@
 
 namespace tickbench::harness {
 
+// The spec `text` of the flag `flag` (--clock, --reference_clock, an item of --clocks),
+// or its refusal naming the flag, with "did you mean rdtsc?" where the clock's name (or a
+// clock_gettime id) is near one this build offers (--clock=tsc, clock_gettime:monotnic).
+absl::StatusOr<timing::ClockSpec> ParseClockFlag(absl::string_view flag, absl::string_view text);
+// The comma-separated specs `text` of `flag` (--clocks), or the refusal of the first
+// refused, with its hint.
+absl::StatusOr<std::vector<timing::ClockSpec>> ParseClockListFlag(absl::string_view flag,
+                                                                  absl::string_view text);
+// `refused` with that hint for the spec `text`.
+absl::Status WithClockHint(absl::Status refused, absl::string_view text);
+
 // The clock spec the --clock, --clock_id, --tick_period and --uniqtime flags name.
 absl::StatusOr<timing::ClockSpec> ClockFromFlags(const CommandLine& command_line);
 

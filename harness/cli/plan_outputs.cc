@@ -8,7 +8,7 @@
 #include "absl/strings/strip.h"
 #include "harness/output/output_file.h"
 #include "harness/page/gnuplot.h"
-#include "harness/report/run_readings.h"
+#include "harness/report/readings/run_readings.h"
 #include "transport/registry/transport_registry.h"
 
 namespace tickbench::harness {
@@ -80,9 +80,13 @@ absl::Status CheckFlagsThatDoNothing(const CommandLine& c, const Plan& plan) {
     return BadFlag("csv_context", absl::StrCat("does nothing with --format=", c.format,
                                                "; it applies to --format=csv"));
   }
-  if (Given(c, "wide") && plan.format != OutputFormat::kTable) {
+  // --output=FILE keeps the table on the console whatever the file's format.
+  const bool console_table =
+      plan.format == OutputFormat::kTable || (!c.output.empty() && c.output != "-");
+  if (Given(c, "wide") && !console_table) {
     return BadFlag("wide", absl::StrCat("does nothing with --format=", c.format,
-                                        "; it applies to --format=table"));
+                                        " on standard output; it applies to the table (--format="
+                                        "table, or the console beside --output=FILE)"));
   }
   if (Given(c, "percentiles") && plan.format == OutputFormat::kTable) {
     return BadFlag("percentiles",

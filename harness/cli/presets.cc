@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "harness/cli/hints/near_names.h"
 
 namespace tickbench::harness {
 
@@ -29,8 +30,10 @@ absl::StatusOr<Preset> FindPreset(absl::string_view name) {
     if (preset.name == name) return preset;
     names.push_back(preset.name);
   }
-  return absl::InvalidArgumentError(absl::StrCat("--experiment: unknown experiment '", name,
-                                                 "'; allowed: ", absl::StrJoin(names, ", ")));
+  return WithDidYouMean(
+      absl::InvalidArgumentError(absl::StrCat("--experiment: unknown experiment '", name,
+                                              "'; allowed: ", absl::StrJoin(names, ", "))),
+      name, names);
 }
 
 }  // namespace tickbench::harness

@@ -3,19 +3,23 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 #include <limits>
+#include <optional>
 #include <utility>
 #include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
-#include "harness/engine/no_figure.h"
+#include "harness/commands/compare_ratio.h"
 #include "harness/json/compare_input.h"
+#include "harness/json/json_writer.h"
 #include "harness/output/build_info.h"
 #include "harness/output/command_status.h"
 #include "harness/output/output_file.h"
@@ -24,88 +28,6 @@
 
 namespace tickbench::harness {
 namespace {
-
-// ---- The ratio. ----
-
-struct Ratio {
-  bool valid = false;     // a ratio: both means positive
-  bool tested = false;    // an interval and a p-value: valid, 2 runs or more a side, finite
-  bool too_wide = false;  // 2 runs or more a side, but the interval overflows (no test)
-  double estimate = 0, low = 0, high = 0;
-  double p_value = 1;
-  int runs_a = 0, runs_b = 0;
-};
-
-Ratio RatioOf(const std::vector<double>& a, double quantum_a, const std::vector<double>& b,
-              double quantum_b) {
-  Ratio r;
-  r.runs_a = static_cast<int>(a.size());
-  r.runs_b = static_cast<int>(b.size());
-  const timing::ConfidenceInterval ia = timing::AcrossRunsInterval(
-      a, timing::QuantizedSdFloor(quantum_a, static_cast<int64_t>(a.size())));
-  const timing::ConfidenceInterval ib = timing::AcrossRunsInterval(
-      b, timing::QuantizedSdFloor(quantum_b, static_cast<int64_t>(b.size())));
-  if (a.empty() || b.empty() || !(ia.estimate > 0) || !(ib.estimate > 0)) return r;
-  r.valid = true;
-  r.estimate = ib.estimate / ia.estimate;
-  // One run has no spread: a t test needs two a side (a quantum floor is no run spread).
-  if (a.size() < 2 || b.size() < 2) return r;
-  r.tested = true;
-  // Relative standard errors; an invalid interval (one run, no floor) gives none.
-  const double ra = ia.valid ? ia.standard_error / ia.estimate : 0;
-  const double rb = ib.valid ? ib.standard_error / ib.estimate : 0;
-  const double se = std::sqrt(ra * ra + rb * rb);
-  if (!(se > 0)) {
-    // Nothing varies: the ratio is exact.
-    r.low = r.high = r.estimate;
-    r.p_value = r.estimate == 1 ? 1 : 0;
-    return r;
-  }
-  // Welch-Satterthwaite on the log scale.
-  auto term = [](double rel, const timing::ConfidenceInterval& ci) {
-    if (rel == 0) return 0.0;
-    const double df = ci.degrees_of_freedom;
-    return std::isinf(df) || df <= 0 ? 0.0 : std::pow(rel, 4) / df;
-  };
-  const double denominator = term(ra, ia) + term(rb, ib);
-  const double df =
-      denominator > 0 ? std::pow(se, 4) / denominator : std::numeric_limits<double>::infinity();
-  const double t = timing::StudentTQuantile(0.975, df);
-  const double log_ratio = std::log(r.estimate);
-  r.low = std::exp(log_ratio - t * se);
-  r.high = std::exp(log_ratio + t * se);
-  r.p_value = 2 * (1 - timing::StudentTCdf(std::fabs(log_ratio) / se, df));
-  // A spread of many times the mean leaves exp() no finite bound: no interval, no test.
-  r.too_wide = !(r.low > 0) || !std::isfinite(r.high);
-  r.tested = !r.too_wide;
-  return r;
-}
-
-// `x` with `decimals` decimals, or from 1e6 on with decimals + 1 significant digits: no
-// absurd ratio is printed as a 40-digit number.
-std::string Fixed(double x, int decimals) {
-  return std::fabs(x) < 1e6 ? absl::StrFormat("%.*f", decimals, x)
-                            : absl::StrFormat("%.*g", decimals + 1, x);
-}
-
-std::string Verdict(const Ratio& r) {
-  if (!r.valid) return "no figure";
-  if (r.too_wide) return "no test: the runs spread too widely for an interval";
-  if (!r.tested) {
-    const bool a_short = r.runs_a < 2;
-    return absl::StrFormat("no test: %s has %d run; the t test needs 2 or more on each side",
-                           a_short ? "A" : "B", a_short ? r.runs_a : r.runs_b);
-  }
-  if (r.low > 1) {
-    return absl::StrFormat("B slower by %s%% [%s, %s], p < 0.05", Fixed((r.estimate - 1) * 100, 1),
-                           Fixed((r.low - 1) * 100, 1), Fixed((r.high - 1) * 100, 1));
-  }
-  if (r.high < 1) {
-    return absl::StrFormat("B faster by %s%% [%s, %s], p < 0.05", Fixed((1 - r.estimate) * 100, 1),
-                           Fixed((1 - r.high) * 100, 1), Fixed((1 - r.low) * 100, 1));
-  }
-  return "no difference at 5%";
-}
 
 std::string JsonString(absl::string_view s) {
   std::string out = "\"";
@@ -153,11 +75,15 @@ absl::Status CheckComparable(const SweepFile& a, absl::string_view a_name, const
   return absl::OkStatus();
 }
 
-// One size's comparison: both files' mean figures and their ratios.
+// One size's comparison: both files' figures and their ratios.
 struct CompareRow {
   int64_t size;
-  double a_averaged, b_averaged, a_per_iteration, b_per_iteration;
+  Figure a_averaged, b_averaged, a_per_iteration, b_per_iteration;
   Ratio averaged, per_iteration;
+  // Every valid run of both files has its per-iteration mean equal to its averaged figure
+  // (SizeRuns::per_iteration_is_averaged): the per-iteration half would repeat the averaged
+  // half, and is not printed again.
+  bool per_iteration_as_averaged;
 };
 
 // The rows of two comparable files, by size.
@@ -165,16 +91,15 @@ std::vector<CompareRow> CompareRows(const SweepFile& a, const SweepFile& b) {
   std::vector<CompareRow> rows;
   for (const auto& [size, ra] : a.sizes) {
     const SizeRuns& rb = b.sizes.at(size);
-    auto mean = [](const std::vector<double>& v) {
-      double sum = 0;
-      for (double x : v) sum += x;
-      return v.empty() ? 0.0 : sum / static_cast<double>(v.size());
-    };
-    rows.push_back({size, mean(ra.averaged), mean(rb.averaged), mean(ra.per_iteration),
-                    mean(rb.per_iteration),
+    rows.push_back({size, FigureOf(ra.averaged, ra.averaged_quantum),
+                    FigureOf(rb.averaged, rb.averaged_quantum),
+                    FigureOf(ra.per_iteration, ra.per_iteration_quantum),
+                    FigureOf(rb.per_iteration, rb.per_iteration_quantum),
                     RatioOf(ra.averaged, ra.averaged_quantum, rb.averaged, rb.averaged_quantum),
                     RatioOf(ra.per_iteration, ra.per_iteration_quantum, rb.per_iteration,
-                            rb.per_iteration_quantum)});
+                            rb.per_iteration_quantum),
+                    ra.per_iteration_is_averaged && rb.per_iteration_is_averaged &&
+                        !ra.averaged.empty() && !rb.averaged.empty()});
   }
   return rows;
 }
@@ -183,31 +108,128 @@ constexpr char kCompareMethod[] =
     "ratio of means across runs; 95% interval by the delta method on log(B/A), Student t "
     "with Welch-Satterthwaite df; verdict: a two-sided test at 5% per size";
 
+constexpr char kAsAveraged[] = "as averaged: each run's per-iteration mean is its averaged RTT";
+
+// One column of the comparison table: its header and, per row, the value to print and the
+// decimals it supports (the column prints all at the most of them), or text as it is.
+struct Column {
+  std::string header;
+  std::vector<std::string> cells;
+};
+
+// A column of figures in us (ns / 1e3), "-" where a file has no valid run.
+Column FigureColumn(const std::string& header, const std::vector<Figure>& figures) {
+  std::vector<int> decimals;
+  for (const Figure& f : figures) {
+    if (f.runs > 0)
+      decimals.push_back(timing::FigureDecimals(f.mean / 1e3, f.half / 1e3, f.quantum / 1e3));
+  }
+  const int shared = timing::ColumnDecimals(decimals);
+  Column column{header, {}};
+  for (const Figure& f : figures)
+    column.cells.push_back(f.runs > 0 ? Fixed(f.mean / 1e3, shared) : "-");
+  return column;
+}
+
+// A column of ratios "1.0981 [1.0912, 1.1051]" and one of their p-values.
+std::pair<Column, Column> RatioColumns(const std::string& header,
+                                       const std::vector<Ratio>& ratios) {
+  std::vector<int> decimals;
+  for (const Ratio& r : ratios)
+    if (r.valid) decimals.push_back(RatioDecimals(r));
+  const int shared = timing::ColumnDecimals(decimals);
+  Column ratio{header, {}}, p{"p", {}};
+  for (const Ratio& r : ratios) {
+    if (!r.valid) {
+      ratio.cells.push_back("-");
+    } else if (!r.tested) {
+      ratio.cells.push_back(Fixed(r.estimate, shared));
+    } else {
+      ratio.cells.push_back(absl::StrFormat("%s [%s, %s]", Fixed(r.estimate, shared),
+                                            Fixed(r.low, shared), Fixed(r.high, shared)));
+    }
+    p.cells.push_back(r.tested ? PValueCell(r.p_value) : "-");
+  }
+  return {ratio, p};
+}
+
+// One line of the table, the text of each column `text` gives: every line of the table has
+// its columns at the same offsets, each column as wide as its widest cell or header,
+// numbers right-aligned, the ratios left-aligned.
+std::string AlignedLine(const std::vector<Column>& columns,
+                        const std::function<std::string(const Column&)>& text) {
+  std::string l;
+  for (const Column& column : columns) {
+    size_t width = column.header.size();
+    for (const std::string& cell : column.cells) width = std::max(width, cell.size());
+    const bool left = absl::StrContains(column.header, "B/A");
+    const std::string t = text(column);
+    absl::StrAppend(&l, l.empty() ? "" : "  ",
+                    left ? absl::StrFormat("%-*s", width, t) : absl::StrFormat("%*s", width, t));
+  }
+  return std::string(absl::StripTrailingAsciiWhitespace(l)) + "\n";
+}
+
 std::string CompareTable(const SweepFile& a, absl::string_view a_name, const SweepFile& b,
                          absl::string_view b_name, const std::vector<CompareRow>& rows) {
   std::string out;
   absl::StrAppendFormat(&out, "A: %s (%s, clock %s)\nB: %s (%s, clock %s)\n", a_name,
                         absl::CHexEscape(a.transport), absl::CHexEscape(a.clock), b_name,
                         absl::CHexEscape(b.transport), absl::CHexEscape(b.clock));
-  absl::StrAppendFormat(&out, "(%s)\n\n", absl::StrReplaceAll(kCompareMethod, {{"; ", ";\n "}}));
-  absl::StrAppendFormat(&out, "%8s  %8s %8s  %-24s  %8s %8s  %s\n", "size (B)", "avg A us",
-                        "avg B us", "averaged B/A [95%]", "it A us", "it B us",
-                        "per-iteration B/A [95%]");
+  absl::StrAppendFormat(&out, "(%s)\n", absl::StrReplaceAll(kCompareMethod, {{"; ", ";\n "}}));
+  const bool every_as_averaged = std::all_of(rows.begin(), rows.end(), [](const CompareRow& row) {
+    return row.per_iteration_as_averaged;
+  });
+  if (every_as_averaged) {
+    absl::StrAppend(&out,
+                    "Each run's per-iteration mean is its averaged RTT (the same readings summed), "
+                    "so the\nper-iteration half would repeat the averaged half: shown once.\n");
+  }
+  std::vector<Figure> figures[4];
+  std::vector<Ratio> averaged, per_iteration;
+  Column size{"size (B)", {}};
   for (const CompareRow& row : rows) {
-    auto cell = [](const Ratio& r) {
-      if (!r.valid) return std::string("-");
-      return r.tested ? absl::StrFormat("%s [%s, %s]", Fixed(r.estimate, 4), Fixed(r.low, 4),
-                                        Fixed(r.high, 4))
-                      : Fixed(r.estimate, 4);
-    };
-    absl::StrAppendFormat(&out, "%8d  %8s %8s  %-24s  %8s %8s  %s\n", row.size,
-                          Fixed(row.a_averaged / 1e3, 3), Fixed(row.b_averaged / 1e3, 3),
-                          cell(row.averaged), Fixed(row.a_per_iteration / 1e3, 3),
-                          Fixed(row.b_per_iteration / 1e3, 3), cell(row.per_iteration));
-    absl::StrAppendFormat(&out, "%8s  averaged: %s\n%8s  per-iteration: %s\n", "",
-                          Verdict(row.averaged), "", Verdict(row.per_iteration));
+    size.cells.push_back(absl::StrCat(row.size));
+    figures[0].push_back(row.a_averaged);
+    figures[1].push_back(row.b_averaged);
+    figures[2].push_back(row.a_per_iteration);
+    figures[3].push_back(row.b_per_iteration);
+    averaged.push_back(row.averaged);
+    per_iteration.push_back(row.per_iteration);
+  }
+  std::vector<Column> columns = {size, FigureColumn("avg A us", figures[0]),
+                                 FigureColumn("avg B us", figures[1])};
+  auto [averaged_ratio, averaged_p] = RatioColumns("averaged B/A [95%]", averaged);
+  columns.push_back(averaged_ratio);
+  columns.push_back(averaged_p);
+  if (!every_as_averaged) {
+    columns.push_back(FigureColumn("it A us", figures[2]));
+    columns.push_back(FigureColumn("it B us", figures[3]));
+    auto [ratio, p] = RatioColumns("per-iteration B/A [95%]", per_iteration);
+    columns.push_back(ratio);
+    columns.push_back(p);
+    // A row whose per-iteration half is its averaged half says so once, not twice.
+    for (size_t i = 0; i < rows.size(); ++i) {
+      if (!rows[i].per_iteration_as_averaged) continue;
+      for (size_t c = columns.size() - 4; c < columns.size(); ++c) columns[c].cells[i] = "=";
+    }
+  }
+  absl::StrAppend(&out, "\n", AlignedLine(columns, [](const Column& c) { return c.header; }));
+  for (size_t i = 0; i < rows.size(); ++i) {
+    absl::StrAppend(&out, AlignedLine(columns, [i](const Column& c) { return c.cells[i]; }));
+    absl::StrAppendFormat(&out, "%8s  averaged: %s\n", "", Verdict(rows[i].averaged));
+    if (!every_as_averaged) {
+      absl::StrAppendFormat(
+          &out, "%8s  per-iteration: %s\n", "",
+          rows[i].per_iteration_as_averaged ? kAsAveraged : Verdict(rows[i].per_iteration));
+    }
   }
   return out;
+}
+
+// A CSV cell or JSON number written exactly (ExactNumber), or `none` where not computed.
+std::string ExactOr(bool computed, double value, absl::string_view none) {
+  return computed && std::isfinite(value) ? ExactNumber(value) : std::string(none);
 }
 
 std::string CompareCsv(const std::vector<CompareRow>& rows) {
@@ -215,21 +237,22 @@ std::string CompareCsv(const std::vector<CompareRow>& rows) {
       "size_bytes,a_averaged_rtt_ns,b_averaged_rtt_ns,averaged_ratio,averaged_ratio_low,"
       "averaged_ratio_high,averaged_p_value,averaged_verdict,a_per_iteration_mean_ns,"
       "b_per_iteration_mean_ns,per_iteration_ratio,per_iteration_ratio_low,"
-      "per_iteration_ratio_high,per_iteration_p_value,per_iteration_verdict\n";
-  // A ratio's cells: the ratio, its interval and p-value (each no figure where not
-  // computed), the verdict.
-  auto ratio_cells = [](const Ratio& r) {
-    auto cell = [](bool computed, double value, int digits) {
-      return FigureTextSignificant(computed ? value : kNoFigure, digits, kNoFigureCsv);
-    };
-    return absl::StrCat(cell(r.valid, r.estimate, 6), ",", cell(r.tested, r.low, 6), ",",
-                        cell(r.tested, r.high, 6), ",", cell(r.tested, r.p_value, 4), ",",
-                        CsvCell(Verdict(r)));
+      "per_iteration_ratio_high,per_iteration_p_value,per_iteration_verdict,"
+      "per_iteration_as_averaged\n";
+  // A figure's cells: the two means, the ratio, its interval and p-value (each empty where
+  // not computed), the verdict; every number exact.
+  auto cells = [](const Figure& a, const Figure& b, const Ratio& r, bool as_averaged) {
+    return absl::StrCat(ExactOr(a.runs > 0, a.mean, ""), ",", ExactOr(b.runs > 0, b.mean, ""), ",",
+                        ExactOr(r.valid, r.estimate, ""), ",", ExactOr(r.tested, r.low, ""), ",",
+                        ExactOr(r.tested, r.high, ""), ",", ExactOr(r.tested, r.p_value, ""), ",",
+                        CsvCell(as_averaged ? kAsAveraged : Verdict(r)));
   };
   for (const CompareRow& row : rows) {
-    absl::StrAppendFormat(&out, "%d,%.6g,%.6g,%s,%.6g,%.6g,%s\n", row.size, row.a_averaged,
-                          row.b_averaged, ratio_cells(row.averaged), row.a_per_iteration,
-                          row.b_per_iteration, ratio_cells(row.per_iteration));
+    absl::StrAppend(&out, row.size, ",", cells(row.a_averaged, row.b_averaged, row.averaged, false),
+                    ",",
+                    cells(row.a_per_iteration, row.b_per_iteration, row.per_iteration,
+                          row.per_iteration_as_averaged),
+                    ",", row.per_iteration_as_averaged ? 1 : 0, "\n");
   }
   return out;
 }
@@ -237,17 +260,20 @@ std::string CompareCsv(const std::vector<CompareRow>& rows) {
 std::string CompareJson(absl::string_view a_name, absl::string_view b_name,
                         absl::string_view transport, const std::vector<CompareRow>& rows) {
   // A figure that was not computed (no valid run, no ratio) is null, never 0.
-  auto number = [](bool computed, double value, int digits = 6) {
-    return computed && std::isfinite(value) ? absl::StrFormat("%.*g", digits, value)
-                                            : std::string("null");
-  };
-  auto ratio_json = [&](const Ratio& r, double a_ns, double b_ns) {
+  // `as_averaged`: "" for the averaged figure, else the per-iteration figure's member.
+  auto ratio_json = [&](const Figure& a, const Figure& b, const Ratio& r,
+                        std::optional<bool> as_averaged) {
     return absl::StrFormat(
         "{\"a_ns\":%s,\"b_ns\":%s,\"valid\":%s,\"ratio\":%s,\"low\":%s,\"high\":%s,"
-        "\"p_value\":%s,\"runs_a\":%d,\"runs_b\":%d,\"verdict\":%s}",
-        number(r.runs_a > 0, a_ns), number(r.runs_b > 0, b_ns), r.valid ? "true" : "false",
-        number(r.valid, r.estimate), number(r.tested, r.low), number(r.tested, r.high),
-        number(r.tested, r.p_value, 4), r.runs_a, r.runs_b, JsonString(Verdict(r)));
+        "\"p_value\":%s,\"runs_a\":%d,\"runs_b\":%d,%s\"verdict\":%s}",
+        ExactOr(a.runs > 0, a.mean, "null"), ExactOr(b.runs > 0, b.mean, "null"),
+        r.valid ? "true" : "false", ExactOr(r.valid, r.estimate, "null"),
+        ExactOr(r.tested, r.low, "null"), ExactOr(r.tested, r.high, "null"),
+        ExactOr(r.tested, r.p_value, "null"), r.runs_a, r.runs_b,
+        !as_averaged.has_value() ? ""
+        : *as_averaged           ? "\"as_averaged\":true,"
+                                 : "\"as_averaged\":false,",
+        JsonString(as_averaged.value_or(false) ? kAsAveraged : Verdict(r)));
   };
   std::string out;
   // The provenance every tickbench JSON opens with (as run_context's WriteProvenanceJson).
@@ -258,10 +284,12 @@ std::string CompareJson(absl::string_view a_name, absl::string_view b_name,
                   ",\"confidence\":0.95,\"method\":", JsonString(kCompareMethod), ",\"sizes\":[");
   for (size_t i = 0; i < rows.size(); ++i) {
     const CompareRow& row = rows[i];
-    absl::StrAppend(&out, i > 0 ? "," : "", "{\"size_bytes\":", row.size,
-                    ",\"averaged\":", ratio_json(row.averaged, row.a_averaged, row.b_averaged),
+    absl::StrAppend(&out, i > 0 ? "," : "", "{\"size_bytes\":", row.size, ",\"averaged\":",
+                    ratio_json(row.a_averaged, row.b_averaged, row.averaged, std::nullopt),
                     ",\"per_iteration\":",
-                    ratio_json(row.per_iteration, row.a_per_iteration, row.b_per_iteration), "}");
+                    ratio_json(row.a_per_iteration, row.b_per_iteration, row.per_iteration,
+                               row.per_iteration_as_averaged),
+                    "}");
   }
   absl::StrAppend(&out, "]}\n");
   return out;

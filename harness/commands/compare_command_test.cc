@@ -18,18 +18,20 @@ namespace tickbench::harness {
 namespace {
 
 // A sweep's JSON as tickbench writes it (the fields compare reads), one record per value:
-// run r of size s has averaged RTT values[s][r].
+// run r of size s has averaged RTT values[s][r], and per-iteration mean that times
+// `per_iteration_scale` (1: the same, as a sweep's runs have).
 std::string SweepJson(const std::string& transport, const std::vector<int>& sizes,
-                      const std::vector<std::vector<double>>& values) {
+                      const std::vector<std::vector<double>>& values,
+                      double per_iteration_scale = 1) {
   std::vector<std::string> records;
   for (size_t s = 0; s < sizes.size(); ++s) {
     for (size_t r = 0; r < values[s].size(); ++r) {
       records.push_back(absl::StrFormat(
           "{\"transport\":\"%s\",\"clock\":\"virtual\",\"size_bytes\":%d,\"run\":%d,"
-          "\"valid\":true,\"averaged\":{\"rtt_ns\":%.6g,\"resolution_ns\":1,\"quantum_ns\":0.005},"
-          "\"per_iteration\":{\"mean_ns\":%.6g,\"intervals\":200,\"note\":\"a \\\"quoted\\\" "
+          "\"valid\":true,\"averaged\":{\"rtt_ns\":%.17g,\"resolution_ns\":1,\"quantum_ns\":0.005},"
+          "\"per_iteration\":{\"mean_ns\":%.17g,\"intervals\":200,\"note\":\"a \\\"quoted\\\" "
           "\\u0041\"}}",
-          transport, sizes[s], r + 1, values[s][r], values[s][r]));
+          transport, sizes[s], r + 1, values[s][r], values[s][r] * per_iteration_scale));
     }
   }
   return absl::StrCat("{\"schema_version\":", kSchemaVersion,
@@ -62,14 +64,66 @@ TEST(CompareSweepJson, TenPercentSlowerIsCalledWithAnIntervalThatExcludesOne) {
   ASSERT_TRUE(json.ok()) << json.status();
   // 1101.25 / 1001.25; the runs' SDs 9.4 and 8.5 over sqrt(4), Welch df 6.0, t = 2.45:
   // exp(log 1.09988 -+ 2.45 * 0.00603).
-  EXPECT_TRUE(absl::StrContains(*json, "\"ratio\":1.09988,\"low\":1.0838")) << *json;
+  EXPECT_TRUE(absl::StrContains(*json, "\"ratio\":1.0998751560549314,\"low\":1.0838")) << *json;
   EXPECT_TRUE(absl::StrContains(*json, "\"high\":1.1161")) << *json;
   EXPECT_TRUE(absl::StrContains(*json, "B slower by 10.0%")) << *json;
   absl::StatusOr<std::string> table =
       CompareSweepJson(a, "a.json", b, "b.json", OutputFormat::kTable);
   ASSERT_TRUE(table.ok());
-  EXPECT_TRUE(absl::StrContains(*table, "p < 0.05")) << *table;
+  EXPECT_TRUE(absl::StrContains(*table, "B slower by 10.0% [8.4, 11.6], p < 0.0001")) << *table;
   EXPECT_TRUE(absl::StrContains(*table, "delta method")) << *table;
+}
+
+// Issue 32: 1234567 vs 1234599 ns printed "B slower by 0.0% [0.0, 0.0], p < 0.05" and the
+// CSV "1.23457e+06"; the change is shown at the digits its interval supports, with its
+// p-value in a column and in words, and every CSV and JSON number is exact.
+TEST(CompareSweepJson, ASmallEffectIsShownWithItsDigitsItsPValueAndExactNumbers) {
+  const std::string a = SweepJson("sim", {64}, {{1234567, 1234567.5, 1234566.5}});
+  const std::string b = SweepJson("sim", {64}, {{1234599, 1234599.5, 1234598.5}});
+  absl::StatusOr<std::string> table = CompareSweepJson(a, "a", b, "b", OutputFormat::kTable);
+  ASSERT_TRUE(table.ok()) << table.status();
+  EXPECT_FALSE(absl::StrContains(*table, "0.0% [0.0, 0.0]")) << *table;
+  // 32 / 1234567 = 0.002592%, +- 2.78 (t on Welch's 4 df) x 0.5 ns / sqrt(3) x sqrt(2) /
+  // 1234567 = 0.000092%: two significant digits of that, 6 decimals.
+  EXPECT_TRUE(
+      absl::StrContains(*table, "averaged: B slower by 0.002592% [0.002500, 0.002684], p < 0.0001"))
+      << *table;
+  EXPECT_TRUE(absl::StrContains(
+      *table, "1234.5670  1234.5990  1.00002592 [1.00002500, 1.00002684]  <0.0001\n"))
+      << *table;
+  EXPECT_TRUE(absl::StrContains(*table, "averaged B/A [95%]                         p\n"))
+      << *table;
+  absl::StatusOr<std::string> csv = CompareSweepJson(a, "a", b, "b", OutputFormat::kCsv);
+  ASSERT_TRUE(csv.ok());
+  EXPECT_TRUE(absl::StrContains(*csv, "\n64,1234567,1234599,1.0000259200189217,")) << *csv;
+  EXPECT_FALSE(absl::StrContains(*csv, "e+06")) << *csv;
+  absl::StatusOr<std::string> json = CompareSweepJson(a, "a", b, "b", OutputFormat::kJson);
+  ASSERT_TRUE(json.ok());
+  EXPECT_TRUE(absl::StrContains(*json, "\"a_ns\":1234567,\"b_ns\":1234599,")) << *json;
+}
+
+// A sweep's per-iteration mean is its averaged RTT (the same readings summed): the table
+// no longer repeats the averaged half; where they differ, both halves are shown.
+TEST(CompareSweepJson, ThePerIterationHalfIsShownOnlyWhereItDiffersFromTheAveragedHalf) {
+  const std::vector<std::vector<double>> a_runs = {{1000, 1010, 990}},
+                                         b_runs = {{1100, 1111, 1089}};
+  absl::StatusOr<std::string> same =
+      CompareSweepJson(SweepJson("sim", {64}, a_runs), "a", SweepJson("sim", {64}, b_runs), "b",
+                       OutputFormat::kTable);
+  ASSERT_TRUE(same.ok());
+  EXPECT_FALSE(absl::StrContains(*same, "per-iteration:")) << *same;
+  EXPECT_FALSE(absl::StrContains(*same, "it A us")) << *same;
+  EXPECT_TRUE(absl::StrContains(*same, "shown once")) << *same;
+  absl::StatusOr<std::string> csv = CompareSweepJson(
+      SweepJson("sim", {64}, a_runs), "a", SweepJson("sim", {64}, b_runs), "b", OutputFormat::kCsv);
+  ASSERT_TRUE(csv.ok());
+  EXPECT_TRUE(absl::EndsWith(*csv, ",1\n")) << *csv;  // per_iteration_as_averaged
+  absl::StatusOr<std::string> differ =
+      CompareSweepJson(SweepJson("sim", {64}, a_runs, 0.9), "a",
+                       SweepJson("sim", {64}, b_runs, 0.9), "b", OutputFormat::kTable);
+  ASSERT_TRUE(differ.ok());
+  EXPECT_TRUE(absl::StrContains(*differ, "per-iteration: B slower by")) << *differ;
+  EXPECT_TRUE(absl::StrContains(*differ, "it A us")) << *differ;
 }
 
 TEST(CompareSweepJson, OverlappingRunsAreNoDifference) {
@@ -139,7 +193,7 @@ TEST(CompareSweepJson, RefusesDifferentTransportsNamingThem) {
 
 TEST(CompareSweepJson, MalformedJsonIsRefusedWithItsPlace) {
   const std::string a = SweepJson("sim", {64}, {{1000}});
-  for (const std::string bad :
+  for (const std::string& bad :
        {std::string("{\"results\":[1,"), std::string("{\"results\":[\"\x01\"]}"), std::string("[]"),
         std::string(100, '[')}) {
     absl::StatusOr<std::string> out = CompareSweepJson(a, "a", bad, "b", OutputFormat::kTable);

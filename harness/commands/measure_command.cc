@@ -29,9 +29,13 @@ int RunMeasureCommand(const CommandLine& command_line, const ReportStreams& stre
   if (int stopped = ExitIfStopped("while preparing; nothing was measured"); stopped >= 0) {
     return stopped;
   }
+  // --output=FILE: the console keeps its table and the file gets --format (as Google
+  // Benchmark's --benchmark_out); without it (or with -) the console gets --format.
+  const TableWidth width = command_line.wide ? TableWidth::kWide : TableWidth::kNarrow;
   const std::unique_ptr<Reporter> reporter =
-      MakeReporter(e.plan.format, streams, command_line.csv_context,
-                   command_line.wide ? TableWidth::kWide : TableWidth::kNarrow);
+      e.plan.output_path.empty()
+          ? MakeReporter(e.plan.format, streams, command_line.csv_context, width)
+          : MakeConsoleAndFileReporter(e.plan.format, streams, command_line.csv_context, width);
   ExperimentHeader header = HeaderOf(e);
   header.percentiles = e.plan.percentiles;
   reporter->ReportContext(e.context, header);

@@ -17,7 +17,7 @@
 #include "harness/page/gnuplot.h"
 #include "harness/page/report_page.h"
 #include "harness/page/sweep_plot.h"
-#include "harness/report/run_readings.h"
+#include "harness/report/readings/run_readings.h"
 
 namespace tickbench::harness {
 namespace {

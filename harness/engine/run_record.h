@@ -117,7 +117,7 @@ struct RunRecord {
   std::vector<int64_t> reference_marks;
   // With the marks: one flag per interval (1: cut out for a fault), and each clock's ns per
   // tick, so that every per-iteration reading can be had after the run
-  // (harness/report/run_readings.h). Empty when the marks are.
+  // (harness/report/readings/run_readings.h). Empty when the marks are.
   std::vector<uint8_t> faulty_intervals;
   double nanos_per_tick = 1;
   double reference_nanos_per_tick = 1;

@@ -75,6 +75,28 @@ TEST(SweepAnalysisTest, CleanLineHasNoStepAndTheLineExplainsIt) {
               HasSubstr("none: the curve follows its trend"));
 }
 
+// Issue 32: "+142809 ns" steps from a table given to 10 us. A step is a difference of two
+// printed values: its digits stop at their rounding, and its interval is never narrower.
+TEST(SweepAnalysisTest, AStepHasNoDigitsFinerThanTheValuesItComesFrom) {
+  analysis::Sweep sweep;
+  sweep.value_name = "rtt_us";
+  sweep.unit = "ns";
+  const double rtt_us[] = {100, 100, 100, 240, 240, 240, 240};
+  const double sizes[] = {64, 128, 256, 512, 1024, 2048, 4096};
+  for (int i = 0; i < 7; ++i) {
+    analysis::SweepPoint p;
+    p.size_bytes = sizes[i];
+    p.values = {rtt_us[i] * 1e3 + (i % 2 == 0 ? 9 : -9)};  // "100" us is 99500 to 100500 ns
+    p.resolution = 500;                                    // half a unit of "100" us, in ns
+    sweep.points.push_back(p);
+  }
+  const SweepAnalysis result = AnalyzeSweep(sweep, {}, /*explain=*/false);
+  ASSERT_TRUE(result.steps.ok());
+  ASSERT_EQ(result.steps->steps.size(), 1u);
+  const std::string text = FormatSweepAnalysis(sweep, {}, result);
+  EXPECT_THAT(text, HasSubstr("jump up between 256 and 512 bytes: +140000 ± 1000 ns")) << text;
+}
+
 // A curve read by a coarse tick (T/N over 10% of each RTT) is not "within the noise": its
 // noise is the quantization, which says nothing of steps smaller than it.
 TEST(SweepAnalysisTest, AnUnresolvedCurveSaysSoNotWithinTheNoise) {

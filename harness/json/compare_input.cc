@@ -88,6 +88,8 @@ absl::Status ReadRun(const JsonValue& record, const Place& place, SizeRuns& runs
               : "per_iteration.intervals is not a number");
     }
   }
+  runs.per_iteration_is_averaged =
+      runs.per_iteration_is_averaged && std::fabs(per_iteration - averaged) <= 1e-9 * averaged;
   runs.averaged.push_back(averaged);
   runs.per_iteration.push_back(per_iteration);
   runs.averaged_quantum = std::max(runs.averaged_quantum, quantum);

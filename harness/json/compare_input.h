@@ -32,6 +32,10 @@ struct SizeRuns {
   std::vector<double> per_iteration;  // per-iteration mean of each valid run, ns
   double averaged_quantum = 0;        // the largest T/N of the runs
   double per_iteration_quantum = 0;   // the largest T/intervals of the runs
+  // Every valid run's per-iteration mean is its averaged figure (within 1e-9 of it): the
+  // same readings summed the same way, as they are in a sweep without chunked runs (with
+  // batch 1 or any other), so that a comparison of the two would only repeat itself.
+  bool per_iteration_is_averaged = true;
 };
 
 struct SweepFile {

@@ -1,6 +1,7 @@
 #include "harness/json/json_writer.h"
 
 #include <cmath>
+#include <cstdlib>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -89,6 +90,18 @@ void JsonWriter::Number(double value) {
   } else {
     absl::StrAppendFormat(&text_, "%.10g", value);
   }
+}
+
+std::string ExactNumber(double value) {
+  if (!std::isfinite(value)) return std::isnan(value) ? "nan" : value > 0 ? "inf" : "-inf";
+  if (value == std::floor(value) && std::fabs(value) < 0x1p53) {
+    return absl::StrFormat("%.0f", value == 0 ? 0.0 : value);  // no "-0"
+  }
+  for (int digits = 1; digits < 17; ++digits) {
+    const std::string text = absl::StrFormat("%.*g", digits, value);
+    if (std::strtod(text.c_str(), nullptr) == value) return text;
+  }
+  return absl::StrFormat("%.17g", value);
 }
 
 void JsonWriter::Integer(int64_t value) {

@@ -52,6 +52,12 @@ class JsonWriter {
   bool after_key_ = false;
 };
 
+// `value` written exactly, for JSON and CSV: a whole number below 2^53 as an integer
+// ("1234567", never "1.23457e+06"), anything else in the fewest significant digits that
+// read back to the same double ("1.0000259203", "0.1"); "nan", "inf" or "-inf" where not
+// finite (the caller writes its own "no figure" there).
+std::string ExactNumber(double value);
+
 // `value` as a JSON string literal, quotes included.
 std::string JsonQuote(absl::string_view value);
 

@@ -24,11 +24,11 @@ ReportStreams StandardStreams() {
 }
 
 std::string FormatContextHeader(const RunContext& context, const ExperimentHeader& header) {
-  return absl::StrFormat("%s# experiment %s over %s%s%s: %d sizes x %d runs x %d round trips\n",
-                         FormatContextComment(context), header.experiment, header.transport,
-                         header.simulated ? " (simulated, virtual time)" : "",
-                         header.busy_poll ? " (busy-poll receives)" : "", header.sizes, header.runs,
-                         header.iterations);
+  return absl::StrFormat(
+      "%s# experiment %s over %s%s%s: %s x %s x %s\n", FormatContextComment(context),
+      header.experiment, header.transport, header.simulated ? " (simulated, virtual time)" : "",
+      header.busy_poll ? " (busy-poll receives)" : "", Counted(header.sizes, "size"),
+      Counted(header.runs, "run"), Counted(header.iterations, "round trip"));
 }
 
 void Reporter::WriteNow(absl::string_view text) {
@@ -41,6 +41,60 @@ std::string Reporter::Finalize() {
   streams_.out(absl::string_view(results_).substr(written_));
   written_ = results_.size();
   return results_;
+}
+
+namespace {
+
+// Every report to the console's table and to the file's reporter; Finalize writes the
+// table and returns the file's results.
+class ConsoleAndFileReporter final : public Reporter {
+ public:
+  ConsoleAndFileReporter(std::unique_ptr<Reporter> console, std::unique_ptr<Reporter> file)
+      : Reporter(ReportStreams{[](absl::string_view) {}, [](absl::string_view) {}}),
+        console_(std::move(console)),
+        file_(std::move(file)) {}
+  void ReportContext(const RunContext& context, const ExperimentHeader& header) override {
+    console_->ReportContext(context, header);
+    file_->ReportContext(context, header);
+  }
+  void ReportRuns(const std::vector<RunRecord>& records, TableStyle style) override {
+    console_->ReportRuns(records, style);
+    file_->ReportRuns(records, style);
+  }
+  void ReportSizeDone(const std::vector<RunRecord>& records, size_t size_bytes,
+                      TableStyle style) override {
+    console_->ReportSizeDone(records, size_bytes, style);
+    file_->ReportSizeDone(records, size_bytes, style);
+  }
+  void ReportCells(const std::vector<StudyCell>& cells) override {
+    console_->ReportCells(cells);
+    file_->ReportCells(cells);
+  }
+  void ReportAnalysis(absl::string_view text) override {
+    console_->ReportAnalysis(text);
+    file_->ReportAnalysis(text);
+  }
+  std::string Finalize() override {
+    console_->Finalize();
+    return file_->Finalize();
+  }
+
+ private:
+  std::unique_ptr<Reporter> console_, file_;
+};
+
+}  // namespace
+
+std::unique_ptr<Reporter> MakeConsoleAndFileReporter(OutputFormat file_format,
+                                                     ReportStreams streams, bool csv_context,
+                                                     TableWidth width) {
+  if (file_format == OutputFormat::kTable) {
+    return MakeReporter(OutputFormat::kTable, std::move(streams), csv_context, width);
+  }
+  const ReportStreams silent{[](absl::string_view) {}, [](absl::string_view) {}};
+  return std::make_unique<ConsoleAndFileReporter>(
+      MakeReporter(OutputFormat::kTable, std::move(streams), csv_context, width),
+      MakeReporter(file_format, silent, csv_context));
 }
 
 std::unique_ptr<Reporter> MakeReporter(OutputFormat format, ReportStreams streams, bool csv_context,

@@ -26,7 +26,7 @@
 #include "harness/context/run_context.h"
 #include "harness/engine/run_record.h"
 #include "harness/output/output_format.h"
-#include "harness/report/run_readings.h"
+#include "harness/report/readings/run_readings.h"
 #include "harness/report/sweep_report.h"
 #include "harness/study/study_cell.h"
 
@@ -50,7 +50,8 @@ struct ExperimentHeader {
   size_t sizes = 0;
   int runs = 0;
   int64_t iterations = 0;
-  // --percentiles: pooled over each size's runs in CSV and JSON (harness/report/run_readings.h).
+  // --percentiles: pooled over each size's runs in CSV and JSON
+  // (harness/report/readings/run_readings.h).
   std::vector<double> percentiles = DefaultPercentiles();
 };
 
@@ -79,7 +80,7 @@ class Reporter {
 
   // Writes the results not yet written to `out` and returns them all (what --output
   // writes).
-  std::string Finalize();
+  virtual std::string Finalize();
 
  protected:
   const ReportStreams& streams() const { return streams_; }
@@ -99,6 +100,14 @@ class Reporter {
 std::unique_ptr<Reporter> MakeReporter(OutputFormat format, ReportStreams streams,
                                        bool csv_context = true,
                                        TableWidth width = TableWidth::kNarrow);
+
+// --output=FILE, as Google Benchmark's --benchmark_out: the console keeps its table (on
+// `streams`, `width` wide), and the file gets `file_format`, which Finalize returns for
+// the caller to write; the file's reporter writes nothing to the streams (the console has
+// the context and the analysis). A table for the file is the console's own.
+std::unique_ptr<Reporter> MakeConsoleAndFileReporter(OutputFormat file_format,
+                                                     ReportStreams streams, bool csv_context,
+                                                     TableWidth width);
 
 }  // namespace tickbench::harness
 

@@ -93,10 +93,10 @@ TEST(FormatContextHeaderTest, EndsWithTheExperimentLine) {
   const std::string header = FormatContextHeader(Context(), Header());
   EXPECT_THAT(header, StartsWith("# tickbench "));
   EXPECT_THAT(header, HasSubstr(" on testhost, "));
-  EXPECT_TRUE(absl::EndsWith(
-      header,
-      "# experiment sweep over sim (simulated, virtual time): 2 sizes x 1 runs x 100 "
-      "round trips\n"))
+  EXPECT_TRUE(
+      absl::EndsWith(header,
+                     "# experiment sweep over sim (simulated, virtual time): 2 sizes x 1 run x 100 "
+                     "round trips\n"))
       << header;
 }
 
@@ -202,7 +202,7 @@ TEST(ReporterTest, AStreamedTableKeepsItsFirstSizesUnit) {
       MakeReporter(OutputFormat::kTable, captured.streams(), true, TableWidth::kWide);
   wide->ReportSizeDone(records, 1024, TableStyle::kRttMicros);
   wide->ReportRuns(records, TableStyle::kRttMicros);
-  EXPECT_THAT(wide->Finalize(), HasSubstr("reference avg, us: RTT  sd | lost%  retried  faults"));
+  EXPECT_THAT(wide->Finalize(), HasSubstr("| reference, us        |\n"));
 }
 
 TEST(ReporterTest, CsvAndJsonWaitForTheWholeSweep) {

@@ -27,7 +27,8 @@ constexpr CsvDigits kStudyDigits = CsvDigits::kSignificant6;  // as its other fi
 // theory's intervals, observed and predicted.
 std::string TheoryCsv(const StudyCell& c) {
   return absl::StrJoin(
-      {CsvInterval(c.sd_ci, kStudyDigits), CsvInterval(c.predicted.f, kStudyDigits),
+      {CsvInterval(timing::ClippedAtZero(c.sd_ci), kStudyDigits),
+       CsvInterval(c.predicted.f, kStudyDigits),
        CsvInterval(c.observed_intervals.share, kStudyDigits), Fig(c.prediction.zero_share, kG6),
        CsvInterval(c.predicted.zero_share, kStudyDigits),
        Fig(c.observed_zero_share_ci.estimate, kG6),
@@ -71,8 +72,8 @@ std::string StudyCsvRow(const StudyCell& c) {
       Fig(c.probe_effect_ns_per_read, 3),
       Fig(c.read_cost_ns, 3),
       absl::StrJoin(c.histogram, ";"),
-      CsvInterval(c.truth_ci, kStudyDigits),
-      CsvInterval(c.averaged_ci, kStudyDigits),
+      CsvInterval(timing::ClippedAtZero(c.truth_ci), kStudyDigits),
+      CsvInterval(timing::ClippedAtZero(c.averaged_ci), kStudyDigits),
       CsvInterval(c.averaged_error_ci, kStudyDigits),
       Fig(c.pairing_bound_ns, kG6),
       Fig(c.reference_bound_ns, kG6),
@@ -84,10 +85,10 @@ std::string StudyCsvRow(const StudyCell& c) {
       absl::StrCat(c.averaged_unresolved ? 1 : 0),
       absl::StrCat(c.round_trips_to_resolve),
       absl::StrCat(c.single_reading_unresolved ? 1 : 0),
-      CsvInterval(c.per_iteration_mean_ci, kStudyDigits),
-      CsvInterval(c.median_ci, kStudyDigits),
+      CsvInterval(timing::ClippedAtZero(c.per_iteration_mean_ci), kStudyDigits),
+      CsvInterval(timing::ClippedAtZero(c.median_ci), kStudyDigits),
       Fig(c.per_iteration.p99, kG6),
-      CsvInterval(c.p99_ci, kStudyDigits),
+      CsvInterval(timing::ClippedAtZero(c.p99_ci), kStudyDigits),
       CsvInterval(c.zero_share_ci, kStudyDigits),
       Fig(c.bias_ci.estimate, kG6),
       CsvInterval(c.bias_ci, kStudyDigits),
@@ -136,7 +137,7 @@ void WriteAveragedJson(JsonWriter& json, const StudyCell& c) {
   json.Key("averaged");
   json.BeginObject();
   json.NumberField("rtt_ns", c.averaged_ns);
-  WriteIntervalJson(json, "rtt_ns", c.averaged_ci);
+  WriteIntervalJson(json, "rtt_ns", timing::ClippedAtZero(c.averaged_ci));
   json.NumberField("error_ns", c.averaged_error_ns);
   WriteIntervalJson(json, "error_ns", c.averaged_error_ci);
   json.NumberField("worst_run_error_ns", c.worst_run_error_ns);
@@ -168,19 +169,19 @@ void WritePerIterationJson(JsonWriter& json, const StudyCell& c) {
   json.Key("per_iteration");
   json.BeginObject();
   json.NumberField("mean_ns", c.per_iteration.mean);
-  WriteIntervalJson(json, "mean_ns", c.per_iteration_mean_ci);
+  WriteIntervalJson(json, "mean_ns", timing::ClippedAtZero(c.per_iteration_mean_ci));
   json.NumberField("sd_ns", c.per_iteration.sd);
-  WriteIntervalJson(json, "sd_ns", c.sd_ci);
+  WriteIntervalJson(json, "sd_ns", timing::ClippedAtZero(c.sd_ci));
   json.NumberField("p50_ns", c.per_iteration.p50);
-  WriteIntervalJson(json, "p50_ns", c.median_ci);
+  WriteIntervalJson(json, "p50_ns", timing::ClippedAtZero(c.median_ci));
   json.NumberField("p99_ns", c.per_iteration.p99);
-  WriteIntervalJson(json, "p99_ns", c.p99_ci);
+  WriteIntervalJson(json, "p99_ns", timing::ClippedAtZero(c.p99_ci));
   json.BoolField("single_reading_unresolved", c.single_reading_unresolved);
   json.NumberField("min_ns", c.per_iteration.min);
   json.NumberField("zero_fraction", c.per_iteration.zero_fraction);
   WriteIntervalJson(json, "zero_fraction", c.zero_share_ci);
   json.NumberField("truth_ns", c.per_iteration_truth_ns);
-  WriteIntervalJson(json, "truth_ns", c.reference_mean_ci);
+  WriteIntervalJson(json, "truth_ns", timing::ClippedAtZero(c.reference_mean_ci));
   json.NumberField("mean_bias_ns", c.bias_ci.estimate);
   WriteIntervalJson(json, "mean_bias_ns", c.bias_ci);
   json.BoolField("biased", c.biased);
@@ -264,7 +265,7 @@ std::string FormatStudyJson(const RunContext& context, const std::vector<StudyCe
     json.BeginObject();
     json.NumberField("rtt_ns", c.truth_ns);
     json.NumberField("sd_across_runs_ns", c.truth_spread_ns);
-    WriteIntervalJson(json, "rtt_ns", c.truth_ci);
+    WriteIntervalJson(json, "rtt_ns", timing::ClippedAtZero(c.truth_ci));
     json.EndObject();
     WriteAveragedJson(json, c);
     WritePerIterationJson(json, c);

@@ -1,5 +1,7 @@
 #include "harness/report/study_report.h"
 
+#include <set>
+
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
@@ -39,12 +41,13 @@ StudyCell Cell(const std::string& clock, size_t size) {
 TEST(StudyReportTest, TableHasARowPerSizeTheHistogramsAndTheWords) {
   const std::vector<StudyCell> cells = {Cell("tick:10ms", 32), Cell("tick:10ms", 1024)};
   const std::string wide = FormatStudyTable(cells, TableWidth::kWide);
-  EXPECT_THAT(wide, testing::ContainsRegex("\n +32 \\| +1300\\.00"));
-  EXPECT_THAT(wide, testing::ContainsRegex("\n +1024 \\| +1300\\.00"));
+  // The truth at the digits of the averaged figure: T/N over 4 runs is 2.5 us, whole us.
+  EXPECT_THAT(wide, testing::ContainsRegex("\n +32 \\| +1300 "));
+  EXPECT_THAT(wide, testing::ContainsRegex("\n +1024 \\| +1300 "));
   EXPECT_THAT(wide, HasSubstr("0.130/0.130 agrees"));
   const std::string table = FormatStudyTable(cells);
-  EXPECT_THAT(table, testing::ContainsRegex("\n +32 +1300\\.00 \\|"));
-  EXPECT_THAT(table, testing::ContainsRegex("\n +1024 +1300\\.00 \\|"));
+  EXPECT_THAT(table, testing::ContainsRegex("\n +32 +1300 \\|"));
+  EXPECT_THAT(table, testing::ContainsRegex("\n +1024 +1300 \\|"));
   EXPECT_THAT(table, testing::ContainsRegex("\\| agrees\n"));
   EXPECT_THAT(table, HasSubstr("0:3480 1:520"));
   EXPECT_THAT(table, HasSubstr("tick:10ms summary"));
@@ -76,6 +79,20 @@ TEST(StudyReportTest, CsvAndJsonCarryEveryCell) {
   EXPECT_THAT(json, HasSubstr(R"("predicted_f":0.13)"));
 }
 
+// Issue 32: "truth us 1300.00000000" beside "1300.0 ± 8.0": a simulated truth known to a
+// picosecond is shown to the digits of the averaged figure it is the truth of.
+TEST(StudyReportTest, TheTruthHasTheDigitsOfTheFigureItIsTheTruthOf) {
+  StudyCell c = Cell("tick:10ms", 64);
+  c.reference_resolution_ns = 1;
+  c.truth_ci = {1.3e6, 1.3e6 - 1e-5, 1.3e6 + 1e-5};
+  c.truth_ci.valid = true;
+  c.averaged_ci = {1.3e6, 1.3e6 - 8e3, 1.3e6 + 8e3};
+  c.averaged_ci.valid = true;
+  const std::string table = FormatStudyTable({c});
+  EXPECT_THAT(table, testing::ContainsRegex("\n +64 +1300 \\| 1300 ± 8 "));
+  EXPECT_THAT(table, Not(HasSubstr("1300.0000")));
+}
+
 TEST(StudyReportTest, IntervalsInEveryFormat) {
   StudyCell c = Cell("tick:10ms", 32);
   c.averaged_ci.valid = true;
@@ -84,7 +101,9 @@ TEST(StudyReportTest, IntervalsInEveryFormat) {
   c.averaged_ci.high = 1.3044e6;
   c.averaged_unresolved = true;
   const std::string table = FormatStudyTable({c});
-  EXPECT_THAT(table, HasSubstr("1300.0 ± 4.4 ?"));  // us, rounded to the half-width
+  // us: the half-width 4.4 would give a decimal, but the figure's grid is T / (N x runs) =
+  // 10 ms / 4000 = 2.5 us: whole us ("1300.0 ± 4.4" before).
+  EXPECT_THAT(table, HasSubstr("1300 ± 4 ?"));
   std::vector<std::string> lines = absl::StrSplit(FormatStudyCsv({c}), '\n', absl::SkipEmpty());
   ASSERT_EQ(lines.size(), 2u);
   const std::vector<std::string> header = absl::StrSplit(lines[0], ',');
@@ -231,9 +250,12 @@ TEST(StudyReportTest, NarrowTableFitsOneHundredColumnsAlignedInOneUnit) {
 // --wide: today's columns, and the prose wrapped as in the narrow table.
 TEST(StudyReportTest, WideTableKeepsEveryColumnAndWrapsItsProse) {
   const std::string table = FormatStudyTable(MixedCells(1.3e6), TableWidth::kWide);
-  EXPECT_THAT(table, HasSubstr(" size B | truth us (sd runs) | averaged us (95% CI)      err%  "
-                               "bound% | per-iteration us: mean    sd   p50   min zero% | theory: "
-                               "f pred/obs     |  phase p | probe ns/read (read)\n"));
+  // Two header lines laid out as the rows are: the groups, then the columns.
+  EXPECT_THAT(table, HasSubstr("| truth, us       | averaged, us             | per-iteration, us"));
+  EXPECT_THAT(table, HasSubstr("\nsize B | truth (sd runs) | RTT (95% CI) err% bound% | mean "));
+  EXPECT_THAT(table, HasSubstr(" min zero% |"));
+  EXPECT_THAT(table, HasSubstr(" f pred/obs verdict"));
+  EXPECT_THAT(table, HasSubstr("| phase p | ns/read (read)\n"));
   EXPECT_THAT(table, HasSubstr("phase p: chi-square test"));
   const size_t prose = table.find("\nReadings in ticks");
   ASSERT_NE(prose, std::string::npos);
@@ -241,6 +263,35 @@ TEST(StudyReportTest, WideTableKeepsEveryColumnAndWrapsItsProse) {
     EXPECT_LE(DisplayWidth(line), kTableColumns) << line;
   }
   EXPECT_THAT(table, testing::ContainsRegex("\n  word0 word1 [^\n]*\n    word[0-9]+ "));
+}
+
+// Issue 32: the study's theory column ("0.0020/0.0000 agrees" past its 11 characters) and
+// the histogram lines were out of line. Every line of each table (its headers too) has
+// its separators at the same offsets, and the histogram's sizes line up.
+TEST(StudyReportTest, EveryLineOfATableHasItsColumnsAtTheSameOffsets) {
+  StudyCell wide_shares = Cell("tick:10ms:uniqtime-with-a-long-name", 64);
+  wide_shares.prediction.f = 0.0020;
+  wide_shares.observed.share_above_n = 0.00001;
+  const std::vector<StudyCell> cells = {Cell("tick:10ms", 32), Cell("tick:10ms", 1024),
+                                        wide_shares};
+  for (TableWidth width : {TableWidth::kNarrow, TableWidth::kWide}) {
+    const std::string table = FormatStudyTable(cells, width);
+    std::vector<size_t> bars;
+    for (absl::string_view line : absl::StrSplit(table, '\n')) {
+      if (absl::StartsWith(line, "Readings")) break;
+      if (!absl::StrContains(line, '|')) continue;
+      if (bars.empty()) bars = Separators(line);
+      EXPECT_EQ(Separators(line), bars) << line << "\n" << table;
+    }
+    EXPECT_FALSE(bars.empty()) << table;
+    // The histogram's lines: " B: " at one offset.
+    const size_t histograms = table.find("Readings in ticks of T");
+    std::set<size_t> offsets;
+    for (absl::string_view line : absl::StrSplit(table.substr(histograms), '\n')) {
+      if (absl::StrContains(line, " B: ")) offsets.insert(line.find(" B: "));
+    }
+    EXPECT_EQ(offsets.size(), 1u) << table.substr(histograms);
+  }
 }
 
 }  // namespace

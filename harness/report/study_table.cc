@@ -12,14 +12,11 @@
 #include "harness/output/terminal_text.h"
 #include "harness/output/text_wrap.h"
 #include "harness/report/study_report.h"
+#include "harness/report/sweep_report.h"
 #include "timing/stats/confidence.h"
 
 namespace tickbench::harness {
 namespace {
-
-// Every figure of the table goes through FigureText: "-" where nothing measured it
-// (harness/engine/no_figure.h).
-std::string Micros(double ns) { return FigureText(ns / 1e3, 2, kNoFigureTable); }
 
 std::string Histogram(const std::vector<int64_t>& counts) {
   std::vector<std::string> parts;
@@ -30,34 +27,80 @@ std::string Histogram(const std::vector<int64_t>& counts) {
   return absl::StrJoin(parts, " ");
 }
 
-// A time in the table's unit: `scale` ns a unit, fixed decimals where no interval says.
+// A time in the table's unit: `scale` ns a unit.
 struct Unit {
   double scale = 1e3;
-  int decimals = 2;
   const char* name = "us";
 };
 
-std::string Fixed(double ns, const Unit& u) {
-  return FigureText(ns / u.scale, u.decimals, kNoFigureTable);
+// The half-width of `ci` where it is an interval of some width, else 0.
+double Half(const timing::ConfidenceInterval& ci) {
+  return ci.valid && ci.half_width() > 0 && std::isfinite(ci.half_width()) ? ci.half_width() : 0;
 }
 
-// An interval's figure rounded to its half-width, with "± half-width".
-std::string WithInterval(const timing::ConfidenceInterval& ci, const Unit& u) {
-  if (!ci.valid || std::isnan(ci.estimate)) return Fixed(ci.estimate, u);
-  return timing::FormatWithHalfWidth(ci.estimate / u.scale, ci.half_width() / u.scale);
+// The decimals of a study row's figures in unit `u` (timing::FigureDecimals: two
+// significant digits of each 95% interval, never finer than its grid: T/N for the averaged
+// figures and the per-iteration mean, T for a reading's median). The truth is shown to the
+// averaged figure's digits (whole units at least), the figure it is the truth of: a
+// simulated 1300 us known to a picosecond is "1300" beside "1300 ± 8", not "1300.00000000".
+struct StudyDigits {
+  int truth = 0, averaged = 0, mean = 0, sd = 0, p50 = 0;
+};
+
+StudyDigits DigitsOf(const StudyCell& c, const Unit& u) {
+  // The averaged figures and the per-iteration mean are means over every run's round trips:
+  // their grid is T / (N x runs). A reading's SD is on no grid; its median is on T's.
+  const double n = static_cast<double>(std::max<int64_t>(1, c.iterations) * std::max(1, c.runs));
+  const double quantum = c.resolution_ns / n / u.scale, grid = c.resolution_ns / u.scale;
+  StudyDigits d;
+  d.averaged = timing::FigureDecimals(c.averaged_ci.estimate / u.scale,
+                                      Half(c.averaged_ci) / u.scale, quantum);
+  d.truth = std::min(std::max(d.averaged, 0),
+                     timing::FigureDecimals(c.truth_ns / u.scale, Half(c.truth_ci) / u.scale,
+                                            c.reference_resolution_ns / n / u.scale));
+  d.mean = timing::FigureDecimals(c.per_iteration.mean / u.scale,
+                                  Half(c.per_iteration_mean_ci) / u.scale, quantum);
+  d.sd = timing::FigureDecimals(c.per_iteration.sd / u.scale, Half(c.sd_ci) / u.scale);
+  d.p50 = timing::FigureDecimals(c.per_iteration.p50 / u.scale, Half(c.median_ci) / u.scale, grid);
+  return d;
 }
 
-// A statistic rounded to its interval where it has one of some width.
-std::string Rounded(double ns, const timing::ConfidenceInterval& ci, const Unit& u) {
-  if (!ci.valid || !(ci.half_width() > 0) || std::isnan(ns)) return Fixed(ns, u);
-  return timing::FormatRounded(ns / u.scale, ci.half_width() / u.scale);
+// The decimals each column shares within a clock's rows: the most of its rows'.
+StudyDigits ColumnDigits(const std::vector<StudyDigits>& rows) {
+  StudyDigits d;
+  for (int StudyDigits::*const field : {&StudyDigits::truth, &StudyDigits::averaged,
+                                        &StudyDigits::mean, &StudyDigits::sd, &StudyDigits::p50}) {
+    std::vector<int> column;
+    for (const StudyDigits& row : rows) column.push_back(row.*field);
+    d.*field = timing::ColumnDecimals(column);
+  }
+  return d;
 }
 
-std::string MeanText(const StudyCell& c, const Unit& u) {
-  return c.per_iteration_mean_ci.valid && !std::isnan(c.per_iteration.mean)
-             ? timing::FormatRounded(c.per_iteration.mean / u.scale,
-                                     c.per_iteration_mean_ci.half_width() / u.scale)
-             : Fixed(c.per_iteration.mean, u);
+// Each cell's decimals: its own averaged figure's, and the columns' a clock's rows share.
+std::vector<StudyDigits> BlockDigits(const std::vector<StudyCell>& cells, const Unit& u) {
+  std::vector<StudyDigits> digits;
+  for (size_t k = 0; k < cells.size();) {
+    size_t end = k;
+    std::vector<StudyDigits> block;
+    while (end < cells.size() && cells[end].clock == cells[k].clock)
+      block.push_back(DigitsOf(cells[end++], u));
+    const StudyDigits shared = ColumnDigits(block);
+    for (StudyDigits& d : block) {
+      const int averaged = d.averaged;
+      d = shared;
+      d.averaged = averaged;  // beside its own interval
+      digits.push_back(d);
+    }
+    k = end;
+  }
+  return digits;
+}
+
+// `ns` in unit `u` at `decimals`; "-" where nothing measured it.
+std::string At(double ns, const Unit& u, int decimals) {
+  return std::isnan(ns) ? std::string(kNoFigureTable)
+                        : timing::FormatDecimals(ns / u.scale, decimals);
 }
 
 std::string ZeroPercent(const StudyCell& c) {
@@ -65,8 +108,13 @@ std::string ZeroPercent(const StudyCell& c) {
   return std::isnan(c.per_iteration.zero_fraction) ? percent : percent + "%";
 }
 
-std::string AveragedText(const StudyCell& c, const Unit& u) {
-  return absl::StrCat(WithInterval(c.averaged_ci, u), c.averaged_unresolved ? " ?" : "");
+// The averaged figure "1300.0 ± 8.0" at its own decimals (its interval is beside it).
+std::string AveragedText(const StudyCell& c, const Unit& u, const StudyDigits& d) {
+  std::string text = At(c.averaged_ci.estimate, u, d.averaged);
+  if (Half(c.averaged_ci) > 0 && !std::isnan(c.averaged_ci.estimate)) {
+    absl::StrAppend(&text, " ± ", At(c.averaged_ci.half_width(), u, d.averaged));
+  }
+  return absl::StrCat(text, c.averaged_unresolved ? " ?" : "");
 }
 
 // A percentage of the truth to two significant digits, without an exponent from 1% up
@@ -112,94 +160,96 @@ std::string Verdict(const StudyCell& c) {
 }
 
 std::string ClockHeading(const StudyCell& c) {
-  return WrapText(absl::StrFormat("\n%s: %s, resolution T = %s, %d round trips x %d runs\n",
-                                  TerminalText(c.clock), TerminalText(c.clock_name),
+  return WrapText(absl::StrFormat("\n%s: %s, resolution T = %s, %s x %s\n", TerminalText(c.clock),
+                                  TerminalText(c.clock_name),
                                   absl::FormatDuration(absl::Nanoseconds(c.resolution_ns)),
-                                  c.iterations, c.runs),
+                                  Counted(c.iterations, "round trip"), Counted(c.runs, "run")),
                   kTableColumns, 2);
 }
 
-// Today's header and row, every column (--wide).
-std::string WideHeader() {
-  return absl::StrFormat("%7s | %18s | %-22s %7s %7s | %-39s | %-22s | %8s | %s\n", "size B",
-                         "truth us (sd runs)", "averaged us (95% CI)", "err%", "bound%",
-                         "per-iteration us: mean    sd   p50   min zero%", "theory: f pred/obs",
-                         "phase p", "probe ns/read (read)");
-}
+// A table of the study: segments of cells, joined by " | "; cells by one space. Each
+// column as wide as its widest cell or name over the whole table, so that every clock's
+// rows, and every line of a clock's rows, have their columns at the same offsets.
+using Cells = std::vector<std::string>;
+struct StudyLayout {
+  std::vector<size_t> segments;     // cells per segment
+  std::vector<size_t> left;         // the left-aligned columns; the rest right-aligned
+  std::vector<std::string> groups;  // a name over each segment, "" for none
+};
 
-std::string WideRow(const StudyCell& c) {
-  const Unit us;
-  return absl::StrFormat(
-      "%7d | %9s (%6s) | %-22s %7s %7s | %18s %5s %5s %5s %5s | %11s %-10s | %8s | "
-      "%6s (%.1f)\n",
-      c.size_bytes, Micros(c.truth_ns), Micros(c.truth_spread_ns), AveragedText(c, us),
-      PercentOfTruth(c, c.averaged_error_ns), PercentOfTruth(c, c.total_bound_ns()),
-      MeanText(c, us), Rounded(c.per_iteration.sd, c.sd_ci, us),
-      Rounded(c.per_iteration.p50, c.median_ci, us), Micros(c.per_iteration.min), ZeroPercent(c),
-      TheoryShares(c), Verdict(c),
-      c.phase_tested ? absl::StrFormat("%.2g", c.phase_test.p_value) : "-",
-      FigureText(c.probe_effect_ns_per_read, 1, kNoFigureTable), c.read_cost_ns);
-}
-
-// The narrow table: segments of cells, joined by " | "; cells by one space. Each column
-// as wide as its widest cell or name over the whole table, so every clock's rows align.
-constexpr size_t kSegments[] = {2, 3, 4, 1};
-constexpr size_t kColumns = 10;
-using Cells = std::vector<std::string>;  // kColumns of them
-
-Cells NarrowCells(const StudyCell& c, const Unit& u) {
-  return {absl::StrCat(c.size_bytes),
-          Rounded(c.truth_ns, c.truth_ci, u),
-          AveragedText(c, u),
-          PercentOfTruth(c, c.averaged_error_ns),
-          PercentOfTruth(c, c.total_bound_ns()),
-          MeanText(c, u),
-          Rounded(c.per_iteration.sd, c.sd_ci, u),
-          Rounded(c.per_iteration.p50, c.median_ci, u),
-          ZeroPercent(c),
-          Verdict(c)};
-}
-
-// Left-aligned: the averaged figure with its interval and the verdict; the rest right.
-bool LeftAligned(size_t column) { return column == 2 || column == 9; }
-
-std::string NarrowLine(const Cells& cells, const std::vector<size_t>& widths) {
+std::string Line(const StudyLayout& layout, const Cells& cells, const std::vector<size_t>& widths) {
   std::string line;
   size_t column = 0;
-  for (size_t g = 0; g < std::size(kSegments); ++g) {
+  for (size_t g = 0; g < layout.segments.size(); ++g) {
     if (g > 0) line += " | ";
-    for (size_t i = 0; i < kSegments[g]; ++i, ++column) {
+    for (size_t i = 0; i < layout.segments[g]; ++i, ++column) {
       if (i > 0) line += ' ';
-      line += LeftAligned(column) ? PadRight(cells[column], widths[column])
-                                  : PadLeft(cells[column], widths[column]);
+      const bool left =
+          std::find(layout.left.begin(), layout.left.end(), column) != layout.left.end();
+      line +=
+          left ? PadRight(cells[column], widths[column]) : PadLeft(cells[column], widths[column]);
     }
   }
   return absl::StrCat(absl::StripTrailingAsciiWhitespace(line), "\n");
 }
 
 // The two header lines: group names over their segments, then the column names.
-std::string NarrowHeader(const std::vector<size_t>& widths, const Cells& names, const Unit& u) {
-  std::vector<size_t> segment_widths;
-  size_t column = 0;
-  for (size_t cells : kSegments) {
-    size_t w = cells - 1;
-    for (size_t i = 0; i < cells; ++i) w += widths[column++];
-    segment_widths.push_back(w);
-  }
-  const std::string groups[] = {"", absl::StrCat("averaged, ", u.name),
-                                absl::StrCat("per-iteration, ", u.name), ""};
+std::string Header(const StudyLayout& layout, const std::vector<size_t>& widths,
+                   const Cells& names) {
   std::vector<std::string> parts;
-  for (size_t g = 0; g < std::size(kSegments); ++g) {
-    parts.push_back(PadRight(groups[g], segment_widths[g]));
+  size_t column = 0;
+  for (size_t g = 0; g < layout.segments.size(); ++g) {
+    size_t w = layout.segments[g] - 1;
+    for (size_t i = 0; i < layout.segments[g]; ++i) w += widths[column++];
+    parts.push_back(PadRight(layout.groups[g], w));
   }
   return absl::StrCat(absl::StripTrailingAsciiWhitespace(absl::StrJoin(parts, " | ")), "\n",
-                      NarrowLine(names, widths));
+                      Line(layout, names, widths));
+}
+
+// The rows of `cells` (each made by `row`) under each clock's heading and header.
+std::string LaidOut(const std::vector<StudyCell>& cells, const StudyLayout& layout,
+                    const Cells& names, const std::vector<Cells>& rows) {
+  std::vector<size_t> widths(names.size());
+  for (size_t i = 0; i < names.size(); ++i) widths[i] = DisplayWidth(names[i]);
+  for (const Cells& row : rows) {
+    for (size_t i = 0; i < names.size(); ++i) widths[i] = std::max(widths[i], DisplayWidth(row[i]));
+  }
+  std::string text;
+  std::string current;
+  for (size_t k = 0; k < cells.size(); ++k) {
+    if (cells[k].clock != current) {
+      current = cells[k].clock;
+      text += ClockHeading(cells[k]) + Header(layout, widths, names);
+    }
+    text += Line(layout, rows[k], widths);
+  }
+  return text;
+}
+
+Cells NarrowCells(const StudyCell& c, const Unit& u, const StudyDigits& d) {
+  return {absl::StrCat(c.size_bytes),
+          At(c.truth_ns, u, d.truth),
+          AveragedText(c, u, d),
+          PercentOfTruth(c, c.averaged_error_ns),
+          PercentOfTruth(c, c.total_bound_ns()),
+          At(c.per_iteration.mean, u, d.mean),
+          At(c.per_iteration.sd, u, d.sd),
+          At(c.per_iteration.p50, u, d.p50),
+          ZeroPercent(c),
+          Verdict(c)};
 }
 
 Unit NarrowUnit(const std::vector<StudyCell>& cells) {
   double longest = 0;
   for (const StudyCell& c : cells) longest = std::max(longest, c.truth_ns);
-  return longest >= 1e7 ? Unit{1e6, 4, "ms"} : Unit{};
+  return longest >= 1e7 ? Unit{1e6, "ms"} : Unit{};
+}
+
+StudyLayout NarrowLayout(const Unit& u) {
+  return {{2, 3, 4, 1},
+          {2, 9},
+          {"", absl::StrCat("averaged, ", u.name), absl::StrCat("per-iteration, ", u.name), ""}};
 }
 
 Cells NarrowNames(const Unit& u) {
@@ -210,27 +260,46 @@ Cells NarrowNames(const Unit& u) {
           "zero%",        "theory"};
 }
 
+std::vector<Cells> NarrowRows(const std::vector<StudyCell>& cells, const Unit& u) {
+  const std::vector<StudyDigits> digits = BlockDigits(cells, u);
+  std::vector<Cells> rows;
+  for (size_t k = 0; k < cells.size(); ++k) rows.push_back(NarrowCells(cells[k], u, digits[k]));
+  return rows;
+}
+
 std::string NarrowTable(const std::vector<StudyCell>& cells) {
   const Unit u = NarrowUnit(cells);
-  const Cells names = NarrowNames(u);
-  std::vector<size_t> widths(kColumns);
-  for (size_t i = 0; i < kColumns; ++i) widths[i] = DisplayWidth(names[i]);
+  return LaidOut(cells, NarrowLayout(u), NarrowNames(u), NarrowRows(cells, u));
+}
+
+// Every column (--wide), in us: the truth's SD across runs, the minimum, the shares
+// predicted/observed, the phase test and the probe effect besides the narrow table's.
+Cells WideCells(const StudyCell& c, const StudyDigits& d) {
+  const Unit us;
+  // The narrow table's cells in us: size, truth, averaged, err%, bound%, mean, sd, p50,
+  // zero%, verdict; the wide ones go in among them.
+  Cells cells = NarrowCells(c, us, d);
+  cells.insert(cells.begin() + 2, absl::StrCat("(", At(c.truth_spread_ns, us, d.truth), ")"));
+  cells.insert(cells.begin() + 9, At(c.per_iteration.min, us, d.p50));
+  cells.insert(cells.begin() + 11, TheoryShares(c));
+  cells.push_back(c.phase_tested ? absl::StrFormat("%.2g", c.phase_test.p_value) : "-");
+  cells.push_back(FigureText(c.probe_effect_ns_per_read, 1, kNoFigureTable));
+  cells.push_back(absl::StrFormat("(%.1f)", c.read_cost_ns));
+  return cells;
+}
+
+std::string WideTable(const std::vector<StudyCell>& cells) {
+  const StudyLayout layout = {
+      {1, 2, 3, 5, 2, 1, 2},
+      {3, 12},
+      {"", "truth, us", "averaged, us", "per-iteration, us", "theory", "", "probe"}};
+  const Cells names = {"size B",  "truth",   "(sd runs)", "RTT (95% CI)", "err%",  "bound%",
+                       "mean",    "sd",      "p50",       "min",          "zero%", "f pred/obs",
+                       "verdict", "phase p", "ns/read",   "(read)"};
+  const std::vector<StudyDigits> digits = BlockDigits(cells, Unit{});
   std::vector<Cells> rows;
-  for (const StudyCell& c : cells) {
-    rows.push_back(NarrowCells(c, u));
-    for (size_t i = 0; i < kColumns; ++i)
-      widths[i] = std::max(widths[i], DisplayWidth(rows.back()[i]));
-  }
-  std::string text;
-  std::string current;
-  for (size_t k = 0; k < cells.size(); ++k) {
-    if (cells[k].clock != current) {
-      current = cells[k].clock;
-      text += ClockHeading(cells[k]) + NarrowHeader(widths, names, u);
-    }
-    text += NarrowLine(rows[k], widths);
-  }
-  return text;
+  for (size_t k = 0; k < cells.size(); ++k) rows.push_back(WideCells(cells[k], digits[k]));
+  return LaidOut(cells, layout, names, rows);
 }
 
 constexpr char kNarrowLegend[] =
@@ -265,42 +334,18 @@ constexpr char kWideLegend[] =
     "uniform phases within T (small p: locked). probe: extra time per round trip "
     "when the clock is read once per round trip.\n";
 
-std::string WideTable(const std::vector<StudyCell>& cells) {
-  std::string text;
-  std::string current;
-  for (const StudyCell& c : cells) {
-    if (c.clock != current) {
-      current = c.clock;
-      text += ClockHeading(c) + WideHeader();
-    }
-    text += WideRow(c);
-  }
-  return text;
-}
-
 }  // namespace
-
-StudyTableCells FormatStudyTableCells(const std::vector<StudyCell>& cells) {
-  const Unit u = NarrowUnit(cells);
-  StudyTableCells table;
-  table.groups = {{"", static_cast<int>(kSegments[0])},
-                  {absl::StrCat("averaged, ", u.name), static_cast<int>(kSegments[1])},
-                  {absl::StrCat("per-iteration, ", u.name), static_cast<int>(kSegments[2])},
-                  {"", static_cast<int>(kSegments[3])}};
-  table.names = NarrowNames(u);
-  for (const StudyCell& c : cells) {
-    table.rows.push_back(NarrowCells(c, u));
-    table.headings.push_back(std::string(absl::StripAsciiWhitespace(ClockHeading(c))));
-  }
-  table.legend = kNarrowLegend;
-  return table;
-}
 
 std::string FormatStudyTable(const std::vector<StudyCell>& cells, TableWidth width) {
   std::string text = width == TableWidth::kWide ? WideTable(cells) : NarrowTable(cells);
   absl::StrAppend(&text, "\nReadings in ticks of T (count per number of ticks):\n");
+  // The clocks' column as wide as the longest (28 at least): every line's sizes aligned.
+  size_t clock_width = 28;
+  for (const StudyCell& c : cells)
+    clock_width = std::max(clock_width, DisplayWidth(TerminalText(c.clock)));
   for (const StudyCell& c : cells) {
-    absl::StrAppend(&text, WrapText(absl::StrFormat("  %-28s %6d B: %s\n", TerminalText(c.clock),
+    absl::StrAppend(&text, WrapText(absl::StrFormat("  %s %6d B: %s\n",
+                                                    PadRight(TerminalText(c.clock), clock_width),
                                                     c.size_bytes, Histogram(c.histogram)),
                                     kTableColumns, 4));
   }
@@ -316,6 +361,22 @@ std::string FormatStudyTable(const std::vector<StudyCell>& cells, TableWidth wid
   }
   absl::StrAppend(&text, "\n", WrapText(width == TableWidth::kWide ? kWideLegend : kNarrowLegend));
   return text;
+}
+
+StudyTableCells FormatStudyTableCells(const std::vector<StudyCell>& cells) {
+  const Unit u = NarrowUnit(cells);
+  StudyTableCells table;
+  const StudyLayout layout = NarrowLayout(u);
+  for (size_t g = 0; g < layout.segments.size(); ++g) {
+    table.groups.push_back({layout.groups[g], static_cast<int>(layout.segments[g])});
+  }
+  table.names = NarrowNames(u);
+  table.rows = NarrowRows(cells, u);
+  for (const StudyCell& c : cells) {
+    table.headings.push_back(std::string(absl::StripAsciiWhitespace(ClockHeading(c))));
+  }
+  table.legend = kNarrowLegend;
+  return table;
 }
 
 }  // namespace tickbench::harness

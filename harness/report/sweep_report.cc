@@ -198,9 +198,10 @@ std::string FormatCsv(const std::vector<RunRecord>& records,
                                3),
                     CsvFigures({it.zero_fraction}, 6));
     // The per-iteration intervals of one run (RunRecord's *_ci95), empty where invalid.
+    // Times: their intervals clipped at 0 (timing::ClippedAtZero), as in JSON and words.
     for (const timing::ConfidenceInterval* ci :
          {&r.per_iteration_mean_ci95, &r.per_iteration_p50_ci95, &r.per_iteration_p99_ci95})
-      absl::StrAppend(&text, CsvInterval(*ci, CsvDigits::kFixed3), ",");
+      absl::StrAppend(&text, CsvInterval(timing::ClippedAtZero(*ci), CsvDigits::kFixed3), ",");
     if (r.has_reference) {
       absl::StrAppend(&text,
                       CsvFigures({r.reference_averaged_rtt_ns, r.reference_per_iteration_ns.mean,
@@ -236,10 +237,11 @@ namespace {
 
 // A record's per-iteration intervals (RunRecord's *_ci95).
 void WritePerIterationIntervals(JsonWriter& json, const RunRecord& r) {
-  WriteIntervalJson(json, "mean_ns", r.per_iteration_mean_ci95);
-  WriteIntervalJson(json, "sd_ns", r.per_iteration_sd_ci95);
-  WriteIntervalJson(json, "p50_ns", r.per_iteration_p50_ci95);
-  WriteIntervalJson(json, "p99_ns", r.per_iteration_p99_ci95);
+  // Times: their intervals clipped at 0 (timing::ClippedAtZero), as in CSV and words.
+  WriteIntervalJson(json, "mean_ns", timing::ClippedAtZero(r.per_iteration_mean_ci95));
+  WriteIntervalJson(json, "sd_ns", timing::ClippedAtZero(r.per_iteration_sd_ci95));
+  WriteIntervalJson(json, "p50_ns", timing::ClippedAtZero(r.per_iteration_p50_ci95));
+  WriteIntervalJson(json, "p99_ns", timing::ClippedAtZero(r.per_iteration_p99_ci95));
 }
 
 // A record's "reference" figures (or "none") and its "faults".
@@ -327,6 +329,10 @@ std::string FormatJson(const RunContext& context, const std::vector<RunRecord>& 
   WritePooledJson(json, percentiles, PoolPercentiles(records, percentiles));
   json.EndObject();
   return json.text() + "\n";
+}
+
+std::string Counted(int64_t count, absl::string_view noun) {
+  return absl::StrCat(count, " ", noun, count == 1 ? "" : "s");
 }
 
 std::string TableNumber(double value, int precision) {

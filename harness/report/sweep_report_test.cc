@@ -35,6 +35,57 @@ std::vector<RunRecord> TwoRuns() {
   return records;
 }
 
+// One run of `size` on a clock of resolution `resolution_ns`, its averaged RTT and p50
+// `rtt_ns` with a p50 interval of half-width `p50_half_ns`.
+RunRecord RunOn(size_t size, int run, double resolution_ns, double rtt_ns, double p50_half_ns) {
+  RunRecord r;
+  r.transport = "sim";
+  r.clock = "virtual";
+  r.size_bytes = size;
+  r.run = run;
+  r.iterations = r.completed = r.timed_trips = 1000;
+  r.averaged_rtt_ns = r.per_iteration_ns.mean = r.per_iteration_ns.p50 = r.per_iteration_ns.p99 =
+      rtt_ns;
+  r.throughput_bytes_per_s = 2.0 * size * 1e9 / rtt_ns;
+  r.resolution_ns = resolution_ns;
+  r.quantum_ns = resolution_ns / 1000;
+  r.per_iteration_p50_ci95 = {rtt_ns, rtt_ns - p50_half_ns, rtt_ns + p50_half_ns};
+  r.per_iteration_p50_ci95.valid = true;
+  return r;
+}
+
+// Issue 32: p50 "15.5790" over "17.30" in one column, and "28.00 - ?" for a figure read on
+// a 4 us grid. A column keeps the decimals of its first row (two significant digits of a
+// half-width, never finer than the clock's grid); a figure has the digits its grid allows.
+TEST(SweepReportTest, AColumnKeepsItsFirstRowsDecimalsAndAFigureItsGridsDigits) {
+  const std::vector<RunRecord> column = {RunOn(64, 1, 1, 15579, 0.4), RunOn(64, 2, 1, 15579, 0.4),
+                                         RunOn(128, 1, 1, 17300, 40), RunOn(128, 2, 1, 17300, 40)};
+  const std::string table = FormatTable(column, TableStyle::kRttMicros);
+  // p50 and p99: the 1 ns grid's 3 decimals in us (the half-width 0.4 ns would give 4), and
+  // the second row at its column's, not at its own 2 ("17.30").
+  EXPECT_THAT(table, HasSubstr("  15.579  15.579 ")) << table;
+  EXPECT_THAT(table, HasSubstr("  17.300  17.300 ")) << table;
+  const std::string coarse = FormatTable({RunOn(64, 1, 4e6, 28000, 0)}, TableStyle::kRttMicros);
+  EXPECT_THAT(coarse, HasSubstr("     28 - ")) << coarse;  // T/N = 4 us: no decimals
+  EXPECT_THAT(coarse, Not(HasSubstr("28.00"))) << coarse;
+}
+
+// Issue 32: a per-iteration mean's interval of -72292 to 297042 ns in the JSON where the
+// size's interval was clipped at 0. A time's interval is clipped at 0 in every output.
+TEST(SweepReportTest, ATimesIntervalIsClippedAtZeroInCsvAndJson) {
+  std::vector<RunRecord> records = TwoRuns();
+  for (RunRecord& r : records) {
+    r.per_iteration_mean_ci95 = {112374.92, -72291.9, 297041.7};
+    r.per_iteration_mean_ci95.valid = true;
+  }
+  const std::string json = FormatJson(RunContext{}, records, "sweep");
+  EXPECT_THAT(json, HasSubstr("\"mean_ns_ci95\":[0,297041.7]")) << json;
+  EXPECT_THAT(json, Not(HasSubstr("-72291"))) << json;
+  const std::string csv = FormatCsv(records);
+  EXPECT_THAT(csv, HasSubstr(",0.000,297041.700,")) << csv;
+  EXPECT_THAT(csv, Not(HasSubstr("-72291"))) << csv;
+}
+
 TEST(SweepReportTest, TableAggregatesRunsPerSize) {
   const std::string table = FormatTable(TwoRuns(), TableStyle::kThroughput);
   // Throughput 2048 B / 10 us = 204800 KB/s and / 20 us = 102400 KB/s: mean 153600, SD
@@ -42,10 +93,10 @@ TEST(SweepReportTest, TableAggregatesRunsPerSize) {
   // same place.
   EXPECT_THAT(table, HasSubstr(" 150000 ± 650000 "));
   EXPECT_THAT(FormatTable(TwoRuns(), TableStyle::kThroughput, TableWidth::kWide),
-              HasSubstr("150000  ± 650000"));
+              HasSubstr("150000 ± 650000"));
   EXPECT_THAT(table, HasSubstr("KB/s"));
   const std::string rtt = FormatTable(TwoRuns(), TableStyle::kRttMillis, TableWidth::kWide);
-  EXPECT_THAT(rtt, HasSubstr("0.015   ± 0.064"));  // mean of 0.010 and 0.020 ms
+  EXPECT_THAT(rtt, HasSubstr("0.015 ± 0.064"));  // mean of 0.010 and 0.020 ms
   // Narrow: one unit, us for these 10 and 20 us round trips, whatever the style.
   const std::string narrow = FormatTable(TwoRuns(), TableStyle::kRttMillis);
   EXPECT_THAT(narrow, HasSubstr("15 ± 64 "));
@@ -286,6 +337,30 @@ TEST(SweepReportTest, NarrowTableFitsOneHundredColumnsAlignedInOneUnit) {
   }
 }
 
+// Issue 32: the --wide table's reference sd was unpadded (and its header wider than the
+// segment), shifting lost%/retried/faults. Every line of a wide table, headers too, has
+// its separators at the header's offsets, whatever its figures' widths.
+TEST(SweepReportTest, WideTableHasItsColumnsAtTheSameOffsetsOnEveryLine) {
+  for (TableStyle style :
+       {TableStyle::kThroughput, TableStyle::kRttMillis, TableStyle::kRttMicros}) {
+    for (double rtt_ns : {15'000.0, 15'000'000.0}) {
+      SCOPED_TRACE(testing::Message() << "style " << static_cast<int>(style) << ", " << rtt_ns);
+      std::vector<RunRecord> records = MixedRecords(rtt_ns);
+      for (RunRecord& r : records) {
+        r.reference_per_iteration_ns.sd = 3105.929 * rtt_ns / 15'000;  // "3.105929" unpadded
+        r.reference_nanos_per_tick = 0.5;
+      }
+      const std::string table = FormatTable(records, style, TableWidth::kWide);
+      const std::vector<std::string> lines = TableLines(table);
+      ASSERT_EQ(lines.size(), 5u) << table;  // two header lines, three sizes
+      for (size_t i = 1; i < lines.size(); ++i) {
+        EXPECT_EQ(Separators(lines[i]), Separators(lines[0])) << lines[0] << "\n" << lines[i];
+      }
+      EXPECT_THAT(lines[1], HasSubstr("retried")) << table;
+    }
+  }
+}
+
 // The time unit of a table printed size by size comes from its first size; header, rows
 // and footer then make the whole table.
 TEST(SweepReportTest, NarrowTableInPartsIsTheWholeTable) {
@@ -294,10 +369,11 @@ TEST(SweepReportTest, NarrowTableInPartsIsTheWholeTable) {
   EXPECT_EQ(unit, TimeUnit::kMillis);
   EXPECT_EQ(TableTimeUnit(TwoRuns()), TimeUnit::kMicros);
   std::string notes;
+  TableDigits digits;  // the columns' decimals, from the first row, shared by the rest
   std::string parts = FormatTableHeader(TableStyle::kRttMicros, TableWidth::kNarrow, unit);
   for (size_t size : {32, 1024, 65000}) {
-    parts +=
-        FormatTableRow(records, size, TableStyle::kRttMicros, notes, TableWidth::kNarrow, unit);
+    parts += FormatTableRow(records, size, TableStyle::kRttMicros, notes, TableWidth::kNarrow, unit,
+                            &digits);
   }
   parts += FormatTableFooter(records, notes);
   EXPECT_EQ(parts, FormatTable(records, TableStyle::kRttMicros));
@@ -310,12 +386,13 @@ TEST(SweepReportTest, WideTableKeepsEveryColumnAndWrapsItsProse) {
   for (TableStyle style :
        {TableStyle::kThroughput, TableStyle::kRttMillis, TableStyle::kRttMicros}) {
     const std::string table = FormatTable(MixedRecords(15'000.0), style, TableWidth::kWide);
-    EXPECT_THAT(table, HasSubstr("per-iteration, us: mean     sd    p50   p99  zero%"));
-    EXPECT_THAT(table, HasSubstr("reference avg, us: RTT  sd"));
-    EXPECT_THAT(table, HasSubstr("lost%  retried  faults"));
-    EXPECT_THAT(table, HasSubstr(style == TableStyle::kThroughput  ? "throughput KB/s"
-                                 : style == TableStyle::kRttMillis ? "avg RTT ms"
-                                                                   : "avg RTT us"));
+    EXPECT_THAT(table, HasSubstr("| per-iteration, us "));
+    EXPECT_THAT(table, HasSubstr("mean        sd       p50       p99 zero%"));
+    EXPECT_THAT(table, HasSubstr("| reference, us "));
+    EXPECT_THAT(table, HasSubstr("avg        sd |  lost% retried  faults"));
+    EXPECT_THAT(table, HasSubstr(style == TableStyle::kThroughput  ? "throughput"
+                                 : style == TableStyle::kRttMillis ? "averaged, ms"
+                                                                   : "averaged, us"));
     EXPECT_THAT(table, HasSubstr("retried the runs"));
     const size_t footer = table.find("Averaged figures");
     ASSERT_NE(footer, std::string::npos);

@@ -20,7 +20,7 @@ void TableReporter::ReportSizeDone(const std::vector<RunRecord>& records, size_t
     unit_ = TableTimeUnit(first);
     text = FormatTableHeader(style, width_, unit_);
   }
-  text += FormatTableRow(records, size_bytes, style, notes_, width_, unit_);
+  text += FormatTableRow(records, size_bytes, style, notes_, width_, unit_, &digits_);
   printed_.insert(size_bytes);
   WriteNow(text);
 }
@@ -35,7 +35,8 @@ void TableReporter::ReportRuns(const std::vector<RunRecord>& records, TableStyle
   for (const RunRecord& r : records) sizes.insert(r.size_bytes);
   for (size_t size : sizes) {
     if (printed_.count(size) == 0) {
-      absl::StrAppend(&results(), FormatTableRow(records, size, style, notes_, width_, unit_));
+      absl::StrAppend(&results(),
+                      FormatTableRow(records, size, style, notes_, width_, unit_, &digits_));
     }
   }
   absl::StrAppend(&results(), FormatTableFooter(records, notes_, width_));

@@ -26,6 +26,7 @@ class TableReporter : public Reporter {
  private:
   const TableWidth width_;
   TimeUnit unit_ = TimeUnit::kMicros;  // a streamed table's, from its first size
+  TableDigits digits_;                 // its columns' decimals, from its first size
   std::set<size_t> printed_;           // sizes whose row is out
   std::string notes_;                  // their notes, for the footer
 };

@@ -408,4 +408,44 @@ std::string FormatWithHalfWidth(double value, double half_width) {
                          FormatRounded(half_width, half_width));
 }
 
+int FigureDecimals(double value, double half_width, double resolution) {
+  const bool has_half = half_width > 0 && std::isfinite(half_width);
+  const bool has_grid = resolution > 0 && std::isfinite(resolution);
+  if (!has_half && !has_grid) return DecimalsForHalfWidth(0, value);
+  int decimals = has_half ? DecimalsForHalfWidth(half_width) : 15;
+  if (has_grid) {
+    // The leading digit of the grid: 4 -> 0 decimals, 0.005 -> 3. The small epsilon keeps
+    // a grid of exactly 1e-3 from reading as 0.000999... below it.
+    decimals = std::min(decimals, -static_cast<int>(std::floor(std::log10(resolution) + 1e-9)));
+  }
+  return std::clamp(decimals, -15, 15);
+}
+
+std::string FormatDecimals(double value, int decimals) {
+  if (!std::isfinite(value)) return absl::StrFormat("%g", value);
+  const double scale = std::pow(10.0, decimals);
+  double rounded = std::round(value * scale) / scale;
+  if (rounded == 0) rounded = 0;  // no "-0"
+  return absl::StrFormat("%.*f", std::max(0, decimals), rounded);
+}
+
+std::string FormatFigure(double value, double half_width, double resolution) {
+  return FormatDecimals(value, FigureDecimals(value, half_width, resolution));
+}
+
+int ColumnDecimals(absl::Span<const int> decimals) {
+  int most = 0;
+  bool any = false;
+  for (const int d : decimals) {
+    most = any ? std::max(most, d) : d;
+    any = true;
+  }
+  return most;
+}
+
+ConfidenceInterval ClippedAtZero(ConfidenceInterval ci) {
+  if (ci.valid && ci.low < 0) ci.low = 0;
+  return ci;
+}
+
 }  // namespace tickbench::timing

@@ -164,6 +164,29 @@ std::string FormatRounded(double value, double half_width);
 // "value ± half-width", both at the half-width's two significant digits: "20000 ± 4400".
 std::string FormatWithHalfWidth(double value, double half_width);
 
+// ---- The one rule for a figure's digits, in every output (tables, words, compare). ----
+//
+// A figure is printed to two significant digits of the half-width of its 95% interval,
+// but never finer than the leading digit of its resolution (the grid it was read on, or
+// the quantum T/N of an average): a mean of readings on a 4 us grid with no wider
+// interval is "28", not "28.00"; a simulated 1300 us known to 1 ns is "1300.000", not
+// "1300.00000000". Without either, 6 significant digits. A column of figures prints all
+// of them with the most decimals any of them supports (ColumnDecimals), so that a column
+// reads "15.579" over "17.300", never "15.5790" over "17.30".
+//
+// The decimals of `value` by that rule (negative: rounded to tens, hundreds, ...).
+int FigureDecimals(double value, double half_width, double resolution = 0);
+// `value` at `decimals` ("%.*f", no "-0"; rounded to tens, ... for negative decimals);
+// "inf"/"nan" as %g writes them.
+std::string FormatDecimals(double value, int decimals);
+// `value` at FigureDecimals.
+std::string FormatFigure(double value, double half_width, double resolution = 0);
+// The decimals a column of figures shares: the most of `decimals` (0 when empty).
+int ColumnDecimals(absl::Span<const int> decimals);
+// The interval of a quantity that cannot be negative (a time, a rate, a share): its lower
+// end raised to 0 where the arithmetic took it below, the same in every output.
+ConfidenceInterval ClippedAtZero(ConfidenceInterval ci);
+
 }  // namespace tickbench::timing
 
 #endif  // TIMING_CONFIDENCE_H_

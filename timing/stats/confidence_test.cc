@@ -254,5 +254,35 @@ TEST(ConfidenceTest, DigitsFollowTheHalfWidth) {
   EXPECT_EQ(DecimalsForHalfWidth(4400), -2);
 }
 
+// Issue: "truth us 1300.00000000" (an exact simulated truth, 1 ns grid) and "28.00 - ?" for
+// a figure on a 4 us grid; the grid's leading digit is the finest a figure carries.
+TEST(ConfidenceTest, AFigureCarriesTheDigitsOfItsIntervalNeverFinerThanItsGrid) {
+  EXPECT_EQ(FormatFigure(1300.0, 0, 0.001), "1300.000");        // exact, read to 1 ns (in us)
+  EXPECT_EQ(FormatFigure(28.0, 0, 4), "28");                    // no interval, a 4 us grid
+  EXPECT_EQ(FormatFigure(28.0, 0.1, 4), "28");                  // the grid is coarser
+  EXPECT_EQ(FormatFigure(20.002, 0.000022, 0.001), "20.002");   // interval finer than the grid
+  EXPECT_EQ(FormatFigure(1234.5678, 0.9), "1234.57");           // the interval alone
+  EXPECT_EQ(FormatFigure(1234.5678, 0.9, 0.00001), "1234.57");  // interval coarser than grid
+  EXPECT_EQ(FormatFigure(932071410799.9, 0), "932071000000");   // neither: 6 digits
+  EXPECT_EQ(FormatFigure(14260, 1300), "14300");                // tens of a wide interval
+  EXPECT_EQ(FigureDecimals(5, 0, 0.001), 3);
+  EXPECT_EQ(FormatDecimals(-0.0004, 3), "0.000");
+  // A column shares the most decimals any of its figures carries.
+  EXPECT_EQ(ColumnDecimals({4, 2, 3}), 4);
+  EXPECT_EQ(FormatDecimals(17.3, ColumnDecimals({3, 2})), "17.300");
+}
+
+TEST(ConfidenceTest, APositiveQuantitysIntervalIsClippedAtZero) {
+  ConfidenceInterval ci;
+  ci.estimate = 28.7686;
+  ci.low = -1.41903;
+  ci.high = 58.9561;
+  ci.valid = true;
+  const ConfidenceInterval clipped = ClippedAtZero(ci);
+  EXPECT_EQ(clipped.low, 0);
+  EXPECT_EQ(clipped.high, ci.high);
+  EXPECT_EQ(clipped.estimate, ci.estimate);
+}
+
 }  // namespace
 }  // namespace tickbench::timing

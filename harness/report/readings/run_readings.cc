@@ -1,4 +1,4 @@
-#include "harness/report/run_readings.h"
+#include "harness/report/readings/run_readings.h"
 
 #include <algorithm>
 #include <cmath>

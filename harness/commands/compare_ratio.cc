@@ -1,0 +1,114 @@
+#include "harness/commands/compare_ratio.h"
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "timing/stats/confidence.h"
+
+namespace tickbench::harness {
+
+Figure FigureOf(const std::vector<double>& values, double quantum) {
+  const timing::ConfidenceInterval ci = timing::AcrossRunsInterval(
+      values, timing::QuantizedSdFloor(quantum, static_cast<int64_t>(values.size())));
+  Figure f;
+  f.runs = static_cast<int>(values.size());
+  f.mean = values.empty() ? 0 : ci.estimate;
+  f.half = ci.valid ? ci.half_width() : 0;
+  f.quantum = quantum;
+  return f;
+}
+
+Ratio RatioOf(const std::vector<double>& a, double quantum_a, const std::vector<double>& b,
+              double quantum_b) {
+  Ratio r;
+  r.runs_a = static_cast<int>(a.size());
+  r.runs_b = static_cast<int>(b.size());
+  const timing::ConfidenceInterval ia = timing::AcrossRunsInterval(
+      a, timing::QuantizedSdFloor(quantum_a, static_cast<int64_t>(a.size())));
+  const timing::ConfidenceInterval ib = timing::AcrossRunsInterval(
+      b, timing::QuantizedSdFloor(quantum_b, static_cast<int64_t>(b.size())));
+  if (a.empty() || b.empty() || !(ia.estimate > 0) || !(ib.estimate > 0)) return r;
+  r.valid = true;
+  r.estimate = ib.estimate / ia.estimate;
+  r.resolution = r.estimate * (quantum_a / ia.estimate + quantum_b / ib.estimate);
+  // One run has no spread: a t test needs two a side (a quantum floor is no run spread).
+  if (a.size() < 2 || b.size() < 2) return r;
+  r.tested = true;
+  // Relative standard errors; an invalid interval (one run, no floor) gives none.
+  const double ra = ia.valid ? ia.standard_error / ia.estimate : 0;
+  const double rb = ib.valid ? ib.standard_error / ib.estimate : 0;
+  const double se = std::sqrt(ra * ra + rb * rb);
+  if (!(se > 0)) {
+    // Nothing varies: the ratio is exact.
+    r.low = r.high = r.estimate;
+    r.p_value = r.estimate == 1 ? 1 : 0;
+    return r;
+  }
+  // Welch-Satterthwaite on the log scale.
+  auto term = [](double rel, const timing::ConfidenceInterval& ci) {
+    if (rel == 0) return 0.0;
+    const double df = ci.degrees_of_freedom;
+    return std::isinf(df) || df <= 0 ? 0.0 : std::pow(rel, 4) / df;
+  };
+  const double denominator = term(ra, ia) + term(rb, ib);
+  const double df =
+      denominator > 0 ? std::pow(se, 4) / denominator : std::numeric_limits<double>::infinity();
+  const double t = timing::StudentTQuantile(0.975, df);
+  const double log_ratio = std::log(r.estimate);
+  r.low = std::exp(log_ratio - t * se);
+  r.high = std::exp(log_ratio + t * se);
+  r.p_value = 2 * (1 - timing::StudentTCdf(std::fabs(log_ratio) / se, df));
+  // A spread of many times the mean leaves exp() no finite bound: no interval, no test.
+  r.too_wide = !(r.low > 0) || !std::isfinite(r.high);
+  r.tested = !r.too_wide;
+  return r;
+}
+
+std::string Fixed(double x, int decimals) {
+  return std::fabs(x) < 1e6 ? timing::FormatDecimals(x, decimals) : absl::StrFormat("%.5g", x);
+}
+
+int RatioDecimals(const Ratio& r) {
+  return timing::FigureDecimals(r.estimate, r.tested ? (r.high - r.low) / 2 : 0, r.resolution);
+}
+
+std::string PValueCell(double p) { return p < 1e-4 ? "<0.0001" : absl::StrFormat("%.2g", p); }
+
+namespace {
+
+// "p = 0.012", "p < 0.0001".
+std::string PValueText(double p) {
+  const std::string cell = PValueCell(p);
+  return absl::StrCat("p ", cell[0] == '<' ? "< " + cell.substr(1) : "= " + cell);
+}
+
+}  // namespace
+
+std::string Verdict(const Ratio& r) {
+  if (!r.valid) return "no figure";
+  if (r.too_wide) return "no test: the runs spread too widely for an interval";
+  if (!r.tested) {
+    const bool a_short = r.runs_a < 2;
+    return absl::StrFormat("no test: %s has %d run; the t test needs 2 or more on each side",
+                           a_short ? "A" : "B", a_short ? r.runs_a : r.runs_b);
+  }
+  if (r.p_value >= 0.05 || (r.low <= 1 && r.high >= 1)) {
+    return absl::StrCat("no difference at 5% (", PValueText(r.p_value), ")");
+  }
+  // The change in percent, at the digits its interval (or the ratio's grid) supports: a
+  // 0.0026% change is shown as such, never as "0.0% [0.0, 0.0]".
+  const bool slower = r.low > 1;
+  const double sign = slower ? 1 : -1;
+  const double change = sign * (r.estimate - 1) * 100;
+  const double near = sign * ((slower ? r.low : r.high) - 1) * 100;
+  const double far = sign * ((slower ? r.high : r.low) - 1) * 100;
+  const int decimals = timing::FigureDecimals(change, (far - near) / 2, r.resolution * 100);
+  return absl::StrFormat("B %s by %s%% [%s, %s], %s", slower ? "slower" : "faster",
+                         Fixed(change, decimals), Fixed(near, decimals), Fixed(far, decimals),
+                         PValueText(r.p_value));
+}
+
+}  // namespace tickbench::harness
