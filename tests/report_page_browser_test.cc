@@ -138,7 +138,9 @@ TEST(ReportPageBrowserTest, SweepPageRendersWithItsPlotTableAndVerdicts) {
   if (const std::string why = ChromiumUnavailable(); !why.empty()) GTEST_SKIP() << why;
   const std::string html = WritePage(kSweep);
   EXPECT_THAT(html, HasSubstr("Content-Security-Policy"));
-  ExpectRendersCleanly(html, "32 B: averaged RTT 20.002 us", "Averaged round trip from 20.002 us");
+  ExpectRendersCleanly(html,
+                       "32 B: averaged RTT 20.002000 us (95% interval 20.001978 to 20.002022 us)",
+                       "Averaged round trip from 20.002 us");
 }
 
 TEST(ReportPageBrowserTest, StudyPageRendersWithItsPlotTableAndVerdicts) {
@@ -159,7 +161,8 @@ TEST(ReportPageTest, WithoutGnuplotThePageSaysThePlotIsMissingAndWhy) {
   const std::string html = WritePage(kSweep, absl::StrCat("PATH=", bin));
   EXPECT_THAT(html, HasSubstr("The plot is missing: gnuplot is not installed"));
   EXPECT_THAT(html, Not(HasSubstr("<svg")));
-  EXPECT_THAT(html, HasSubstr("32 B: averaged RTT 20.002 us"));
+  EXPECT_THAT(
+      html, HasSubstr("32 B: averaged RTT 20.002000 us (95% interval 20.001978 to 20.002022 us)"));
 }
 
 // The default experiment's table leads with throughput: so do its page's headline and

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "harness/output/build_info.h"
+#include "harness/report/sweep_report.h"
 
 // HtmlEscape, InlineableSvg and RenderReportPage; the pages' contents are put together in
 // report_page_build.cc.
@@ -69,12 +70,13 @@ void AppendContext(std::string& html, const ReportPage& page) {
                   "<details id=\"context-details\">\n<summary>What ran where: host, build, clocks, "
                   "flags</summary>\n<section id=\"context\">\n<table>\n");
   AppendRow(html, "tickbench_version", TickbenchVersion());
-  AppendRow(html, "experiment",
-            absl::StrFormat("%s over %s%s%s: %d sizes x %d runs x %d round trips",
-                            page.header.experiment, page.header.transport,
-                            page.header.simulated ? " (simulated, virtual time)" : "",
-                            page.header.busy_poll ? " (busy-poll receives)" : "", page.header.sizes,
-                            page.header.runs, page.header.iterations));
+  AppendRow(
+      html, "experiment",
+      absl::StrFormat("%s over %s%s%s: %s x %s x %s", page.header.experiment, page.header.transport,
+                      page.header.simulated ? " (simulated, virtual time)" : "",
+                      page.header.busy_poll ? " (busy-poll receives)" : "",
+                      Counted(page.header.sizes, "size"), Counted(page.header.runs, "run"),
+                      Counted(page.header.iterations, "round trip")));
   AppendRow(html, "started at", c.started_at);
   AppendRow(html, "host", s.hostname);
   AppendRow(html, "CPU",

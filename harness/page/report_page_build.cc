@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <map>
@@ -24,6 +25,7 @@
 #include "harness/report/study_report.h"
 #include "platform/errno_status.h"
 #include "platform/facts/system_info.h"
+#include "timing/stats/confidence.h"
 
 namespace tickbench::harness {
 namespace {
@@ -49,11 +51,17 @@ std::string SizeVerdict(const std::vector<const RunRecord*>& runs,
   double averaged = 0;
   for (const RunRecord* r : runs) averaged += r->averaged_rtt_ns;
   averaged /= runs.size();
-  std::string text =
-      absl::StrFormat("%.0f B: averaged RTT %.6g us", point.size_bytes, averaged * 1e-3);
+  // The one rule for digits (timing/stats/confidence.h): the interval's, ends clipped at 0.
+  const double low = std::max(0.0, point.averaged_low_ns) * 1e-3;
+  const double high = point.averaged_high_ns * 1e-3;
+  const int decimals =
+      timing::FigureDecimals(averaged * 1e-3, point.has_interval ? (high - low) / 2 : 0);
+  std::string text = absl::StrFormat("%.0f B: averaged RTT %s us", point.size_bytes,
+                                     timing::FormatDecimals(averaged * 1e-3, decimals));
   if (point.has_interval) {
-    absl::StrAppendFormat(&text, " (95%% interval %.6g to %.6g us)", point.averaged_low_ns * 1e-3,
-                          point.averaged_high_ns * 1e-3);
+    absl::StrAppendFormat(&text, " (95%% interval %s to %s us)",
+                          timing::FormatDecimals(low, decimals),
+                          timing::FormatDecimals(high, decimals));
   }
   absl::StrAppendFormat(&text, " over %d valid run%s", runs.size(), runs.size() == 1 ? "" : "s");
   if (point.has_per_iteration) {
