@@ -109,6 +109,49 @@ LoopCount TimedLoop(TripsT& trips, ClockT& clock, ReferenceT reference, LoopMark
   return count;
 }
 
+// Where a bracketed pass's readings go: one of each per kept round trip.
+struct BracketMarks {
+  int64_t* starts = nullptr;
+  int64_t* stops = nullptr;
+  int64_t* reference_starts = nullptr;  // null without a reference
+  int64_t* reference_stops = nullptr;
+};
+
+// The per-iteration pass with each round trip bracketed on its own: the clocks read right
+// before it and right after it (the measured clock first, then the reference, at each end),
+// where TimedLoop with batch 1 tiles the pass (one reading closes a trip and opens the
+// next). Between trips the policy's Pause() runs, untimed (a gap, a dither). A policy whose
+// last trip's reading must not be kept (a faulty echo, the first clean trip after one)
+// says so through KeepLast(): the next trip's readings overwrite it. The policy is as
+// TimedLoop's, plus
+//     void Pause();      // before each trip, outside its readings
+//     bool KeepLast();   // after a trip whose Trip() returned true
+// count.marks is the number of readings kept (of each of the four arrays).
+template <typename TripsT, typename ClockT, typename ReferenceT>
+LoopCount BracketedLoop(TripsT& trips, ClockT& clock, ReferenceT reference, BracketMarks where,
+                        int64_t iterations) {
+  TripsT local = trips;
+  LoopCount count;
+  int64_t kept = 0;
+  for (int64_t i = 0; i < iterations; ++i) {
+    local.Pause();
+    where.starts[kept] = clock.NowTicks();
+    if constexpr (ReferenceT::kReads) where.reference_starts[kept] = reference.NowTicks();
+    const bool ok = local.Trip(i, kept);
+    where.stops[kept] = clock.NowTicks();
+    if constexpr (ReferenceT::kReads) where.reference_stops[kept] = reference.NowTicks();
+    if (__builtin_expect(!ok, 0)) {
+      count.stopped = true;
+      break;
+    }
+    ++count.completed;
+    if (local.KeepLast()) ++kept;
+  }
+  trips = local;
+  count.marks = kept;
+  return count;
+}
+
 // The board's policy: each trip stamps the message with its sequence number, sends it,
 // receives the echo and checks its stamp in O(1) (core/message_stamp.h); an echo that
 // differs is counted as a fault. An endpoint is any class with

@@ -149,6 +149,47 @@ TEST(CoreRoundTripLoopTest, PolicyGetsEachTripsIntervalAndIsCopiedBack) {
   EXPECT_EQ(stopped.marks, 3);  // before, after trip 0, after trip 1: none after the stop
 }
 
+// A bracketed pass reads both clocks right before and right after each trip (the measured
+// one first), pauses between trips outside the readings, and overwrites a reading the
+// policy does not keep.
+struct BracketTrips {
+  CountingClock* clock = nullptr;
+  std::vector<int64_t>* pauses = nullptr;  // the clock's reads when each pause ran
+  int64_t drop = -1;                       // this trip's reading is not kept
+  int64_t stop_at = -1;
+  int64_t last = -1;
+  void Pause() { pauses->push_back(clock->reads); }
+  bool Trip(int64_t index, int64_t /*kept so far*/) {
+    last = index;
+    return index != stop_at;
+  }
+  bool KeepLast() const { return last != drop; }
+};
+
+TEST(CoreRoundTripLoopTest, BracketedPassReadsAroundEachTripAndKeepsWhatThePolicyKeeps) {
+  CountingClock clock, reference;
+  std::vector<int64_t> pauses;
+  BracketTrips trips{&clock, &pauses, 1};
+  std::vector<int64_t> starts(4, -1), stops(4, -1), reference_starts(4, -1), reference_stops(4, -1);
+  const BracketMarks where{starts.data(), stops.data(), reference_starts.data(),
+                           reference_stops.data()};
+  const LoopCount count =
+      BracketedLoop(trips, clock, ReferenceClock<CountingClock>{&reference}, where, 3);
+  EXPECT_EQ(count.completed, 3);
+  EXPECT_EQ(count.marks, 2);  // trip 1's reading was overwritten by trip 2's
+  EXPECT_EQ(starts, (std::vector<int64_t>{0, 40, -1, -1}));
+  EXPECT_EQ(stops, (std::vector<int64_t>{10, 50, -1, -1}));
+  EXPECT_EQ(reference_starts[1], 40);
+  EXPECT_EQ(pauses, (std::vector<int64_t>{0, 2, 4}));  // between trips, never between reads
+  trips.stop_at = 1;
+  trips.drop = -1;
+  const LoopCount stopped =
+      BracketedLoop(trips, clock, ReferenceClock<CountingClock>{&reference}, where, 3);
+  EXPECT_TRUE(stopped.stopped);
+  EXPECT_EQ(stopped.completed, 1);
+  EXPECT_EQ(stopped.marks, 1);
+}
+
 // The board stamps the bytes the host does (core/message_stamp.h), not a pattern of its own.
 TEST(CoreRoundTripLoopTest, BoardMessagesCarryTheSharedStamp) {
   Echo echo;

@@ -17,13 +17,17 @@ expect() {  # expect pass|fail FILE...
   fi
 }
 
-expect pass harness/engine/round_trip_loop.h transport/io/message_pattern.h
+expect pass harness/engine/round_trip_loop.h transport/io/message_pattern.h \
+  harness/study/study_runner.cc
 planted="$TEST_TMPDIR/planted"
 mkdir -p "$planted"
 cp core/round_trip_loop.h "$planted/second_loop.h"
 expect fail "$planted/second_loop.h"
 cp core/message_stamp.h "$planted/second_stamp.h"
 expect fail "$planted/second_stamp.h"
+printf 'for (i = 0; i < n; ++i) {\n  starts_[k] = clock.NowTicks();\n  Trip();\n}\n' \
+  >"$planted/bracketed_pass.cc"
+expect fail "$planted/bracketed_pass.cc"
 printf 'inline char PatternByte(size_t i) { return static_cast<char>((i * 131 + 7) & 0xff); }\n' \
   >"$planted/board_pattern.h"
 expect fail "$planted/board_pattern.h"

@@ -2,9 +2,10 @@
 # One loop and one stamp (core/README.md): the measurement loop is core/round_trip_loop.h's
 # TimedLoop and the message stamp core/message_stamp.h's, on every target. This fails when a
 # second copy appears elsewhere:
-#   * a clock reading stored into an array of marks (`marks[i] = clock.NowTicks()`), the
-#     loop's signature, outside core/ (bench/ keeps the bare loop on purpose: it is the
-#     baseline the harness is compared with, written without tickbench's code);
+#   * a clock reading stored into an array (`marks[i] = clock.NowTicks()`,
+#     `starts[k] = clock.NowTicks()`), the signature of a timed loop, tiled or bracketed,
+#     outside core/ (bench/ keeps the bare loop on purpose: it is the baseline the harness
+#     is compared with, written without tickbench's code);
 #   * the stamp's fill constant or the board's old pattern (`i * 131 + 7`), or a definition
 #     of FillPattern, StampSequence, EchoStampMatches or CheckEcho, outside core/ (the host's
 #     span wrappers in transport/io/message_pattern.h call core's and are allowed).
@@ -21,7 +22,7 @@ else
   mapfile -t files < <(git ls-files --cached --others --exclude-standard -- '*.cc' '*.h' | sort -u)
 fi
 
-loop='marks\[[^]]+\][[:space:]]*=[[:space:]]*[A-Za-z_.>()-]*NowTicks\(\)'
+loop='\[[^]]+\][[:space:]]*=[[:space:]]*[A-Za-z_.>()-]*NowTicks\(\)'
 stamp='0x9E3779B1|[*][[:space:]]*131[[:space:]]*[+][[:space:]]*7'
 definition='^[[:space:]]*(inline[[:space:]]+)?(void|bool|MessageCheck|core::MessageCheck)[[:space:]]+(FillPattern|StampSequence|EchoStampMatches|CheckEcho)[[:space:]]*\('
 status=0
@@ -31,7 +32,7 @@ for f in "${files[@]}"; do
     core/* | */core/*) continue ;;
   esac
   if [[ "$f" != bench/* ]]; then
-    if grep -nE "$loop" "$f" | sed "s|^|$f:|; s|$| (a second measurement loop: use core::TimedLoop with a trip policy)|" | grep .; then
+    if grep -nE "$loop" "$f" | sed "s|^|$f:|; s|$| (a second measurement loop: use core::TimedLoop or core::BracketedLoop with a trip policy)|" | grep .; then
       status=1
     fi
   fi

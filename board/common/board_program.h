@@ -98,8 +98,8 @@ int RunBoardStudy(EndpointT& endpoint, ClockT& clock, ReferenceT& reference,
                   BoardWorkspace& workspace, core::TextSink& out, core::TextSink& err) {
   const core::StudyWorkspace view = workspace.View();
   for (int i = 0; i < settings.size_count; ++i) {
-    workspace.cells[i] = core::RunStudyCell(endpoint, clock, reference, view, settings.sizes[i],
-                                            settings.study);
+    workspace.cells[i] =
+        core::RunStudyCell(endpoint, clock, reference, view, settings.sizes[i], settings.study);
   }
   return ReportBoardStudy(clock, reference, board, settings, workspace.cells, out, err);
 }

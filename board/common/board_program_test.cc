@@ -19,7 +19,7 @@ class StringSink : public core::TextSink {
 
 constexpr core::BoardRow kClocks[] = {{"tick", "a coarse tick"}, {"fine", "a fine counter"}};
 constexpr core::BoardRow kEcho = {"echo", "an in-memory echo"};
-constexpr BoardDescription kBoard = {kClocks, 2, &kEcho, "fine", "# tickbench on a test board",
+constexpr BoardDescription kBoard = {kClocks,     2, &kEcho, "fine", "# tickbench on a test board",
                                      "test board"};
 
 struct Parsed {

@@ -141,9 +141,18 @@ class HostTrips {
       *error_ = platform::CancelledIfStopRequested("timing round trips");
       return false;
     }
+    // Kept: neither faulty nor the first clean trip after a fault (a bracketed pass,
+    // core::BracketedLoop, overwrites the reading of a trip that is not).
+    after_fault_ = !trip_faulty && follows_fault_;
+    kept_ = !trip_faulty && !follows_fault_;
     NoteFault(trip_faulty, follows_fault_, faulty_, interval, *integrity_);
     return true;
   }
+
+  // Whether the last trip's reading is kept, and whether it was left out as the first clean
+  // trip after a fault.
+  bool last_kept() const { return kept_; }
+  bool last_after_fault() const { return after_fault_; }
 
   // Carries the state of the last trip to the next loop (integrity.next_follows_fault).
   void Finish() const { integrity_->next_follows_fault = follows_fault_; }
@@ -157,6 +166,8 @@ class HostTrips {
   uint8_t* faulty_;
   bool follows_fault_;
   bool continue_on_loss_;
+  bool kept_ = false;
+  bool after_fault_ = false;
 };
 
 // Runs `iterations` timed round trips, reading the clocks every `batch` trips (and after

@@ -9,6 +9,7 @@
 #include "harness/engine/no_figure.h"
 #include "harness/engine/round_trip_engine.h"
 #include "harness/engine/round_trip_loop.h"
+#include "harness/study/bracketed_trips.h"
 #include "harness/study/study_aggregate.h"
 #include "platform/stop_signal.h"
 #include "timing/clocks/tick_clock.h"
@@ -144,29 +145,22 @@ class StudyPasses {
     absl::Status status = transport::SendBlockHeader(endpoint_, static_cast<uint32_t>(size),
                                                      static_cast<uint32_t>(n));
     if (!status.ok()) return status;
-    const int64_t gap_ns = absl::ToInt64Nanoseconds(options_.gap);
     const int64_t dither_ns = std::max<int64_t>(1, std::llround(resolution_ns));
-    std::uniform_int_distribution<int64_t> dither(0, dither_ns - 1);
-    int64_t recorded = 0;
-    bool follows_fault = false;
+    BracketedTrips trips{
+        HostTrips<transport::Endpoint>(endpoint_, buffers_, sequence_, false, integrity_, status),
+        &pause_,
+        &random_,
+        std::uniform_int_distribution<int64_t>(0, dither_ns - 1),
+        absl::ToInt64Nanoseconds(options_.gap),
+        options_.dither,
+        &integrity_};
     const int64_t loop_start = reference_.NowTicks();
-    for (int64_t i = 0; i < n; ++i) {
-      const int64_t pause = gap_ns + (options_.dither ? dither(random_) : 0);
-      if (pause > 0) pause_(pause);
-      bool faulty = false;
-      starts_[recorded] = clock.NowTicks();
-      reference_starts_[recorded] = reference_.NowTicks();
-      status = RoundTrip(endpoint_, buffers_, sequence_++, integrity_, &faulty);
-      stops_[recorded] = clock.NowTicks();
-      reference_stops_[recorded] = reference_.NowTicks();
-      if (!status.ok()) return status;
-      TICKBENCH_RETURN_IF_STOPPED("timing round trips one by one");
-      // A faulty echo's reading is overwritten by the next, and so is the first clean one's
-      // after it, which is left out as a warm-up's trips are (round_trip_loop.h).
-      if (!faulty && follows_fault) ++integrity_.after_fault;
-      if (!faulty && !follows_fault) ++recorded;
-      follows_fault = faulty;
-    }
+    const core::LoopCount count = core::BracketedLoop(
+        trips, clock, core::ReferenceClock<timing::Clock>{&reference_},
+        {starts_.data(), stops_.data(), reference_starts_.data(), reference_stops_.data()}, n);
+    sequence_ += n;
+    if (!status.ok()) return status;
+    const int64_t recorded = count.marks;
     run.loop_period_ns = reference_.TicksToNanos(reference_.NowTicks() - loop_start) / n;
     Store(clock, ReadPair(clock), run.end_before_ns, run.end_clock_ns, run.end_after_ns);
     // Kept for the cell a chunk at a time (reserving takes address space only), so that a
