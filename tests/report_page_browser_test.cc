@@ -163,6 +163,10 @@ TEST(ReportPageTest, WithoutGnuplotThePageSaysThePlotIsMissingAndWhy) {
   EXPECT_THAT(html, Not(HasSubstr("<svg")));
   EXPECT_THAT(
       html, HasSubstr("32 B: averaged RTT 20.002000 us (95% interval 20.001978 to 20.002022 us)"));
+  // The sweep's table is a real table too, its cells at the printed table's digits.
+  EXPECT_THAT(html, HasSubstr("<table class=\"results\">"));
+  EXPECT_THAT(html, Not(HasSubstr("<pre class=\"table\">")));
+  EXPECT_THAT(html, HasSubstr("<td class=\"n\">20.002000</td><td>± 0.000022</td>"));
 }
 
 // The default experiment's table leads with throughput: so do its page's headline and

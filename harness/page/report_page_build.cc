@@ -170,7 +170,9 @@ ReportPage SweepReportPage(const RunContext& context, const ExperimentHeader& he
   }
   page.context = context;
   page.header = header;
-  page.tables = FormatTable(records, style, TableWidth::kNarrow);
+  const SweepTableCells table = FormatSweepTableCells(records, style);
+  page.result_tables.push_back({"", table.groups, table.names, table.rows});
+  page.legend = table.legend;
   page.verdicts = SweepVerdicts(records);
   page.analysis = std::string(analysis);
   page.plots = std::move(plots);

@@ -5,6 +5,7 @@
 #define HARNESS_REPORT_SWEEP_REPORT_H_
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "harness/context/run_context.h"
@@ -69,6 +70,17 @@ std::string FormatTableRow(const std::vector<RunRecord>& records, size_t size_by
                            TimeUnit unit = TimeUnit::kMicros, TableDigits* digits = nullptr);
 std::string FormatTableFooter(const std::vector<RunRecord>& records, const std::string& notes,
                               TableWidth width = TableWidth::kNarrow);
+
+// The narrow table as cells, for the report page's HTML table: the groups over the columns
+// with their spans, the columns' names, one row per size (the digits as the printed table
+// has them), and the footer (legend and notes) as text.
+struct SweepTableCells {
+  std::vector<std::pair<std::string, int>> groups;
+  std::vector<std::string> names;
+  std::vector<std::vector<std::string>> rows;
+  std::string legend;
+};
+SweepTableCells FormatSweepTableCells(const std::vector<RunRecord>& records, TableStyle style);
 
 // The CSV header line and rows, without the context (a preamble breaks CSV readers).
 // After kCsvColumns, each run's row ends with its size's `percentiles` pooled over its

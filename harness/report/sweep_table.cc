@@ -1,5 +1,7 @@
 // The sweep's table for people (sweep_report.h): today's every column with --wide, or 100
 // columns with one time unit.
+// Over 400 lines because the printed table and its cells for the report page share the
+// row, digit and layout helpers of one file-local namespace.
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -240,16 +242,39 @@ std::string WideRow(size_t size, const TableRow& row, const TableDigits& d) {
                       {LossPercent(row), absl::StrCat(row.retried), absl::StrCat(row.faults)}});
 }
 
-std::string NarrowRow(size_t size, const TableRow& row, const TableDigits& d) {
-  if (row.valid == 0) return NoValidRunLine(kNarrow, size, row);
+// The narrow row's cells, segment by segment (a valid row's).
+std::vector<std::vector<std::string>> NarrowSegments(size_t size, const TableRow& row,
+                                                     const TableDigits& d) {
   const auto [lead, half] = LeadCells(row, d, true);
   const std::vector<size_t>& it = kNarrow[1];
-  return Line(kNarrow,
-              {{absl::StrCat(size), absl::StrCat(row.valid), lead, half},
-               {Digits(row.mean.mean(), d.mean, it[0]), Digits(row.p50.mean(), d.p50, it[1]),
-                Digits(row.p99.mean(), d.p99, it[2]), Number(row.zero.mean(), 0)},
-               {row.ref_rtt.count() ? Digits(row.ref_rtt.mean(), d.ref, kNarrow[2][0]) : "-"},
-               {LossPercent(row), absl::StrCat(row.faults)}});
+  return {{absl::StrCat(size), absl::StrCat(row.valid), lead, half},
+          {Digits(row.mean.mean(), d.mean, it[0]), Digits(row.p50.mean(), d.p50, it[1]),
+           Digits(row.p99.mean(), d.p99, it[2]), Number(row.zero.mean(), 0)},
+          {row.ref_rtt.count() ? Digits(row.ref_rtt.mean(), d.ref, kNarrow[2][0]) : "-"},
+          {LossPercent(row), absl::StrCat(row.faults)}};
+}
+
+std::string NarrowRow(size_t size, const TableRow& row, const TableDigits& d) {
+  if (row.valid == 0) return NoValidRunLine(kNarrow, size, row);
+  return Line(kNarrow, NarrowSegments(size, row, d));
+}
+
+// A valid row's digits: the column's (`digits`, set from this row where not yet set; null:
+// this row's own). A column keeps its first row's decimals; where those round to tens or
+// more (a coarse tick's first row), each row shows its own whole units at most, so that the
+// finer rows after it are not rounded away (15 ms is not "20").
+TableDigits ShownDigits(const TableRow& row, TableDigits* digits) {
+  TableDigits own = RowDigits(row);
+  TableDigits& column = digits != nullptr ? *digits : own;
+  if (!column.set) column = own;
+  TableDigits shown = column;
+  int TableDigits::*const fields[] = {&TableDigits::lead,  &TableDigits::mean, &TableDigits::sd,
+                                      &TableDigits::p50,   &TableDigits::p99,  &TableDigits::ref,
+                                      &TableDigits::ref_sd};
+  for (const auto field : fields) {
+    if (shown.*field < 0) shown.*field = std::min(own.*field, 0);
+  }
+  return shown;
 }
 
 // The table's line for one size, its throughput note into `notes` (the unresolved sizes'
@@ -264,28 +289,20 @@ std::string TableLine(size_t size, const TableRow& row, TableStyle style, TableW
     const TableDigits none;
     return width == TableWidth::kWide ? WideRow(size, row, none) : NarrowRow(size, row, none);
   }
-  TableDigits own = RowDigits(row);
-  TableDigits& column = digits != nullptr ? *digits : own;
-  if (!column.set) column = own;
-  // A column keeps its first row's decimals; where those round to tens or more (a coarse
-  // tick's first row), each row shows its own whole units at most, so that the finer rows
-  // after it are not rounded away (15 ms is not "20").
-  TableDigits shown = column;
-  int TableDigits::*const fields[] = {&TableDigits::lead,  &TableDigits::mean, &TableDigits::sd,
-                                      &TableDigits::p50,   &TableDigits::p99,  &TableDigits::ref,
-                                      &TableDigits::ref_sd};
-  for (const auto field : fields) {
-    if (shown.*field < 0) shown.*field = std::min(own.*field, 0);
-  }
+  const TableDigits shown = ShownDigits(row, digits);
   return width == TableWidth::kWide ? WideRow(size, row, shown) : NarrowRow(size, row, shown);
+}
+
+std::string LeadGroup(TableStyle style, bool wide, const Scale& s) {
+  const std::string lead_unit = wide && style == TableStyle::kRttMillis ? "ms" : s.unit;
+  return style == TableStyle::kThroughput ? "throughput" : absl::StrCat("averaged, ", lead_unit);
 }
 
 // The two header lines: the group names left-aligned over their segments, then the
 // columns' names, both laid out as the rows are.
 std::string Header(const Layout& layout, TableStyle style, const Scale& s) {
   const bool throughput = style == TableStyle::kThroughput, wide = &layout == &kWide;
-  const std::string lead_unit = wide && style == TableStyle::kRttMillis ? "ms" : s.unit;
-  const std::string lead_group = throughput ? "throughput" : absl::StrCat("averaged, ", lead_unit);
+  const std::string lead_group = LeadGroup(style, wide, s);
   std::string groups = Line(layout, {{"", "", lead_group, ""}});
   groups.resize(std::max(groups.size(), SegmentWidth(layout, 0) + 1), ' ');
   groups.pop_back();  // the "\n"
@@ -348,6 +365,52 @@ std::string FormatTable(const std::vector<RunRecord>& records, TableStyle style,
     text += TableLine(size, SummarizeSize(runs, style, s), style, width, &digits, notes);
   }
   return text + FormatTableFooter(records, notes, width);
+}
+
+SweepTableCells FormatSweepTableCells(const std::vector<RunRecord>& records, TableStyle style) {
+  const TimeUnit unit = TableTimeUnit(records);
+  const Scale s = ScaleOf(style, TableWidth::kNarrow, unit);
+  SweepTableCells table;
+  table.groups = {{"", 2},
+                  {LeadGroup(style, false, s), 2},
+                  {absl::StrCat("per-iteration, ", s.unit), 4},
+                  {"reference", 1},
+                  {"", 2}};
+  table.names = {"size B",   "runs",  "",
+                 "± 95% CI", "mean",  "p50",
+                 "p99",      "zero%", absl::StrCat("avg ", s.unit),
+                 "lost%",    "faults"};
+  table.names[2] = style == TableStyle::kThroughput ? "KB/s" : "RTT";
+  std::map<size_t, std::vector<const RunRecord*>> by_size;
+  for (const RunRecord& record : records) by_size[record.size_bytes].push_back(&record);
+  std::string notes;
+  TableDigits digits;
+  for (const auto& [size, runs] : by_size) {
+    const TableRow row = SummarizeSize(runs, style, s);
+    // As the printed table: the columns' digits set from the first valid row, the notes.
+    TableLine(size, row, style, TableWidth::kNarrow, &digits, notes);
+    std::vector<std::string> cells;
+    if (row.valid == 0) {
+      cells = {absl::StrCat(size),
+               "0",
+               absl::StrCat("lost ", row.lost + row.warmup_lost),
+               "-",
+               "no valid run",
+               "",
+               "",
+               "",
+               "-",
+               LossPercent(row),
+               absl::StrCat(row.faults)};
+    } else {
+      for (const auto& segment : NarrowSegments(size, row, ShownDigits(row, &digits))) {
+        for (const std::string& cell : segment) cells.push_back(cell);
+      }
+    }
+    table.rows.push_back(std::move(cells));
+  }
+  table.legend = FormatTableFooter(records, notes, TableWidth::kNarrow);
+  return table;
 }
 
 }  // namespace tickbench::harness
