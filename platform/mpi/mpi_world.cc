@@ -1,0 +1,64 @@
+#include "platform/mpi/mpi_world.h"
+
+#include <mpi.h>
+
+#include <cstdlib>
+
+#include "absl/strings/str_cat.h"
+
+namespace tickbench::platform {
+namespace {
+
+bool g_joined = false;
+bool g_skip_finalize = false;
+
+void FinalizeAtExit() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!g_skip_finalize && !finalized) MPI_Finalize();
+}
+
+}  // namespace
+
+absl::Status MpiStatus(int mpi_error, absl::string_view what, absl::StatusCode code) {
+  if (mpi_error == MPI_SUCCESS) return absl::OkStatus();
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  if (MPI_Error_string(mpi_error, text, &length) != MPI_SUCCESS) length = 0;
+  return absl::Status(code, absl::StrCat(what, ": ", absl::string_view(text, length)));
+}
+
+absl::StatusOr<MpiWorld> JoinMpiWorld() {
+  if (!g_joined) {
+    int initialized = 0;
+    MPI_Initialized(&initialized);
+    if (!initialized) {
+      int provided = 0;
+      const int started = MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+      if (started != MPI_SUCCESS) {
+        return MpiStatus(started, "MPI_Init_thread", absl::StatusCode::kFailedPrecondition);
+      }
+      std::atexit(FinalizeAtExit);
+    }
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    g_joined = true;
+  }
+  MpiWorld world;
+  MPI_Comm_rank(MPI_COMM_WORLD, &world.rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &world.size);
+  char name[MPI_MAX_PROCESSOR_NAME];
+  int length = 0;
+  if (MPI_Get_processor_name(name, &length) == MPI_SUCCESS) world.host.assign(name, length);
+  char version[MPI_MAX_LIBRARY_VERSION_STRING];
+  if (MPI_Get_library_version(version, &length) == MPI_SUCCESS) {
+    const absl::string_view text(version, length);
+    world.library = std::string(text.substr(0, text.find_first_of("\n\r")));
+  }
+  return world;
+}
+
+bool InMpiWorld() { return g_joined; }
+
+void LeaveMpiWorldWithoutFinalize() { g_skip_finalize = true; }
+
+}  // namespace tickbench::platform
