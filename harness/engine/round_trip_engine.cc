@@ -9,16 +9,16 @@
 #include "timing/stats/confidence.h"
 #include "transport/echo/echo_peer.h"
 #include "transport/io/message_pattern.h"
+#include "transport/mpi/mpi_transport.h"
 #include "transport/pipes/pipe_transport.h"
 #include "transport/sockets/socket_endpoint.h"
 
 namespace tickbench::harness {
 namespace {
 
-// The endpoint types the loop is specialised for, and their names for LoopEndpointKind.
-// Calls `visit` with a value of EndpointType<E> for the concrete type E of `endpoint`, or
-// EndpointType<transport::Endpoint> when it is none of them. SelectLoop and
-// LoopEndpointKind both choose through here, so that a test of the one tests the other.
+// The endpoint types the loop is specialised for, named for LoopEndpointKind: calls `visit`
+// with EndpointType<E> for the concrete type E of `endpoint`, or EndpointType<Endpoint> for
+// none of them. SelectLoop and LoopEndpointKind both choose here: a test of one tests both.
 template <typename E>
 struct EndpointType {
   using type = E;
@@ -38,8 +38,9 @@ auto VisitEndpointType(AnyEndpoint& endpoint, Visit visit) {
   if (dynamic_cast<const transport::PipeEndpoint*>(&endpoint)) {
     return visit(EndpointType<transport::PipeEndpoint>{"pipe"});
   }
-  // The simulation's endpoint (a class private to its .cc file), remote endpoints and any
-  // other: a virtual call per Send() and Receive().
+  if (dynamic_cast<const transport::MpiEndpoint*>(&endpoint))
+    return visit(EndpointType<transport::MpiEndpoint>{"mpi"});
+  // Any other (the simulation's private class, remote endpoints): virtual calls.
   return visit(EndpointType<transport::Endpoint>{"endpoint"});
 }
 
