@@ -3,7 +3,9 @@
 #include <mpi.h>
 
 #include <cstdlib>
+#include <cstring>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 
 namespace tickbench::platform {
@@ -51,8 +53,10 @@ absl::StatusOr<MpiWorld> JoinMpiWorld() {
   if (MPI_Get_processor_name(name, &length) == MPI_SUCCESS) world.host.assign(name, length);
   char version[MPI_MAX_LIBRARY_VERSION_STRING];
   if (MPI_Get_library_version(version, &length) == MPI_SUCCESS) {
-    const absl::string_view text(version, length);
-    world.library = std::string(text.substr(0, text.find_first_of("\n\r")));
+    // The length Open MPI reports counts the terminating NUL.
+    const absl::string_view text(version, strnlen(version, length));
+    world.library =
+        std::string(absl::StripTrailingAsciiWhitespace(text.substr(0, text.find_first_of("\n\r"))));
   }
   return world;
 }

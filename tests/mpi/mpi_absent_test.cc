@@ -1,5 +1,5 @@
-// A build without MPI (the default) names the mpi transport and refuses it as bad input,
-// saying how to get a build that has it.
+// A build without MPI (the default) names the mpi transport and the mpi_wtime clock and
+// refuses them as bad input, saying how to get a build that has them.
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
 #include "tests/harness_runner.h"
@@ -13,6 +13,14 @@ TEST(MpiAbsentTest, TheMpiTransportIsRefusedSayingHowToBuildIt) {
   EXPECT_TRUE(absl::StrContains(result.err, "--transport=mpi needs a build with Open MPI"))
       << result.err;
   EXPECT_TRUE(absl::StrContains(result.err, "--config=mpi")) << result.err;
+  EXPECT_TRUE(result.out.empty()) << result.out;
+}
+
+TEST(MpiAbsentTest, TheMpiWtimeClockIsRefusedSayingHowToBuildIt) {
+  const testing::HarnessResult result = testing::RunHarness("--clock=mpi_wtime --sizes=64");
+  EXPECT_EQ(result.exit_code, 2) << result.err;
+  EXPECT_TRUE(absl::StrContains(result.err, "clock 'mpi_wtime' needs a build with Open MPI"))
+      << result.err;
   EXPECT_TRUE(result.out.empty()) << result.out;
 }
 

@@ -14,8 +14,7 @@ namespace tickbench::testing {
 // `mpirun -np RANKS harness ARGS` (ARGS shell-quoted), killed after `timeout_seconds`.
 // The ranks talk through shared memory (--mca btl self,vader), so that a host with no
 // network interface but loopback does not matter.
-inline HarnessResult RunUnderMpirun(int ranks, const std::string& args,
-                                    int timeout_seconds = 120) {
+inline HarnessResult RunUnderMpirun(int ranks, const std::string& args, int timeout_seconds = 120) {
   return RunHarnessUnder(absl::StrCat("mpirun --allow-run-as-root --oversubscribe --mca btl "
                                       "self,vader -np ",
                                       ranks),

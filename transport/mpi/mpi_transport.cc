@@ -44,8 +44,8 @@ absl::Status MpiEndpoint::Send(absl::Span<const char> message) {
       !size.ok()) {
     return size;
   }
-  const int sent = MPI_Send(message.data(), static_cast<int>(message.size()), MPI_BYTE,
-                            peer_rank_, kDataTag, MPI_COMM_WORLD);
+  const int sent = MPI_Send(message.data(), static_cast<int>(message.size()), MPI_BYTE, peer_rank_,
+                            kDataTag, MPI_COMM_WORLD);
   if (ABSL_PREDICT_TRUE(sent == MPI_SUCCESS)) return absl::OkStatus();
   return platform::MpiStatus(sent, "mpi: send");
 }
@@ -65,8 +65,8 @@ absl::Status MpiEndpoint::Receive(absl::Span<char> buffer) {
 
 absl::Status MpiEndpoint::ReceiveTesting(absl::Span<char> buffer) {
   MPI_Request request;
-  const int posted = MPI_Irecv(buffer.data(), static_cast<int>(buffer.size()), MPI_BYTE,
-                               peer_rank_, kDataTag, MPI_COMM_WORLD, &request);
+  const int posted = MPI_Irecv(buffer.data(), static_cast<int>(buffer.size()), MPI_BYTE, peer_rank_,
+                               kDataTag, MPI_COMM_WORLD, &request);
   if (ABSL_PREDICT_FALSE(posted != MPI_SUCCESS)) return ReceiveFailed(posted);
   SpinDeadline deadline(timeout_);
   int64_t empty = 0;
@@ -109,9 +109,9 @@ absl::StatusOr<EndpointPair> MpiTransport::Connect() {
         "a world of one)");
   }
   if (peer_rank_ == world->rank || peer_rank_ < 0 || peer_rank_ >= world->size) {
-    return absl::FailedPreconditionError(absl::StrFormat(
-        "mpi: rank %d cannot be rank %d's peer in a world of %d ranks", peer_rank_, world->rank,
-        world->size));
+    return absl::FailedPreconditionError(
+        absl::StrFormat("mpi: rank %d cannot be rank %d's peer in a world of %d ranks", peer_rank_,
+                        world->rank, world->size));
   }
   EndpointPair pair;
   pair.client = std::make_unique<MpiEndpoint>(peer_rank_);

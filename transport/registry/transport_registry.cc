@@ -71,7 +71,7 @@ const TransportInfo kTransports[] = {
      false, 4, &Tcp6},
     {"pipe", "a pair of pipes, one each way", false, AF::kNone, kMaxStreamMessageBytes, true, false,
      0, &Pipe},
-    {"mpi", "MPI_Send/MPI_Recv between two ranks of `mpirun -np 2` (a build with --config=mpi)",
+    {"mpi", "MPI_Send/MPI_Recv between the two ranks of mpirun -np 2 (a build with --config=mpi)",
      false, AF::kNone, kMpiMaxMessageBytes, false, false, 0, &Mpi},
     {"sim", "simulated: round trips take a model's time (--sim_*), in virtual time", true,
      AF::kNone, SimTransport::kMaxMessageBytes, false, true, 0, &Sim},
