@@ -19,8 +19,8 @@ int RunMeasureCommand(const CommandLine& command_line, const ReportStreams& stre
   if (!role.ok()) return Usage(role.status());
   absl::StatusOr<Plan> plan = MakePlan(command_line);
   if (!plan.ok()) return Usage(plan.status());
-  // Under mpirun every rank runs this command line: rank 1 of --transport=mpi echoes.
-  if (std::optional<int> exit_code = RunAsMpiPeerRank(*plan)) return *exit_code;
+  // Under mpirun every rank runs this command line: the matrix, or --transport=mpi's echo.
+  if (std::optional<int> exit_code = RunMpiPart(*plan, streams)) return *exit_code;
   Experiment e;
   e.plan = *std::move(plan);
   e.explain = command_line.explain;

@@ -2,13 +2,15 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
+#include "harness/mpi/matrix_command.h"
 #include "harness/output/command_status.h"
 #include "platform/mpi/mpi_world.h"
 #include "transport/mpi/mpi_transport.h"
 
 namespace tickbench::harness {
 
-std::optional<int> RunAsMpiPeerRank(const Plan& plan) {
+std::optional<int> RunMpiPart(const Plan& plan, const ReportStreams& streams) {
+  if (plan.preset.name == kMatrixExperiment) return RunMatrixCommand(plan, streams);
   if (plan.transport != transport::kMpiName) return std::nullopt;
   absl::StatusOr<platform::MpiWorld> world = platform::JoinMpiWorld();
   if (!world.ok()) return Usage(WithFlag("transport", world.status()));

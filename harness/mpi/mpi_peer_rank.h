@@ -1,5 +1,6 @@
-// `--transport=mpi` under `mpirun -np 2`: every rank runs the same command line, rank 0
-// measures and rank 1 is its echo peer. This is where rank 1 goes its own way.
+// What MPI does to a measurement's command line under mpirun, where every rank runs the
+// same one: with --transport=mpi rank 0 measures and rank 1 is its echo peer; with
+// --experiment=matrix every rank takes part in the matrix (matrix_command.h).
 #ifndef HARNESS_MPI_MPI_PEER_RANK_H_
 #define HARNESS_MPI_MPI_PEER_RANK_H_
 
@@ -7,6 +8,7 @@
 
 #include "absl/time/time.h"
 #include "harness/cli/plan.h"
+#include "harness/report/reporter.h"
 
 namespace tickbench::harness {
 
@@ -15,12 +17,12 @@ namespace tickbench::harness {
 // (seconds), and the rest within a round trip's time of each other.
 inline constexpr absl::Duration kMpiPeerIdleTimeout = absl::Seconds(120);
 
-// std::nullopt when this process measures: the plan's transport is not mpi, or this is
-// rank 0 of two. Otherwise the exit code of this process's part, after it ran it: the
-// echo peer's (kExitOk when rank 0 said quit, kExitFault on an error) on rank 1;
-// kExitUsage, with the message on stderr, in a world of another size than 2 or a build
-// without MPI.
-std::optional<int> RunAsMpiPeerRank(const Plan& plan);
+// std::nullopt when this process measures as any other transport would: the plan is not
+// the matrix and its transport is not mpi, or this is rank 0 of two. Otherwise the exit
+// code of this process's part, after it ran it: the matrix's on every rank; the echo
+// peer's on rank 1 (kExitOk when rank 0 said quit, kExitFault on an error); kExitUsage,
+// with the message on stderr, in a world of another size than 2 or a build without MPI.
+std::optional<int> RunMpiPart(const Plan& plan, const ReportStreams& streams);
 
 }  // namespace tickbench::harness
 

@@ -50,9 +50,9 @@ absl::StatusOr<std::unique_ptr<Clock>> MakeMpiWtime(const ClockSpec&, const Cloc
   info.monotonic = true;
   const int global = WtimeIsGlobal();
   info.notes = absl::StrFormat(
-      "MPI_Wtick %g s; MPI_WTIME_IS_GLOBAL %d (%s); rank %d of %d on %s; %s", tick_seconds,
-      global, global == 1 ? "every rank's MPI_Wtime agrees" : "each rank's own clock",
-      world->rank, world->size, world->host, world->library);
+      "MPI_Wtick %g s; MPI_WTIME_IS_GLOBAL %d (%s); rank %d of %d on %s; %s", tick_seconds, global,
+      global == 1 ? "every rank's MPI_Wtime agrees" : "each rank's own clock", world->rank,
+      world->size, world->host, world->library);
   return std::unique_ptr<Clock>(std::make_unique<MpiWtimeClock>(std::move(info)));
 }
 
