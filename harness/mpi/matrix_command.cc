@@ -96,9 +96,10 @@ absl::Status PollReceive(void* data, int bytes, int source, int tag, absl::Durat
       int cancelled = 0;
       MPI_Test_cancelled(&status, &cancelled);
       if (!cancelled) return absl::OkStatus();
-      if (stop) return platform::CancelledIfStopRequested("waiting for rank " + std::to_string(source));
-      return absl::DeadlineExceededError(absl::StrFormat(
-          "no word from rank %d within %s", source, absl::FormatDuration(timeout)));
+      if (stop)
+        return platform::CancelledIfStopRequested("waiting for rank " + std::to_string(source));
+      return absl::DeadlineExceededError(
+          absl::StrFormat("no word from rank %d within %s", source, absl::FormatDuration(timeout)));
     }
     timespec nap{0, kPollNanos};
     nanosleep(&nap, nullptr);
@@ -250,15 +251,16 @@ int LeadMatrix(const Plan& plan, const platform::MpiWorld& world, std::vector<st
   int exit_code = EveryPairMeasured(matrix) ? kExitOk : kExitFault;
   if (!plan.output_path.empty()) {
     if (absl::Status s = WriteFileAtomically(plan.output_path, text); !s.ok()) {
-      streams.err(absl::StrFormat("tickbench: could not write %s\n",
-                                  WithFlag("output", s).message()));
+      streams.err(
+          absl::StrFormat("tickbench: could not write %s\n", WithFlag("output", s).message()));
       exit_code = kExitFault;
     }
   }
   if (stopped) {
-    streams.err(absl::StrFormat("tickbench: matrix stopped by signal %d; the pairs measured are "
-                                "above%s\n",
-                                platform::StopSignal(), plan.output_path.empty() ? "" : " and written"));
+    streams.err(
+        absl::StrFormat("tickbench: matrix stopped by signal %d; the pairs measured are "
+                        "above%s\n",
+                        platform::StopSignal(), plan.output_path.empty() ? "" : " and written"));
     platform::LeaveMpiWorldWithoutFinalize();
     return 128 + platform::StopSignal();
   }
@@ -278,12 +280,12 @@ absl::Status CheckMatrixPlan(const Plan& plan, const platform::MpiWorld& world) 
         "(this run is a world of one)");
   }
   if (plan.transport != transport::kMpiName) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "--transport: the matrix measures over mpi; got '%s'", plan.transport));
+    return absl::InvalidArgumentError(
+        absl::StrFormat("--transport: the matrix measures over mpi; got '%s'", plan.transport));
   }
   if (plan.sweep.sizes.size() != 1) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "--sizes: the matrix measures one size; got %d", plan.sweep.sizes.size()));
+    return absl::InvalidArgumentError(
+        absl::StrFormat("--sizes: the matrix measures one size; got %d", plan.sweep.sizes.size()));
   }
   return absl::OkStatus();
 }

@@ -35,9 +35,10 @@ std::string Grid(const Matrix& matrix, absl::string_view title, Text text) {
     absl::StrAppendFormat(&out, "%-10s", absl::StrCat("rank ", c));
     for (int s = 0; s < matrix.ranks(); ++s) {
       const MatrixCell& cell = matrix.at(c, s);
-      const std::string shown = c == s                                   ? "-"
-                                : cell.status == PairStatus::kMeasured ? text(cell)
-                                                                         : PairStatusName(cell.status);
+      const std::string shown = c == s ? "-"
+                                : cell.status == PairStatus::kMeasured
+                                    ? text(cell)
+                                    : PairStatusName(cell.status);
       absl::StrAppendFormat(&out, "%*s", kColumnWidth, shown);
     }
     out += "\n";
@@ -123,10 +124,10 @@ bool EveryPairMeasured(const Matrix& matrix) {
 }
 
 std::string MatrixTable(const Matrix& matrix) {
-  std::string out = absl::StrFormat(
-      "# round-trip matrix: %d ranks, %s, %d-byte messages, timed by %s%s\n", matrix.ranks(),
-      matrix.transport, matrix.size_bytes, matrix.clock,
-      matrix.complete ? "" : " (partial: the run has not reached every pair)");
+  std::string out =
+      absl::StrFormat("# round-trip matrix: %d ranks, %s, %d-byte messages, timed by %s%s\n",
+                      matrix.ranks(), matrix.transport, matrix.size_bytes, matrix.clock,
+                      matrix.complete ? "" : " (partial: the run has not reached every pair)");
   out += Grid(matrix, "averaged RTT, us (mean over runs +- 95% CI half-width)",
               [](const MatrixCell& cell) {
                 return absl::StrFormat("%.2f +- %.2f", cell.rtt_ns / 1e3,
@@ -163,9 +164,9 @@ std::string MatrixCsv(const Matrix& matrix) {
       "client_rank,client_host,server_rank,server_host,transport,size_bytes,status,runs,"
       "rtt_us,rtt_low_us,rtt_high_us,p50_us,p99_us\n";
   ForEachPair(matrix, [&out, &matrix](int c, int s, const MatrixCell& cell) {
-    absl::StrAppendFormat(&out, "%d,%s,%d,%s,%s,%d,%s,%d", c, matrix.hosts[c], s,
-                          matrix.hosts[s], matrix.transport, matrix.size_bytes,
-                          PairStatusName(cell.status), cell.valid_runs);
+    absl::StrAppendFormat(&out, "%d,%s,%d,%s,%s,%d,%s,%d", c, matrix.hosts[c], s, matrix.hosts[s],
+                          matrix.transport, matrix.size_bytes, PairStatusName(cell.status),
+                          cell.valid_runs);
     if (cell.status == PairStatus::kMeasured) {
       absl::StrAppendFormat(&out, ",%.3f,%.3f,%.3f,%.3f,%.3f\n", cell.rtt_ns / 1e3,
                             cell.rtt_low_ns / 1e3, cell.rtt_high_ns / 1e3, cell.p50_ns / 1e3,

@@ -24,8 +24,8 @@ using ::tickbench::testing::ReadWholeFile;
 using ::tickbench::testing::RunUnderMpirun;
 
 TEST(MpiMatrixTest, FourRanksGiveEveryOrderedPairWithIntervalsAndTheSlowest) {
-  const HarnessResult result = RunUnderMpirun(
-      4, "--experiment=matrix --sizes=256 --iterations=500 --runs=3 --format=json");
+  const HarnessResult result =
+      RunUnderMpirun(4, "--experiment=matrix --sizes=256 --iterations=500 --runs=3 --format=json");
   ASSERT_EQ(result.exit_code, 0) << result.err;
   absl::StatusOr<harness::JsonValue> json = harness::ParseJson(result.out);
   ASSERT_TRUE(json.ok()) << json.status() << result.out;
@@ -55,7 +55,8 @@ TEST(MpiMatrixTest, FourRanksGiveEveryOrderedPairWithIntervalsAndTheSlowest) {
   // The slowest pairs, slowest first, are measured pairs.
   const std::vector<harness::JsonValue>& slowest = json->Get("slowest")->items;
   ASSERT_EQ(slowest.size(), 3u);
-  EXPECT_GE(harness::NumberAt(slowest[0], "", "rtt_ns"), harness::NumberAt(slowest[2], "", "rtt_ns"));
+  EXPECT_GE(harness::NumberAt(slowest[0], "", "rtt_ns"),
+            harness::NumberAt(slowest[2], "", "rtt_ns"));
 }
 
 TEST(MpiMatrixTest, ThreeRanksInCsvAndAsATable) {
@@ -91,10 +92,13 @@ TEST(MpiMatrixTest, AKilledRankEndsEveryRankWithinSecondsAndThePairsMeasuredStay
       "mpirun --allow-run-as-root --oversubscribe --mca btl self,vader -np 3 ", HarnessPath(),
       " --experiment=matrix --iterations=300000 --runs=2 --format=json --output=", output,
       " >/dev/null 2>&1 & pid=$!; "
-      "for i in $(seq 1 600); do [ -s ", output, " ] && break; sleep 0.1; done; "
+      "for i in $(seq 1 600); do [ -s ",
+      output,
+      " ] && break; sleep 0.1; done; "
       "victim=$(pgrep -P $pid | tail -1); kill -9 $victim; "
       "start=$(date +%s%N); wait $pid; code=$?; end=$(date +%s%N); "
-      "echo $code $(( (end - start) / 1000000 )) >", done);
+      "echo $code $(( (end - start) / 1000000 )) >",
+      done);
   ASSERT_EQ(std::system(absl::StrCat("timeout 150 sh -c '", script, "'").c_str()), 0);
   int exit_code = -1, millis = -1;
   ASSERT_EQ(std::sscanf(ReadWholeFile(done).c_str(), "%d %d", &exit_code, &millis), 2)
