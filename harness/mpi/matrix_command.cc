@@ -1,7 +1,6 @@
 #include "harness/mpi/matrix_command.h"
 
 #include <mpi.h>
-#include <time.h>
 
 #include <cstdint>
 #include <cstring>
@@ -16,11 +15,11 @@
 #include "harness/mpi/mpi_peer_rank.h"
 #include "harness/output/command_status.h"
 #include "harness/output/output_file.h"
-#include "platform/monotonic.h"
 #include "platform/mpi/mpi_world.h"
 #include "platform/stop_signal.h"
 #include "timing/clocks/clock_spec.h"
 #include "transport/mpi/mpi_transport.h"
+#include "transport/mpi/rank_sockets.h"
 
 namespace tickbench::harness {
 namespace {
@@ -30,7 +29,6 @@ constexpr int kOrderTag = 0x7401;
 constexpr int kCellTag = 0x7402;
 constexpr int kHostBytes = 256;
 constexpr int kErrorBytes = 512;
-constexpr long kPollNanos = 200'000;  // a waiting rank's nap between tests
 
 enum Order : int32_t { kServe = 1, kMeasure = 2, kDone = 3 };
 
@@ -74,43 +72,16 @@ MatrixCell FromMessage(const CellMessage& message) {
   return cell;
 }
 
-// One message of `bytes` from `source` with `tag`, tested for every kPollNanos: a waiting
-// rank sleeps between tests. DeadlineExceeded past `timeout`; Cancelled on a stop.
-absl::Status PollReceive(void* data, int bytes, int source, int tag, absl::Duration timeout) {
-  MPI_Request request;
-  const int posted = MPI_Irecv(data, bytes, MPI_BYTE, source, tag, MPI_COMM_WORLD, &request);
-  if (posted != MPI_SUCCESS) return platform::MpiStatus(posted, "matrix: receive");
-  const int64_t deadline_ns = timeout == absl::InfiniteDuration()
-                                  ? INT64_MAX
-                                  : platform::MonotonicNanos() + absl::ToInt64Nanoseconds(timeout);
-  while (true) {
-    int done = 0;
-    MPI_Status status;
-    const int tested = MPI_Test(&request, &done, &status);
-    if (tested != MPI_SUCCESS) return platform::MpiStatus(tested, "matrix: receive");
-    if (done) return absl::OkStatus();
-    const bool stop = platform::StopRequested();
-    if (stop || platform::MonotonicNanos() >= deadline_ns) {
-      MPI_Cancel(&request);
-      MPI_Wait(&request, &status);
-      int cancelled = 0;
-      MPI_Test_cancelled(&status, &cancelled);
-      if (!cancelled) return absl::OkStatus();
-      if (stop)
-        return platform::CancelledIfStopRequested("waiting for rank " + std::to_string(source));
-      return absl::DeadlineExceededError(
-          absl::StrFormat("no word from rank %d within %s", source, absl::FormatDuration(timeout)));
-    }
-    timespec nap{0, kPollNanos};
-    nanosleep(&nap, nullptr);
-  }
-}
-
 absl::Status SendOrder(int rank, Order order, int client, int server) {
   OrderMessage message{order, client, server};
   return platform::MpiStatus(
       MPI_Send(&message, sizeof message, MPI_BYTE, rank, kOrderTag, MPI_COMM_WORLD),
       "matrix: order");
+}
+
+transport::RankSocketKind SocketKind(const Plan& plan) {
+  return plan.transport == "udp" ? transport::RankSocketKind::kUdp
+                                 : transport::RankSocketKind::kTcp;
 }
 
 // What a measuring rank measures with: the plan's clock and reference, made once.
@@ -142,10 +113,27 @@ MatrixCell MeasurePair(const Plan& plan, int server, RankClocks& clocks) {
     cell.error = std::string(made.message());
     return cell;
   }
-  transport::MpiTransport transport(server);
+  std::unique_ptr<transport::Transport> transport;
+  if (plan.transport == transport::kMpiName) {
+    transport = std::make_unique<transport::MpiTransport>(server);
+  } else {
+    absl::StatusOr<std::unique_ptr<transport::Transport>> connected =
+        transport::ConnectToRank(SocketKind(plan), server, kPairBudget);
+    if (!connected.ok()) return CellFromRuns({}, connected.status());
+    transport = *std::move(connected);
+  }
   const SweepOutcome outcome =
-      RunSweep(transport, *clocks.clock, clocks.reference.get(), plan.sweep, nullptr);
+      RunSweep(*transport, *clocks.clock, clocks.reference.get(), plan.sweep, nullptr);
   return CellFromRuns(outcome.records, outcome.status);
+}
+
+// This rank as the echo peer of `client` (a failure is the measuring rank's to report).
+void ServePair(const Plan& plan, int client) {
+  const absl::Status served = plan.transport == transport::kMpiName
+                                  ? transport::RunMpiEchoPeer(client, plan.sweep.peer, kPairBudget)
+                                  : transport::ServeRank(SocketKind(plan), client, plan.sweep.peer,
+                                                         kPairBudget, kPairBudget);
+  served.IgnoreError();
 }
 
 // Round trips of one pair: the warm-up and the timed trips of every run.
@@ -172,15 +160,14 @@ int FollowOrders(const Plan& plan) {
   while (true) {
     OrderMessage order;
     if (absl::Status got =
-            PollReceive(&order, sizeof order, 0, kOrderTag, absl::InfiniteDuration());
+            platform::MpiPollReceive(&order, sizeof order, 0, kOrderTag, absl::InfiniteDuration());
         !got.ok()) {
       platform::LeaveMpiWorldWithoutFinalize();
       return platform::StopRequested() ? 128 + platform::StopSignal() : kExitFault;
     }
     if (order.order == kDone) return kExitOk;
     if (order.order == kServe) {
-      // A failure here is the measuring rank's to report.
-      transport::RunMpiEchoPeer(order.client, plan.sweep.peer, kPairBudget).IgnoreError();
+      ServePair(plan, order.client);
       continue;
     }
     const CellMessage message = ToMessage(MeasurePair(plan, order.server, clocks));
@@ -193,10 +180,11 @@ MatrixCell LeadPair(const Plan& plan, int c, int s, RankClocks& clocks) {
   if (s != 0) SendOrder(s, kServe, c, s).IgnoreError();
   if (c != 0) SendOrder(c, kMeasure, c, s).IgnoreError();
   if (c == 0) return MeasurePair(plan, s, clocks);
-  if (s == 0) transport::RunMpiEchoPeer(c, plan.sweep.peer, kPairBudget).IgnoreError();
+  if (s == 0) ServePair(plan, c);
   CellMessage message;
   const absl::Duration budget = kPairBudget + absl::Milliseconds(TripsPerPair(plan));
-  if (absl::Status got = PollReceive(&message, sizeof message, c, kCellTag, budget); !got.ok()) {
+  if (absl::Status got = platform::MpiPollReceive(&message, sizeof message, c, kCellTag, budget);
+      !got.ok()) {
     MatrixCell cell;
     cell.status = platform::StopRequested() ? PairStatus::kFailed : PairStatus::kTimedOut;
     cell.error = std::string(got.message());
@@ -279,9 +267,9 @@ absl::Status CheckMatrixPlan(const Plan& plan, const platform::MpiWorld& world) 
         "--experiment=matrix measures every pair of ranks: start it with mpirun -np N, N >= 2 "
         "(this run is a world of one)");
   }
-  if (plan.transport != transport::kMpiName) {
-    return absl::InvalidArgumentError(
-        absl::StrFormat("--transport: the matrix measures over mpi; got '%s'", plan.transport));
+  if (plan.transport != transport::kMpiName && plan.transport != "udp" && plan.transport != "tcp") {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "--transport: the matrix measures over mpi, udp or tcp; got '%s'", plan.transport));
   }
   if (plan.sweep.sizes.size() != 1) {
     return absl::InvalidArgumentError(

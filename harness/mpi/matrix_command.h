@@ -4,7 +4,9 @@
 // How. Rank 0 leads: for each pair (c, s), c != s, it tells s to run the echo peer for c
 // and c to measure s (or does either itself), then waits for c's cell. The measuring rank
 // runs the sweep of every transport (RunSweep: warm-up, runs, the same loop, stamps and
-// fault rules) over the mpi transport towards s, one size, and sends its cell to rank 0.
+// fault rules) over the mpi transport towards s, or over UDP or TCP between their hosts
+// with MPI only carrying the addresses (transport/mpi/rank_sockets.h), one size, and
+// sends its cell to rank 0.
 // Ranks that wait poll for their next order every 200 us (MPI_Irecv and MPI_Test, then a
 // sleep), so that a waiting rank leaves the CPUs to the pair measured.
 //
@@ -29,7 +31,7 @@ inline constexpr absl::Duration kPairBudget = absl::Seconds(60);
 // This rank's part of the matrix; on rank 0 the matrix's table, CSV or JSON on `streams`
 // and in --output. kExitOk when every pair was measured; kExitFault when one was not
 // (the others are still reported); kExitUsage for a world of one rank, a transport other
-// than mpi, or more than one size; 128 + the signal after a stop.
+// than mpi, udp or tcp, or more than one size; 128 + the signal after a stop.
 int RunMatrixCommand(const Plan& plan, const ReportStreams& streams);
 
 }  // namespace tickbench::harness

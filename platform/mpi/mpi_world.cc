@@ -1,12 +1,16 @@
 #include "platform/mpi/mpi_world.h"
 
 #include <mpi.h>
+#include <time.h>
 
 #include <cstdlib>
 #include <cstring>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "platform/monotonic.h"
+#include "platform/stop_signal.h"
 
 namespace tickbench::platform {
 namespace {
@@ -59,6 +63,36 @@ absl::StatusOr<MpiWorld> JoinMpiWorld() {
         std::string(absl::StripTrailingAsciiWhitespace(text.substr(0, text.find_first_of("\n\r"))));
   }
   return world;
+}
+
+absl::Status MpiPollReceive(void* data, int bytes, int source, int tag, absl::Duration timeout,
+                            absl::Duration poll) {
+  MPI_Request request;
+  const int posted = MPI_Irecv(data, bytes, MPI_BYTE, source, tag, MPI_COMM_WORLD, &request);
+  if (posted != MPI_SUCCESS) return MpiStatus(posted, "MPI_Irecv");
+  const int64_t deadline_ns = timeout == absl::InfiniteDuration()
+                                  ? INT64_MAX
+                                  : MonotonicNanos() + absl::ToInt64Nanoseconds(timeout);
+  const timespec nap = absl::ToTimespec(poll);
+  while (true) {
+    int done = 0;
+    MPI_Status status;
+    const int tested = MPI_Test(&request, &done, &status);
+    if (tested != MPI_SUCCESS) return MpiStatus(tested, "MPI_Test");
+    if (done) return absl::OkStatus();
+    const bool stop = StopRequested();
+    if (stop || MonotonicNanos() >= deadline_ns) {
+      MPI_Cancel(&request);
+      MPI_Wait(&request, &status);
+      int cancelled = 0;
+      MPI_Test_cancelled(&status, &cancelled);
+      if (!cancelled) return absl::OkStatus();  // it came as the cancel was asked
+      if (stop) return CancelledIfStopRequested(absl::StrCat("waiting for rank ", source));
+      return absl::DeadlineExceededError(
+          absl::StrFormat("no word from rank %d within %s", source, absl::FormatDuration(timeout)));
+    }
+    nanosleep(&nap, nullptr);
+  }
 }
 
 bool InMpiWorld() { return g_joined; }

@@ -22,6 +22,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/time/time.h"
 
 namespace tickbench::platform {
 
@@ -41,6 +42,13 @@ bool InMpiWorld();
 
 // At exit, skip MPI_Finalize (see above).
 void LeaveMpiWorldWithoutFinalize();
+
+// One message of `bytes` from `source` with `tag` into `data`, MPI_Irecv then MPI_Test
+// every `poll` (sleeping in between, so that a waiting rank leaves the CPUs to others).
+// DeadlineExceeded past `timeout` (absl::InfiniteDuration(): none); Cancelled on a stop
+// request (platform/stop_signal.h). The receive is cancelled (MPI_Cancel) either way.
+absl::Status MpiPollReceive(void* data, int bytes, int source, int tag, absl::Duration timeout,
+                            absl::Duration poll = absl::Microseconds(200));
 
 // An MPI return code as a Status: OK for MPI_SUCCESS, else `code` (Unavailable by default:
 // a peer gone or a link down is what a failed call means here) with "WHAT: MPI's error

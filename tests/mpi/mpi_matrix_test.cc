@@ -1,6 +1,6 @@
 // --experiment=matrix as users run it: every ordered pair of ranks of mpirun -np 3..4 on
-// this machine, in JSON and CSV; a rank killed mid-run ends the job within seconds,
-// non-zero, with the pairs measured before it written. Wide bounds only: the ranks share
+// this machine, over mpi, udp and tcp, in JSON and CSV; a rank killed mid-run ends the job within
+// seconds, non-zero, with the pairs measured before it written. Wide bounds only: the ranks share
 // two CPUs with whatever else runs.
 
 #include <cstdio>
@@ -74,10 +74,35 @@ TEST(MpiMatrixTest, ThreeRanksInCsvAndAsATable) {
   EXPECT_TRUE(absl::StrContains(table.out, "slowest pairs: ")) << table.out;
 }
 
-TEST(MpiMatrixTest, OneRankOrTwoSizesAreRefused) {
+// UDP and TCP between the ranks' hosts (here one host: loopback), MPI carrying only the
+// addresses: every pair measured over the socket, not over MPI.
+TEST(MpiMatrixTest, UdpAndTcpBetweenTheRanksGiveEveryPair) {
+  for (const char* transport : {"udp", "tcp"}) {
+    SCOPED_TRACE(transport);
+    const HarnessResult result =
+        RunUnderMpirun(3, absl::StrCat("--experiment=matrix --transport=", transport,
+                                       " --iterations=500 --runs=2 --format=json"));
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    absl::StatusOr<harness::JsonValue> json = harness::ParseJson(result.out);
+    ASSERT_TRUE(json.ok()) << json.status();
+    EXPECT_EQ(harness::StringAt(*json, "transport"), transport);
+    const std::vector<harness::JsonValue>& pairs = json->Get("pairs")->items;
+    ASSERT_EQ(pairs.size(), 6u);
+    for (const harness::JsonValue& pair : pairs) {
+      EXPECT_EQ(harness::StringAt(pair, "status"), "measured") << harness::StringAt(pair, "error");
+      EXPECT_GT(harness::NumberAt(pair, "", "rtt_ns"), 100);
+      EXPECT_LT(harness::NumberAt(pair, "", "rtt_ns"), 10e6);
+    }
+  }
+}
+
+TEST(MpiMatrixTest, OneRankAnotherTransportOrTwoSizesAreRefused) {
   const HarnessResult alone = RunUnderMpirun(1, "--experiment=matrix");
   EXPECT_EQ(alone.exit_code, 2) << alone.err;
   EXPECT_TRUE(absl::StrContains(alone.err, "mpirun -np N, N >= 2")) << alone.err;
+  const HarnessResult pipe = RunUnderMpirun(2, "--experiment=matrix --transport=pipe");
+  EXPECT_EQ(pipe.exit_code, 2) << pipe.err;
+  EXPECT_TRUE(absl::StrContains(pipe.err, "measures over mpi, udp or tcp; got 'pipe'")) << pipe.err;
   const HarnessResult sizes = RunUnderMpirun(2, "--experiment=matrix --sizes=64,128");
   EXPECT_EQ(sizes.exit_code, 2) << sizes.err;
   EXPECT_TRUE(absl::StrContains(sizes.err, "--sizes: the matrix measures one size")) << sizes.err;
