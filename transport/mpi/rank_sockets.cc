@@ -74,8 +74,9 @@ absl::StatusOr<InetAddress> ReceiveAddress(int rank, const platform::MpiWorld& w
     return got;
   }
   const std::string host(message.host, strnlen(message.host, sizeof message.host));
-  const std::string ip =
-      host == world.host ? "127.0.0.1" : std::string(message.ip, strnlen(message.ip, sizeof message.ip));
+  const std::string ip = host == world.host
+                             ? "127.0.0.1"
+                             : std::string(message.ip, strnlen(message.ip, sizeof message.ip));
   absl::StatusOr<InetAddress> address = ParseBindAddress(IpFamily::kIpv4, ip);
   if (!address.ok()) return address.status();
   reinterpret_cast<sockaddr_in*>(address->get())->sin_port = htons(message.port);
@@ -107,7 +108,8 @@ std::unique_ptr<Endpoint> MakeEndpoint(RankSocketKind kind, UniqueFd fd) {
 class ConnectedTransport final : public Transport {
  public:
   explicit ConnectedTransport(std::unique_ptr<Endpoint> endpoint)
-      : endpoint_(std::move(endpoint)), datagram_(endpoint_->is_datagram()),
+      : endpoint_(std::move(endpoint)),
+        datagram_(endpoint_->is_datagram()),
         max_(endpoint_->max_message_size()) {}
   absl::string_view name() const override { return datagram_ ? "udp" : "tcp"; }
   size_t max_message_size() const override { return max_; }
@@ -158,8 +160,8 @@ absl::StatusOr<std::unique_ptr<Transport>> ConnectToRank(RankSocketKind kind, in
     if (absl::Status s = SetNoDelay(fd->get()); !s.ok()) return s;
   }
   if (connect(fd->get(), server->get(), server->length) != 0) {
-    return platform::ErrnoToStatus(errno, absl::StrFormat("connect to rank %d at %s", server_rank,
-                                                          server->ToString()));
+    return platform::ErrnoToStatus(
+        errno, absl::StrFormat("connect to rank %d at %s", server_rank, server->ToString()));
   }
   return std::unique_ptr<Transport>(
       std::make_unique<ConnectedTransport>(MakeEndpoint(kind, *std::move(fd))));
