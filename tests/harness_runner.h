@@ -21,6 +21,11 @@ std::string HarnessPath();
 HarnessResult RunHarness(const std::string& args, const std::string& env = "",
                          int timeout_seconds = 120);
 
+// The same with the binary started by `launcher` (a command line that takes a program and
+// its arguments after it, e.g. "mpirun -np 2"): timeout(1) bounds the launcher.
+HarnessResult RunHarnessUnder(const std::string& launcher, const std::string& args,
+                              int timeout_seconds = 120);
+
 // The whole of a file, or "" when it cannot be read.
 std::string ReadWholeFile(const std::string& path);
 

@@ -8,10 +8,12 @@
 #   tools/setup.sh --fuzz     also clang and libFuzzer (tools/run_fuzzers.sh)
 #   tools/setup.sh --mcu      also the bare-metal Cortex-M3 build, run under QEMU (docs/platforms.md)
 #   tools/setup.sh --riscv    also the bare-metal RISC-V (rv32imac) build, run under QEMU (docs/platforms.md)
+#   tools/setup.sh --mpi      also Open MPI and NetPIPE for it (--config=mpi: the mpi transport, the
+#                             mpi_wtime clock, the matrix experiment under mpirun; README)
 #   tools/setup.sh --format   also clang-format and buildifier (tools/format.sh; buildifier from
 #                             the npm registry's @bazel/buildifier, into ~/.cache/tickbench/npm)
 #   tools/setup.sh --report   also chromium (headless: tests:report_page_browser_test opens --report pages)
-#   tools/setup.sh --ci       everything CI runs: --arm64 --fuzz --mcu --riscv --format --report
+#   tools/setup.sh --ci       everything CI runs: --arm64 --fuzz --mcu --riscv --format --report --mpi
 set -euo pipefail
 
 packages=(
@@ -32,11 +34,17 @@ architectures=()
 want_buildifier=0  # foreign architectures dpkg must know before apt-get update
 options=()
 for arg in "$@"; do
-  if [ "$arg" = --ci ]; then options+=(--arm64 --fuzz --mcu --riscv --format --report); else options+=("$arg"); fi
+  if [ "$arg" = --ci ]; then options+=(--arm64 --fuzz --mcu --riscv --format --report --mpi); else options+=("$arg"); fi
 done
 for arg in "${options[@]}"; do
   case "$arg" in
     --compare) packages+=(sockperf qperf) ;;
+    --mpi)
+      packages+=(
+        openmpi-bin       # mpirun, and Open MPI's run-time
+        libopenmpi-dev    # <mpi.h> and libmpi (bazel/system_mpi.bzl)
+        netpipe-openmpi   # NPmpi, the established MPI ping-pong to compare with (bench/)
+      ) ;;
     --fuzz) packages+=(clang libclang-rt-14-dev) ;;
     --report) packages+=(chromium) ;;  # headless, for the --report page's browser test
     --arm64)
@@ -73,7 +81,7 @@ for arg in "${options[@]}"; do
       command -v npm >/dev/null || packages+=(npm)
       want_buildifier=1 ;;
     -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$0"; exit 0 ;;
-    *) echo "setup.sh: unknown option '$arg' (allowed: --compare, --arm64, --fuzz, --mcu, --riscv, --format, --report, --ci, --help)" >&2; exit 2 ;;
+    *) echo "setup.sh: unknown option '$arg' (allowed: --compare, --mpi, --arm64, --fuzz, --mcu, --riscv, --format, --report, --ci, --help)" >&2; exit 2 ;;
   esac
 done
 

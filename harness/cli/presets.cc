@@ -18,6 +18,10 @@ const std::vector<Preset>& Presets() {
        "the timer-resolution study: each clock of --clocks against the reference, averaged and "
        "per-iteration, held against the coarse-tick theory",
        "unix_stream", "32,1024,4096", 1000, 4, TableStyle::kRttMicros},
+      {"matrix",
+       "every pair of ranks of mpirun -np N in turn, over mpi: the N x N round-trip matrix "
+       "(a build with --config=mpi)",
+       "mpi", "64", 1000, 4, TableStyle::kRttMicros},
       {"sweep", "a size sweep as the flags say", "unix_stream", "32,64,128,256,512,1024,2048,4096",
        1000, 4, TableStyle::kRttMicros},
   };

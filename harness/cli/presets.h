@@ -28,6 +28,8 @@ struct Preset {
 // udp_rtt: UDP datagrams over IPv4, 50 to 2000 bytes in steps of 50, 5000 round trips,
 //   RTT in ms averaged over the whole loop.
 // study: the timer-resolution study over --clocks (unix_stream, 32, 1024, 4096 bytes).
+// matrix: every pair of ranks of an MPI job, 64 bytes, 1000 iterations x 4 runs per pair
+//   (harness/mpi/matrix_command.h).
 // sweep: whatever the flags say (unix_stream, 32..4096 by default).
 const std::vector<Preset>& Presets();
 

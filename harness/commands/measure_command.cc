@@ -7,6 +7,7 @@
 #include "harness/commands/experiment.h"
 #include "harness/commands/study_command.h"
 #include "harness/commands/sweep_command.h"
+#include "harness/mpi/mpi_peer_rank.h"
 #include "harness/output/command_status.h"
 #include "remote/role_options.h"
 
@@ -18,6 +19,8 @@ int RunMeasureCommand(const CommandLine& command_line, const ReportStreams& stre
   if (!role.ok()) return Usage(role.status());
   absl::StatusOr<Plan> plan = MakePlan(command_line);
   if (!plan.ok()) return Usage(plan.status());
+  // Under mpirun every rank runs this command line: the matrix, or --transport=mpi's echo.
+  if (std::optional<int> exit_code = RunMpiPart(*plan, streams)) return *exit_code;
   Experiment e;
   e.plan = *std::move(plan);
   e.explain = command_line.explain;

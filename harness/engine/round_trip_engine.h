@@ -160,6 +160,7 @@ RoundTripEngine::LoopFunction SelectLoop(transport::Endpoint& endpoint, timing::
 //   "stream_socket"    transport::StreamSocketEndpoint (unix_stream, tcp, tcp6): direct calls
 //   "datagram_socket"  transport::DatagramSocketEndpoint (unix_dgram, udp, udp6): direct calls
 //   "pipe"             transport::PipeEndpoint (pipe): direct calls
+//   "mpi"              transport::MpiEndpoint (mpi): direct calls
 //   "endpoint"         any other (sim, remote, ...): transport::Endpoint, virtual calls
 // The simulated transport's endpoint is `final` too, but its class is private to
 // sim_transport.cc, so it takes the generic loop.

@@ -11,6 +11,7 @@
 #include "absl/strings/str_format.h"
 #include "platform/cpu/cycle_counter.h"
 #include "timing/clocks/cycle_clock.h"
+#include "timing/clocks/mpi_wtime_clock.h"
 #include "timing/clocks/tick_clock.h"
 #include "timing/clocks/virtual_clock.h"
 
@@ -188,6 +189,10 @@ absl::StatusOr<std::unique_ptr<Clock>> MakeVirtual(const ClockSpec&,
   return std::make_unique<VirtualClock>();
 }
 
+// mpi_wtime (timing/clocks/mpi_wtime_clock.h)
+
+std::string MpiWtimeText(const ClockSpec&) { return kMpiWtimeName; }
+
 // One row per clock kind, in the order of --help and --list_clocks.
 const ClockKindInfo kClockKinds[] = {
     {ClockKind::kGettimeofday,
@@ -235,6 +240,15 @@ const ClockKindInfo kClockKinds[] = {
      &VirtualText,
      &VirtualOffered,
      &MakeVirtual},
+    {ClockKind::kMpiWtime,
+     {kMpiWtimeName, nullptr},
+     nullptr,
+     "mpi_wtime",
+     "MPI_Wtime() of an MPI job (a build with --config=mpi; run under mpirun)",
+     &ParseMpiWtime,
+     &MpiWtimeText,
+     &MpiWtimeOffered,
+     &MakeMpiWtime},
 };
 
 }  // namespace

@@ -26,11 +26,12 @@ bool Contains(const std::vector<std::string>& list, const std::string& item) {
 }
 
 TEST(ClockRegistryTest, EveryKindHasOneRowAndUniqueNames) {
-  for (ClockKind kind : {ClockKind::kGettimeofday, ClockKind::kClockGettime,
-                         ClockKind::kCycleCounter, ClockKind::kTick, ClockKind::kVirtual}) {
+  for (ClockKind kind :
+       {ClockKind::kGettimeofday, ClockKind::kClockGettime, ClockKind::kCycleCounter,
+        ClockKind::kTick, ClockKind::kVirtual, ClockKind::kMpiWtime}) {
     EXPECT_EQ(ClockKindRow(kind).kind, kind);
   }
-  EXPECT_EQ(RegisteredClockKinds().size(), 5u);
+  EXPECT_EQ(RegisteredClockKinds().size(), 6u);
   std::set<std::string> seen;
   for (const ClockKindInfo& row : RegisteredClockKinds()) {
     for (const char* name : row.names) {
@@ -53,7 +54,7 @@ TEST(ClockRegistryTest, EveryKindHasOneRowAndUniqueNames) {
 TEST(ClockRegistryTest, AllowedClocksTextIsTheRowsSyntax) {
   EXPECT_EQ(ClockKindsForHelp(),
             "gettimeofday, clock_gettime[:ID], rdtsc (x86-64) or cntvct (arm64), "
-            "tick[:PERIOD][:uniqtime], virtual");
+            "tick[:PERIOD][:uniqtime], virtual, mpi_wtime");
   absl::Status unknown = ParseClockSpec("sundial").status();
   EXPECT_EQ(unknown.message(), "unknown clock 'sundial'; allowed clocks: " + ClockKindsForHelp());
 }

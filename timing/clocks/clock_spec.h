@@ -24,7 +24,7 @@
 
 namespace tickbench::timing {
 
-enum class ClockKind { kGettimeofday, kClockGettime, kCycleCounter, kTick, kVirtual };
+enum class ClockKind { kGettimeofday, kClockGettime, kCycleCounter, kTick, kVirtual, kMpiWtime };
 
 struct ClockSpec {
   ClockKind kind = ClockKind::kClockGettime;

@@ -120,6 +120,9 @@ TEST(BusyPollTest, TransportsWithoutAPeerProcessHaveNothingToPoll) {
     absl::StatusOr<std::unique_ptr<Transport>> transport = MakeTransport(row);
     ASSERT_TRUE(transport.ok()) << transport.status();
     absl::StatusOr<EndpointPair> pair = (*transport)->Connect();
+    // A transport whose peer is elsewhere (mpi: another rank) cannot connect outside its
+    // launcher; it has a receive to poll there (transport/mpi/mpi_transport.h).
+    if (absl::IsFailedPrecondition(pair.status())) continue;
     ASSERT_TRUE(pair.ok()) << pair.status();
     EXPECT_EQ(pair->client->SetBusyPoll(true).code(), absl::StatusCode::kUnimplemented) << row.name;
     EXPECT_TRUE(pair->client->SetBusyPoll(false).ok()) << row.name;

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "core/type_list.h"
+#include "transport/mpi/mpi_transport.h"
 #include "transport/pipes/pipe_transport.h"
 #include "transport/sockets/socket_endpoint.h"
 #include "transport/transport.h"
@@ -28,6 +29,8 @@ template <>
 inline constexpr const char* kFastPathName<StreamSocketEndpoint> = "stream_socket";
 template <>
 inline constexpr const char* kFastPathName<PipeEndpoint> = "pipe";
+template <>
+inline constexpr const char* kFastPathName<MpiEndpoint> = "mpi";
 
 // Whether a loop over `endpoint` calls its Send() and Receive() directly.
 inline bool OnFastPath(Endpoint& endpoint) {

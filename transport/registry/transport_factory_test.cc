@@ -16,7 +16,7 @@ TEST(TransportFactoryTest, EveryNameMakesThatTransport) {
     EXPECT_GT((*transport)->max_message_size(), 0u);
   }
   EXPECT_EQ(TransportNames(), (std::vector<std::string>{"unix_stream", "unix_dgram", "udp", "udp6",
-                                                        "tcp", "tcp6", "pipe", "sim"}));
+                                                        "tcp", "tcp6", "pipe", "mpi", "sim"}));
 }
 
 TEST(TransportFactoryTest, DatagramKindsSayso) {
@@ -32,7 +32,7 @@ TEST(TransportFactoryTest, UnknownNameListsTheAllowedOnes) {
   absl::Status status = MakeTransport("vsock").status();
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(status.message().find("'vsock'"), absl::string_view::npos) << status;
-  EXPECT_NE(status.message().find("unix_stream, unix_dgram, udp, udp6, tcp, tcp6, pipe, sim"),
+  EXPECT_NE(status.message().find("unix_stream, unix_dgram, udp, udp6, tcp, tcp6, pipe, mpi, sim"),
             absl::string_view::npos)
       << status;
 }

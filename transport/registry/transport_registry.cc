@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "transport/io/endpoint_checks.h"
+#include "transport/mpi/mpi_transport.h"
 #include "transport/pipes/pipe_transport.h"
 #include "transport/sockets/inet_address.h"
 #include "transport/sockets/tcp_transport.h"
@@ -40,6 +41,9 @@ absl::StatusOr<std::unique_ptr<Transport>> Tcp6(const TransportOptions& options)
 absl::StatusOr<std::unique_ptr<Transport>> Pipe(const TransportOptions&) {
   return MakePipeTransport();
 }
+absl::StatusOr<std::unique_ptr<Transport>> Mpi(const TransportOptions&) {
+  return MakeMpiTransport();
+}
 absl::StatusOr<std::unique_ptr<Transport>> Sim(const TransportOptions& options) {
   std::function<void(int64_t)> advance = options.advance_time;
   if (!advance) advance = [](int64_t) {};
@@ -67,6 +71,8 @@ const TransportInfo kTransports[] = {
      true, false, 4, &Tcp6},
     {"pipe", "a pair of pipes, one each way", false, false, AF::kNone, kMaxStreamMessageBytes, true,
      false, 0, &Pipe},
+    {"mpi", "MPI_Send/MPI_Recv between the two ranks of mpirun -np 2 (a build with --config=mpi)",
+     true, false, AF::kNone, kMpiMaxMessageBytes, false, false, 0, &Mpi},
     {"sim", "simulated: round trips take a model's time (--sim_*), in virtual time", true, true,
      AF::kNone, SimTransport::kMaxMessageBytes, false, true, 0, &Sim},
 };

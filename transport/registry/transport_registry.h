@@ -90,7 +90,7 @@ absl::StatusOr<const TransportInfo*> FindTransport(absl::string_view name);
 // The row whose remote_code is `code`, or null (0 is no transport's).
 const TransportInfo* FindTransportByRemoteCode(uint8_t code);
 
-// "unix_stream, unix_dgram, udp, udp6, tcp, tcp6, pipe, sim": every name, in order.
+// "unix_stream, unix_dgram, udp, udp6, tcp, tcp6, pipe, mpi, sim": every name, in order.
 std::string TransportNamesForHelp();
 
 // The names of the rows for which `keep` holds, in order, joined by ", " and the last

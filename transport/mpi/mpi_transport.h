@@ -1,0 +1,118 @@
+// "mpi": the round trip as MPI point-to-point messages between two ranks of an MPI job
+// (Open MPI, built with `--config=mpi`), as the MPI ping-pongs (OSU osu_latency, NetPIPE's
+// NPmpi, Intel MPI Benchmarks' PingPong) make it. The peer is another rank, not a
+// forked process: under `mpirun -np 2`, rank 0 measures and rank 1 runs the echo peer
+// (RunMpiEchoPeer) on its endpoint towards rank 0.
+//
+// Sending is MPI_Send of the message as MPI_BYTE. Receiving, by mode:
+//   * no receive timeout and no busy polling (the echo peer, the bare ping-pong): one
+//     MPI_Recv, the call the established ping-pongs make;
+//   * a receive timeout (every timeout the harness sets): MPI_Recv cannot be bounded or
+//     interrupted, so the receive is MPI_Irecv then MPI_Test until it completes. Open
+//     MPI's MPI_Recv spins in its progress engine too; this loop differs in calling
+//     sched_yield() every 64 empty tests, so that a rank that waits long on a shared CPU
+//     lets the rank it waits for run. Every 64 empty tests it also looks at the clock and
+//     the stop flag, and past the timeout (or on a stop) cancels the receive
+//     (MPI_Cancel, then MPI_Wait for the cancel): DeadlineExceeded (Cancelled). 64-byte
+//     round trips through shared memory: 1.11 us a round trip against 1.03 us for a bare
+//     MPI_Send/MPI_Recv loop on the same machine (the two clock reads a trip included);
+//   * busy polling (--busy_poll): the same MPI_Irecv and MPI_Test loop, never yielding.
+// So a silent or stopped peer rank ends a receive within its timeout plus 64 tests, and a
+// stop request within 64 tests, whatever MPI does.
+//
+// Messages keep their boundaries and MPI does not lose them: this is a stream in the
+// contract's sense (it keeps message boundaries and loses nothing: keeps_boundaries() true,
+// may_lose() false; a missing echo is an error, not a loss). A message of another length is
+// DataLoss: a longer one is refused by MPI (MPI_ERR_TRUNCATE, the message consumed), a shorter one
+// by the count received.
+//
+// Not promised: the peer being on another host (mpirun places ranks); that the library
+// makes no system call per round trip (Open MPI's shared-memory path makes none, its TCP
+// path does).
+#ifndef TRANSPORT_MPI_MPI_TRANSPORT_H_
+#define TRANSPORT_MPI_MPI_TRANSPORT_H_
+
+#include <cstddef>
+#include <memory>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/time/time.h"
+#include "absl/types/span.h"
+#include "transport/echo/echo_peer.h"
+#include "transport/io/endpoint_checks.h"
+#include "transport/transport.h"
+
+namespace tickbench::transport {
+
+inline constexpr char kMpiName[] = "mpi";
+inline constexpr size_t kMpiMaxMessageBytes = kMaxStreamMessageBytes;
+
+// One end, talking to `peer_rank` of MPI_COMM_WORLD. `final`, so that the measurement
+// loop specialised on it calls Send() and Receive() directly.
+class MpiEndpoint final : public Endpoint {
+ public:
+  explicit MpiEndpoint(int peer_rank) : peer_rank_(peer_rank) {}
+
+  absl::Status Send(absl::Span<const char> message) override;
+  absl::Status Receive(absl::Span<char> buffer) override;
+  absl::Status EchoMessages(absl::Span<char> buffer, uint32_t count, EchoCount& done) override {
+    return EchoMessagesOf(*this, buffer, count, done);
+  }
+  absl::Status SetReceiveTimeout(absl::Duration timeout) override;
+  absl::Status SetBusyPoll(bool on) override {
+    busy_poll_ = on;
+    return absl::OkStatus();
+  }
+  bool keeps_boundaries() const override { return true; }
+  bool may_lose() const override { return false; }
+  size_t max_message_size() const override { return kMpiMaxMessageBytes; }
+
+  int peer_rank() const { return peer_rank_; }
+
+ private:
+  // The bounded receive: MPI_Irecv, then MPI_Test until done, a timeout or a stop.
+  absl::Status ReceiveTesting(absl::Span<char> buffer);
+
+  int peer_rank_;
+  absl::Duration timeout_ = absl::InfiniteDuration();
+  bool busy_poll_ = false;
+};
+
+// The transport: Connect() joins the MPI world and returns a client endpoint towards
+// `peer_rank` (no server end: needs_local_peer() is false, the peer is a rank).
+// Connect() is FailedPrecondition in a build without MPI, in a world of one rank, or when
+// the peer rank is this rank or not in the world.
+class MpiTransport final : public Transport {
+ public:
+  explicit MpiTransport(int peer_rank) : peer_rank_(peer_rank) {}
+  absl::string_view name() const override { return kMpiName; }
+  size_t max_message_size() const override { return kMpiMaxMessageBytes; }
+  bool keeps_boundaries() const override { return true; }
+  bool may_lose() const override { return false; }
+  bool needs_local_peer() const override { return false; }
+  absl::StatusOr<EndpointPair> Connect() override;
+
+ private:
+  int peer_rank_;
+};
+
+// The mpi transport towards rank 1, as `--transport=mpi` makes it on rank 0.
+inline absl::StatusOr<std::unique_ptr<Transport>> MakeMpiTransport(int peer_rank = 1) {
+  return std::unique_ptr<Transport>(std::make_unique<MpiTransport>(peer_rank));
+}
+
+// True when this build has MPI (`--config=mpi`).
+bool MpiBuilt();
+
+// The echo peer (echo_peer.h) on this rank, for the client at `client_rank`, until its
+// kQuit; with options.busy_poll it receives by busy polling, as the client does. Each
+// receive waits at most `idle_timeout` (DeadlineExceeded: the client is gone or stuck),
+// so it is MPI_Irecv and MPI_Test (see above), never an unbounded MPI_Recv.
+absl::Status RunMpiEchoPeer(int client_rank, const EchoPeerOptions& options,
+                            absl::Duration idle_timeout);
+
+}  // namespace tickbench::transport
+
+#endif  // TRANSPORT_MPI_MPI_TRANSPORT_H_
