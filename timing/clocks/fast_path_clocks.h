@@ -11,13 +11,15 @@
 #include "core/type_list.h"
 #include "timing/clock.h"
 #include "timing/clocks/cycle_clock.h"
+#include "timing/clocks/mpi_wtime_clock.h"
 #include "timing/clocks/os_clocks.h"
 #include "timing/clocks/virtual_clock.h"
 
 namespace tickbench::timing {
 
 // As the measured clock, over any endpoint type.
-using FastPathClocks = core::TypeList<CycleClock, ClockGettimeClock, GettimeofdayClock>;
+using FastPathClocks =
+    core::TypeList<CycleClock, ClockGettimeClock, GettimeofdayClock, MpiWtimeClock>;
 // As the reference (read beside the measured one): the fine clocks only.
 using FastPathReferences = core::TypeList<CycleClock, ClockGettimeClock>;
 // Simulated time, as the measured clock over the base endpoint class only (it runs only in

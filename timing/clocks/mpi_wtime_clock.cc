@@ -11,12 +11,6 @@
 namespace tickbench::timing {
 namespace {
 
-class MpiWtimeClock final : public Clock {
- public:
-  explicit MpiWtimeClock(ClockInfo info) : Clock(std::move(info)) {}
-  int64_t NowTicks() override { return std::llround(MPI_Wtime() * 1e9); }
-};
-
 // MPI_WTIME_IS_GLOBAL of MPI_COMM_WORLD: 1 when every rank's MPI_Wtime agrees, 0 when
 // not, -1 when the attribute is not set.
 int WtimeIsGlobal() {
@@ -27,6 +21,8 @@ int WtimeIsGlobal() {
 }
 
 }  // namespace
+
+int64_t MpiWtimeClock::NowTicks() { return std::llround(MPI_Wtime() * 1e9); }
 
 absl::Status ParseMpiWtime(absl::string_view, absl::Span<const absl::string_view> args,
                            absl::string_view text, ClockSpec&) {

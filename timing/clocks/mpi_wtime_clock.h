@@ -16,7 +16,9 @@
 #ifndef TIMING_CLOCKS_MPI_WTIME_CLOCK_H_
 #define TIMING_CLOCKS_MPI_WTIME_CLOCK_H_
 
+#include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -29,6 +31,15 @@
 namespace tickbench::timing {
 
 inline constexpr char kMpiWtimeName[] = "mpi_wtime";
+
+// MPI_Wtime() in nanoseconds. A `final` class on the loop's fast path
+// (timing/clocks/fast_path_clocks.h), so that the loop calls it directly; the body is MPI's
+// library call, defined where MPI is built in (mpi_wtime_clock.cc).
+class MpiWtimeClock final : public Clock {
+ public:
+  explicit MpiWtimeClock(ClockInfo info) : Clock(std::move(info)) {}
+  int64_t NowTicks() override;
+};
 
 // The registry's row functions (clock_registry.h). In a build without MPI, parsing the
 // spec is FailedPrecondition saying how to build with it, and nothing is offered.
