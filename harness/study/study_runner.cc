@@ -114,7 +114,7 @@ class StudyPasses {
  private:
   // The probe pass: interleaved blocks, alternately without and with a clock read after every
   // round trip; the reference is read only around each block. None is kept in virtual time,
-  // where a read costs nothing and blocks differ by jitter alone (-191198 ns a read, once).
+  // where a read costs nothing and blocks differ by the simulated jitter alone.
   absl::Status ProbePass(timing::Clock& clock, size_t size, int64_t faults_before, StudyRun& run) {
     const RoundTripEngine::LoopFunction loop = SelectLoop(endpoint_, clock, nullptr);
     const int64_t n = options_.iterations;
