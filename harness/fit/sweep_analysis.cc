@@ -239,11 +239,15 @@ void AppendPower(const analysis::Sweep& sweep, const SweepAnalysis& result, std:
   const double jump = result.steps->smallest_detectable_jump;
   const std::string share =  // none of a median of 0
       median == 0 ? "" : absl::StrFormat(" (%.2g%% of the median)", 100 * jump / std::fabs(median));
+  // Three significant digits, never an exponent: "2860 ns", not "2.86e+03 ns".
+  const int decimals =
+      jump > 0 && std::isfinite(jump) ? 2 - static_cast<int>(std::floor(std::log10(jump))) : 0;
   absl::StrAppendFormat(
       &text,
-      "  power: %d sizes; a lone jump smaller than %.3g%s%s cannot be told from noise by the "
+      "  power: %d sizes; a lone jump smaller than %s%s%s cannot be told from noise by the "
       "segmented fit%s\n",
-      sweep.points.size(), jump, sweep.unit.empty() ? "" : absl::StrCat(" ", sweep.unit), share,
+      sweep.points.size(), timing::FormatDecimals(jump, decimals),
+      sweep.unit.empty() ? "" : absl::StrCat(" ", sweep.unit), share,
       sweep.points.size() >= 7
           ? "; the layouts' implied steps need their layout to beat the line by ΔBIC 6"
           : "");
