@@ -110,7 +110,9 @@ TICKBENCH_ALWAYS_INLINE void NoteFault(bool trip_faulty, bool& follows_fault, ui
 // The host's trip policy for core::TimedLoop: one RoundTrip, the loss rule, the stop check
 // and the faulty flags. It keeps pointers, not references, so that the loop can copy it
 // into its own frame and back.
-template <typename EndpointT>
+// kTracksKept: the policy of a bracketed pass, which asks after each trip whether its
+// reading is kept (last_kept(), last_after_fault()).
+template <typename EndpointT, bool kTracksKept = false>
 class HostTrips {
  public:
   HostTrips(EndpointT& endpoint, const LoopBuffers& buffers, uint64_t first_sequence,
@@ -142,17 +144,26 @@ class HostTrips {
       return false;
     }
     // Kept: neither faulty nor the first clean trip after a fault (a bracketed pass,
-    // core::BracketedLoop, overwrites the reading of a trip that is not).
-    after_fault_ = !trip_faulty && follows_fault_;
-    kept_ = !trip_faulty && !follows_fault_;
+    // core::BracketedLoop, overwrites the reading of a trip that is not). Only a bracketed
+    // pass asks: the tiled loop does no work for it.
+    if constexpr (kTracksKept) {
+      after_fault_ = !trip_faulty && follows_fault_;
+      kept_ = !trip_faulty && !follows_fault_;
+    }
     NoteFault(trip_faulty, follows_fault_, faulty_, interval, *integrity_);
     return true;
   }
 
   // Whether the last trip's reading is kept, and whether it was left out as the first clean
   // trip after a fault.
-  bool last_kept() const { return kept_; }
-  bool last_after_fault() const { return after_fault_; }
+  bool last_kept() const {
+    static_assert(kTracksKept, "a HostTrips<E, true> tracks what it keeps");
+    return kept_;
+  }
+  bool last_after_fault() const {
+    static_assert(kTracksKept, "a HostTrips<E, true> tracks what it keeps");
+    return after_fault_;
+  }
 
   // Carries the state of the last trip to the next loop (integrity.next_follows_fault).
   void Finish() const { integrity_->next_follows_fault = follows_fault_; }

@@ -19,7 +19,7 @@ namespace tickbench::harness {
 // and the first clean one's after it, are not kept (the next overwrites them), the latter
 // counted in integrity.after_fault as a warm-up's trips are left out.
 struct BracketedTrips {
-  HostTrips<transport::Endpoint> host;
+  HostTrips<transport::Endpoint, true> host;
   const PauseFunction* pause;
   std::mt19937_64* random;
   std::uniform_int_distribution<int64_t> dither;

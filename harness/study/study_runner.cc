@@ -146,14 +146,14 @@ class StudyPasses {
                                                      static_cast<uint32_t>(n));
     if (!status.ok()) return status;
     const int64_t dither_ns = std::max<int64_t>(1, std::llround(resolution_ns));
-    BracketedTrips trips{
-        HostTrips<transport::Endpoint>(endpoint_, buffers_, sequence_, false, integrity_, status),
-        &pause_,
-        &random_,
-        std::uniform_int_distribution<int64_t>(0, dither_ns - 1),
-        absl::ToInt64Nanoseconds(options_.gap),
-        options_.dither,
-        &integrity_};
+    BracketedTrips trips{HostTrips<transport::Endpoint, true>(endpoint_, buffers_, sequence_, false,
+                                                              integrity_, status),
+                         &pause_,
+                         &random_,
+                         std::uniform_int_distribution<int64_t>(0, dither_ns - 1),
+                         absl::ToInt64Nanoseconds(options_.gap),
+                         options_.dither,
+                         &integrity_};
     const int64_t loop_start = reference_.NowTicks();
     const core::LoopCount count = core::BracketedLoop(
         trips, clock, core::ReferenceClock<timing::Clock>{&reference_},
