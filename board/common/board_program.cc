@@ -10,6 +10,18 @@
 namespace tickbench::board {
 namespace {
 
+// A user's argument as a terminal may show it: control bytes (an escape sequence) as '?',
+// and at most 64 bytes.
+const char* Shown(const char* text, char (&out)[68]) {
+  size_t n = 0;
+  for (; text[n] != '\0' && n < 64; ++n) {
+    const unsigned char c = static_cast<unsigned char>(text[n]);
+    out[n] = c < 0x20 || c == 0x7f ? '?' : text[n];
+  }
+  std::strcpy(out + n, text[n] != '\0' ? "..." : "");
+  return out;
+}
+
 int Refuse(core::TextSink& err, const char* flag, const char* why) {
   err.Printf("harness: --%s: %s\n", flag, why);
   return 2;
@@ -166,7 +178,9 @@ int ReadBoardCommandLine(int argc, char** argv, const BoardDescription& board,
     }
     const int status = TakeArgument(argv[i], board, settings, err);
     if (status == -1) {
-      err.Printf("harness: unknown argument '%s' (--help lists the flags)\n", argv[i]);
+      char shown[68];
+      err.Printf("harness: unknown argument '%s' (--help lists the flags)\n",
+                 Shown(argv[i], shown));
       return 2;
     }
     if (status != 0) return status;

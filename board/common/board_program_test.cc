@@ -85,6 +85,15 @@ TEST(BoardProgramTest, ABadFlagIsOneLineNamingItAndExitTwo) {
   EXPECT_NE(Parse({"--transport=udp"}).err.find("this board has echo"), std::string::npos);
 }
 
+// An unknown argument is echoed as a terminal may show it: no escape sequence reaches it.
+TEST(BoardProgramTest, AnUnknownArgumentIsEchoedWithoutControlBytes) {
+  const Parsed p = Parse({"--x=\x1b[2J" + std::string(100, 'a')});
+  EXPECT_EQ(p.status, 2);
+  EXPECT_EQ(p.err.find('\x1b'), std::string::npos) << p.err;
+  EXPECT_NE(p.err.find("'--x=?[2Jaaa"), std::string::npos) << p.err;
+  EXPECT_NE(p.err.find("...' (--help"), std::string::npos) << p.err;
+}
+
 TEST(BoardProgramTest, HelpAndListClocksAnswerAndStop) {
   const Parsed help = Parse({"--help", "--clock=tsc"});
   EXPECT_EQ(help.status, 0);
