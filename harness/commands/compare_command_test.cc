@@ -11,6 +11,7 @@
 #include "absl/strings/str_join.h"
 #include "analysis/sweep.h"
 #include "gtest/gtest.h"
+#include "harness/commands/compare_ratio.h"
 #include "harness/output/build_info.h"
 #include "transport/registry/transport_registry.h"
 
@@ -248,6 +249,17 @@ TEST(CompareSweepJson, AnIntervalTooWideToComputeIsNoTestAndAHugeRatioPrintsShor
   absl::StatusOr<std::string> json = CompareSweepJson(a, "a", b, "b", OutputFormat::kJson);
   ASSERT_TRUE(json.ok());
   EXPECT_TRUE(absl::StrContains(*json, "\"ratio\":1e+40,\"low\":null,\"high\":null,")) << *json;
+}
+
+// Found by the compare fuzzer: A's runs 1e-20 ns with no quantum, B's 1e20 ns with a 0.005 ns
+// one. The spread is 1e-23 of the ratio, and exp(log(1e40) +- that) rounded
+// to 1.0000000000000016e40 at both ends: an interval that did not hold its own ratio.
+TEST(CompareRatio, TheIntervalHoldsTheRatioWhereTheSpreadIsBelowARounding) {
+  const Ratio r = RatioOf({1e-20, 1e-20}, 0, {1e20, 1e20}, 0.005);
+  ASSERT_TRUE(r.tested);
+  EXPECT_LE(r.low, r.estimate);
+  EXPECT_GE(r.high, r.estimate);
+  EXPECT_EQ(r.estimate, 1e40);
 }
 
 TEST(CompareSweepJson, JsonEscapesEveryControlByteOfANameDelToo) {

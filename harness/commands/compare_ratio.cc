@@ -1,5 +1,6 @@
 #include "harness/commands/compare_ratio.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -58,8 +59,10 @@ Ratio RatioOf(const std::vector<double>& a, double quantum_a, const std::vector<
       denominator > 0 ? std::pow(se, 4) / denominator : std::numeric_limits<double>::infinity();
   const double t = timing::StudentTQuantile(0.975, df);
   const double log_ratio = std::log(r.estimate);
-  r.low = std::exp(log_ratio - t * se);
-  r.high = std::exp(log_ratio + t * se);
+  // exp(log(x)) is x only to a rounding: at a ratio of 1e40 with a spread of 1e-23 of it, both
+  // ends can round past the ratio, so the interval is widened to hold it.
+  r.low = std::min(r.estimate, std::exp(log_ratio - t * se));
+  r.high = std::max(r.estimate, std::exp(log_ratio + t * se));
   r.p_value = 2 * (1 - timing::StudentTCdf(std::fabs(log_ratio) / se, df));
   // A spread of many times the mean leaves exp() no finite bound: no interval, no test.
   r.too_wide = !(r.low > 0) || !std::isfinite(r.high);

@@ -7,12 +7,21 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "harness/cli/flags.h"
 
 namespace tickbench::harness {
 namespace {
 
-// The flags harness/cli/flags.cc defines (linked in through //harness/cli:flags).
+// The flags harness/cli/flags.cc defines, after the harness's own parser has read an empty
+// command line (which also keeps //harness/cli:flags linked where the toolchain drops a
+// library nothing calls: -Wl,--as-needed under --config=aarch64).
 std::map<std::string, const absl::CommandLineFlag*> TickbenchFlags() {
+  static const bool parsed = [] {
+    char program[] = "harness";
+    char* argv[] = {program, nullptr};
+    return ParseCommandLine(1, argv).positional.empty();
+  }();
+  EXPECT_TRUE(parsed);
   std::map<std::string, const absl::CommandLineFlag*> flags;
   for (const auto& [name, flag] : absl::GetAllFlags()) {
     if (!flag->IsRetired() && absl::StrContains(flag->Filename(), "harness/cli/flags.cc")) {
