@@ -8,8 +8,7 @@
 //
 // A round trip, client side: one send and one receive; peer side: one receive and one
 // send. The calls are those tickbench's endpoints make, so that their counts compare
-// name by name: sockets send with send(MSG_NOSIGNAL); a stream socket receives with
-// read(2) (recv(MSG_DONTWAIT) when busy polling), a datagram socket with recv(2) (and
+// name by name: sockets send with send(MSG_NOSIGNAL) and receive with recv(2) (with
 // MSG_DONTWAIT when busy polling); a pipe with write(2) and read(2), its read ends
 // O_NONBLOCK when busy polling. A stream receive reads until it has n bytes. Nothing
 // else is called per round trip: no timeout, no poll, no signal mask; SIGPIPE is ignored
@@ -226,7 +225,7 @@ class Io {
       case Kind::kPipe:
         return read(side_.in, to, n);
       case Kind::kStreamSocket:
-        return busy_poll_ ? recv(side_.in, to, n, MSG_DONTWAIT) : read(side_.in, to, n);
+        return recv(side_.in, to, n, busy_poll_ ? MSG_DONTWAIT : 0);
       case Kind::kDatagramSocket:
         return recv(side_.in, to, n, busy_poll_ ? MSG_DONTWAIT : 0);
     }

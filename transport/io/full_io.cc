@@ -172,7 +172,8 @@ absl::Status FinishWrite(int fd, absl::Span<const char> data, WriteMode mode, ss
 namespace {
 
 // Reads buffer[done..]: the loop of ReadFull().
-absl::Status ReadLoop(int fd, absl::Span<char> buffer, absl::Duration wait_timeout, size_t done) {
+absl::Status ReadLoop(int fd, absl::Span<char> buffer, ReadMode mode, absl::Duration wait_timeout,
+                      size_t done) {
   const bool wait_first = wait_timeout != absl::InfiniteDuration();
   while (done < buffer.size()) {
     if (wait_first) {
@@ -180,7 +181,7 @@ absl::Status ReadLoop(int fd, absl::Span<char> buffer, absl::Duration wait_timeo
         return AnnotateWait(waited, done, buffer.size());
       }
     }
-    const ssize_t n = read(fd, buffer.data() + done, buffer.size() - done);
+    const ssize_t n = ReadOnce(fd, buffer.data() + done, buffer.size() - done, mode);
     if (n < 0) {
       const int error_number = errno;
       if (error_number == EINTR) {
@@ -202,18 +203,22 @@ absl::Status ReadLoop(int fd, absl::Span<char> buffer, absl::Duration wait_timeo
 
 namespace full_io_internal {
 
-absl::Status ReadFullSlow(int fd, absl::Span<char> buffer, absl::Duration wait_timeout) {
-  return ReadLoop(fd, buffer, wait_timeout, 0);
+absl::Status ReadFullSlow(int fd, absl::Span<char> buffer, ReadMode mode,
+                          absl::Duration wait_timeout) {
+  return ReadLoop(fd, buffer, mode, wait_timeout, 0);
 }
 
-absl::Status FinishRead(int fd, absl::Span<char> buffer, ssize_t first, int error_number) {
-  if (first > 0) return ReadLoop(fd, buffer, absl::InfiniteDuration(), static_cast<size_t>(first));
+absl::Status FinishRead(int fd, absl::Span<char> buffer, ReadMode mode, ssize_t first,
+                        int error_number) {
+  if (first > 0) {
+    return ReadLoop(fd, buffer, mode, absl::InfiniteDuration(), static_cast<size_t>(first));
+  }
   if (first == 0) return PeerClosedError(absl::StrFormat("read 0 of %u bytes", buffer.size()));
   if (error_number != EINTR) {
     return IoErrnoToStatus(error_number, absl::StrFormat("read 0 of %u bytes", buffer.size()));
   }
   TICKBENCH_RETURN_IF_STOPPED("reading");
-  return ReadLoop(fd, buffer, absl::InfiniteDuration(), 0);
+  return ReadLoop(fd, buffer, mode, absl::InfiniteDuration(), 0);
 }
 
 }  // namespace full_io_internal

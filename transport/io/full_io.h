@@ -40,6 +40,14 @@
 
 namespace tickbench::transport {
 
+// How a blocking read asks for bytes.
+enum class ReadMode {
+  kSocket,      // recv(2) with no flags: the socket layer's own call. read(2) on a socket
+                // goes through the file layer first (its permission and access hooks),
+                // which costs more per call (docs/overhead.md)
+  kDescriptor,  // read(2): a pipe
+};
+
 enum class WriteMode {
   kSocket,              // send(2) with MSG_NOSIGNAL
   kPipe,                // write(2) with SIGPIPE blocked in this thread around it
@@ -58,12 +66,19 @@ namespace full_io_internal {
 // `error_number`: errno then): the rest of WriteFull() and ReadFull(), out of line.
 absl::Status FinishWrite(int fd, absl::Span<const char> data, WriteMode mode, ssize_t first,
                          int error_number);
-absl::Status FinishRead(int fd, absl::Span<char> buffer, ssize_t first, int error_number);
+absl::Status FinishRead(int fd, absl::Span<char> buffer, ReadMode mode, ssize_t first,
+                        int error_number);
 // The whole of each, for what the inline part does not take (a pipe whose writes mask
 // SIGPIPE; a read that waits first; an empty buffer).
 absl::Status WriteFullSlow(int fd, absl::Span<const char> data, WriteMode mode);
-absl::Status ReadFullSlow(int fd, absl::Span<char> buffer, absl::Duration wait_timeout);
+absl::Status ReadFullSlow(int fd, absl::Span<char> buffer, ReadMode mode,
+                          absl::Duration wait_timeout);
 }  // namespace full_io_internal
+
+// One read of at most `n` bytes into `to`, as `mode` says: recv(2) or read(2).
+TICKBENCH_ALWAYS_INLINE ssize_t ReadOnce(int fd, char* to, size_t n, ReadMode mode) {
+  return mode == ReadMode::kSocket ? recv(fd, to, n, 0) : read(fd, to, n);
+}
 
 // Writes all of `data`, retrying short writes and EINTR. Inline up to its first call,
 // which in a round trip writes the whole message: the common case runs no code beyond
@@ -78,7 +93,8 @@ inline absl::Status WriteFull(int fd, absl::Span<const char> data, WriteMode mod
   return full_io_internal::FinishWrite(fd, data, mode, n, errno);
 }
 
-// Reads until `buffer` is full, retrying short reads and EINTR. With a finite
+// Reads until `buffer` is full (recv(2) or read(2), as `mode` says), retrying short reads
+// and EINTR. With a finite
 // `wait_timeout`, waits for data with ppoll() before each read and returns
 // DeadlineExceeded when none comes in that time: for blocking descriptors that have no
 // SO_RCVTIMEO. With absl::InfiniteDuration() it only reads, so sockets with SO_RCVTIMEO
@@ -88,16 +104,16 @@ inline absl::Status WriteFull(int fd, absl::Span<const char> data, WriteMode mod
 // A timeout or error part-way through a message leaves the stream out of step with the
 // peer: the bytes already read are lost to the caller. The message says how many.
 //
-// Inline up to its first read(2) when it does not wait first: a message already whole
-// in the kernel costs the call and a comparison.
-inline absl::Status ReadFull(int fd, absl::Span<char> buffer,
+// Inline up to its first read when it does not wait first: a message already whole in
+// the kernel costs the call and a comparison.
+inline absl::Status ReadFull(int fd, absl::Span<char> buffer, ReadMode mode,
                              absl::Duration wait_timeout = absl::InfiniteDuration()) {
   if (ABSL_PREDICT_FALSE(wait_timeout != absl::InfiniteDuration() || buffer.empty())) {
-    return full_io_internal::ReadFullSlow(fd, buffer, wait_timeout);
+    return full_io_internal::ReadFullSlow(fd, buffer, mode, wait_timeout);
   }
-  const ssize_t n = read(fd, buffer.data(), buffer.size());
+  const ssize_t n = ReadOnce(fd, buffer.data(), buffer.size(), mode);
   if (ABSL_PREDICT_TRUE(n == static_cast<ssize_t>(buffer.size()))) return absl::OkStatus();
-  return full_io_internal::FinishRead(fd, buffer, n, errno);
+  return full_io_internal::FinishRead(fd, buffer, mode, n, errno);
 }
 
 // ReadFull() for a descriptor with O_NONBLOCK set (a pipe's read end) that is to be

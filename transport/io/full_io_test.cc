@@ -61,7 +61,9 @@ TEST(FullIoTest, MovesMoreThanThePipeHolds) {
   const std::vector<char> sent = Bytes(4 << 20);
   std::vector<char> received(sent.size());
   absl::Status read_status;
-  std::thread reader([&] { read_status = ReadFull(p.read_end.get(), absl::MakeSpan(received)); });
+  std::thread reader([&] {
+    read_status = ReadFull(p.read_end.get(), absl::MakeSpan(received), ReadMode::kDescriptor);
+  });
   EXPECT_TRUE(WriteFull(p.write_end.get(), sent, WriteMode::kPipe).ok());
   reader.join();
   EXPECT_TRUE(read_status.ok()) << read_status;
@@ -73,7 +75,7 @@ TEST(FullIoTest, EndOfFileIsUnavailable) {
   ASSERT_TRUE(WriteFull(p.write_end.get(), Bytes(3), WriteMode::kPipe).ok());
   p.write_end.reset();
   std::vector<char> buffer(10);
-  absl::Status status = ReadFull(p.read_end.get(), absl::MakeSpan(buffer));
+  absl::Status status = ReadFull(p.read_end.get(), absl::MakeSpan(buffer), ReadMode::kDescriptor);
   EXPECT_EQ(status.code(), absl::StatusCode::kUnavailable);
   EXPECT_NE(status.message().find("read 3 of 10 bytes"), absl::string_view::npos) << status;
 }
@@ -116,7 +118,8 @@ TEST(FullIoTest, PollTimeoutIsDeadlineExceededAndBounded) {
   Pipe p = MakePipe();
   std::vector<char> buffer(4);
   const auto start = std::chrono::steady_clock::now();
-  absl::Status status = ReadFull(p.read_end.get(), absl::MakeSpan(buffer), absl::Milliseconds(50));
+  absl::Status status = ReadFull(p.read_end.get(), absl::MakeSpan(buffer), ReadMode::kDescriptor,
+                                 absl::Milliseconds(50));
   const auto elapsed = std::chrono::steady_clock::now() - start;
   EXPECT_EQ(status.code(), absl::StatusCode::kDeadlineExceeded) << status;
   EXPECT_GE(elapsed, std::chrono::milliseconds(50));
@@ -128,7 +131,9 @@ TEST(FullIoTest, PollTimeoutStillReadsWhatIsThere) {
   const std::vector<char> sent = Bytes(8);
   ASSERT_TRUE(WriteFull(p.write_end.get(), sent, WriteMode::kPipe).ok());
   std::vector<char> received(8);
-  EXPECT_TRUE(ReadFull(p.read_end.get(), absl::MakeSpan(received), absl::Seconds(2)).ok());
+  EXPECT_TRUE(
+      ReadFull(p.read_end.get(), absl::MakeSpan(received), ReadMode::kDescriptor, absl::Seconds(2))
+          .ok());
   EXPECT_EQ(sent, received);
 }
 
@@ -294,6 +299,30 @@ TEST(SpinReadFullTest, SocketEndOfFileIsUnavailable) {
   EXPECT_EQ(status.code(), absl::StatusCode::kUnavailable) << status;
 }
 
+// ReadMode picks the call: recv(2) for a socket (on a pipe it fails, ENOTSOCK), read(2)
+// for a descriptor; a stream socket's message written in two parts reads whole either way.
+TEST(FullIoTest, ReadModeSocketReceivesAndIsNoReadOfAPipe) {
+  int fds[2];
+  ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), 0);
+  UniqueFd a(fds[0]), b(fds[1]);
+  std::thread writer([&] {
+    ASSERT_EQ(write(b.get(), "ab", 2), 2);
+    absl::SleepFor(absl::Milliseconds(20));
+    ASSERT_EQ(write(b.get(), "cd", 2), 2);
+  });
+  std::vector<char> buffer(4);
+  EXPECT_TRUE(ReadFull(a.get(), absl::MakeSpan(buffer), ReadMode::kSocket).ok());
+  writer.join();
+  EXPECT_EQ(std::string(buffer.begin(), buffer.end()), "abcd");
+
+  Pipe p = MakePipe();
+  ASSERT_EQ(write(p.write_end.get(), "x", 1), 1);
+  std::vector<char> one(1);
+  EXPECT_FALSE(ReadFull(p.read_end.get(), absl::MakeSpan(one), ReadMode::kSocket).ok());
+  EXPECT_TRUE(ReadFull(p.read_end.get(), absl::MakeSpan(one), ReadMode::kDescriptor).ok());
+  EXPECT_EQ(one[0], 'x');
+}
+
 TEST(FullIoTest, SocketReceiveTimeoutIsDeadlineExceeded) {
   int fds[2];
   ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), 0);
@@ -301,7 +330,8 @@ TEST(FullIoTest, SocketReceiveTimeoutIsDeadlineExceeded) {
   const timeval timeout = {0, 50000};  // 50 ms
   ASSERT_EQ(setsockopt(a.get(), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout)), 0);
   std::vector<char> buffer(4);
-  EXPECT_EQ(ReadFull(a.get(), absl::MakeSpan(buffer)).code(), absl::StatusCode::kDeadlineExceeded);
+  EXPECT_EQ(ReadFull(a.get(), absl::MakeSpan(buffer), ReadMode::kSocket).code(),
+            absl::StatusCode::kDeadlineExceeded);
 }
 
 std::atomic<int> signals_caught{0};
@@ -319,7 +349,7 @@ TEST(FullIoTest, RetriesAfterEintr) {
   std::atomic<bool> done{false};
   absl::Status read_status;
   std::thread reader([&] {
-    read_status = ReadFull(p.read_end.get(), absl::MakeSpan(received));
+    read_status = ReadFull(p.read_end.get(), absl::MakeSpan(received), ReadMode::kDescriptor);
     done = true;
   });
   // Interrupt the reader several times while it waits (10 x 5 ms), then feed it.
@@ -367,7 +397,8 @@ TEST(FullIoTest, WritesWholeThroughShortWritesAndEintr) {
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
     std::vector<char> received(sent.size());
-    const absl::Status read_status = ReadFull(read_end.get(), absl::MakeSpan(received));
+    const absl::Status read_status =
+        ReadFull(read_end.get(), absl::MakeSpan(received), ReadMode::kDescriptor);
     writer.join();
     EXPECT_TRUE(write_status.ok()) << write_status;
     EXPECT_TRUE(read_status.ok()) << read_status;
@@ -394,9 +425,10 @@ TEST(FullIoTest, InterruptedWaitsKeepTheirDeadline) {
     const auto start = std::chrono::steady_clock::now();
     std::thread reader([&] {
       const absl::Duration timeout = absl::Milliseconds(300);
-      read_status = waiting_on_eagain
-                        ? ReadFullWaitingOnEagain(p.read_end.get(), absl::MakeSpan(buffer), timeout)
-                        : ReadFull(p.read_end.get(), absl::MakeSpan(buffer), timeout);
+      read_status =
+          waiting_on_eagain
+              ? ReadFullWaitingOnEagain(p.read_end.get(), absl::MakeSpan(buffer), timeout)
+              : ReadFull(p.read_end.get(), absl::MakeSpan(buffer), ReadMode::kDescriptor, timeout);
       done = true;
     });
     while (!done && std::chrono::steady_clock::now() - start < std::chrono::seconds(3)) {

@@ -172,13 +172,14 @@ absl::Status ReadWatchdog::EndRead(int fd, absl::Status status) {
   return status;
 }
 
-absl::Status ReadWatchdog::FinishRead(int fd, absl::Span<char> buffer, ssize_t first,
+absl::Status ReadWatchdog::FinishRead(int fd, absl::Span<char> buffer, ReadMode mode, ssize_t first,
                                       int error_number) {
-  return EndRead(fd, ReadLoop(fd, buffer, first, error_number));
+  return EndRead(fd, ReadLoop(fd, buffer, mode, first, error_number));
 }
 
-// `n` and `error_number`: what the last read(2) returned, and errno then.
-absl::Status ReadWatchdog::ReadLoop(int fd, absl::Span<char> buffer, ssize_t n, int error_number) {
+// `n` and `error_number`: what the last read returned, and errno then.
+absl::Status ReadWatchdog::ReadLoop(int fd, absl::Span<char> buffer, ReadMode mode, ssize_t n,
+                                    int error_number) {
   size_t done = 0;
   while (true) {
     if (n > 0) {
@@ -205,7 +206,7 @@ absl::Status ReadWatchdog::ReadLoop(int fd, absl::Span<char> buffer, ssize_t n, 
                                                            absl::FormatDuration(timeout_)));
       }
     }
-    n = read(fd, buffer.data() + done, buffer.size() - done);
+    n = ReadOnce(fd, buffer.data() + done, buffer.size() - done, mode);
     error_number = n < 0 ? errno : 0;
   }
 }

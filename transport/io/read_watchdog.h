@@ -114,12 +114,12 @@ class ReadWatchdog {
   absl::Status SetTimeout(absl::Duration timeout);
 
   // Reads until `buffer` is full from `fd`, a blocking descriptor (a pipe, or a stream
-  // socket without SO_RCVTIMEO), as ReadFull() in full_io.h does, bounded as described
-  // above. Inline up to its first read(2), which in
+  // socket without SO_RCVTIMEO), as ReadFull() in full_io.h does (recv(2) or read(2), as
+  // `mode` says), bounded as described above. Inline up to its first read, which in
   // a round trip gets the whole message: then it costs that call, a few stores to this
   // thread's WatchState and the comparisons after it (no call: which thread reads is
   // told by the thread id cached in its WatchState, not by pthread_self()).
-  absl::Status Read(int fd, absl::Span<char> buffer);
+  absl::Status Read(int fd, absl::Span<char> buffer, ReadMode mode);
 
   // The tick period in force (absl::ZeroDuration() while disarmed), for tests.
   absl::Duration period() const { return period_; }
@@ -136,8 +136,10 @@ class ReadWatchdog {
   static bool EndWatch();
   // The rest of a Read() whose first read(2) returned `first` (errno `error_number`):
   // reads until the buffer is full, the wait is over or an error; then ends the Read().
-  absl::Status FinishRead(int fd, absl::Span<char> buffer, ssize_t first, int error_number);
-  absl::Status ReadLoop(int fd, absl::Span<char> buffer, ssize_t n, int error_number);
+  absl::Status FinishRead(int fd, absl::Span<char> buffer, ReadMode mode, ssize_t first,
+                          int error_number);
+  absl::Status ReadLoop(int fd, absl::Span<char> buffer, ReadMode mode, ssize_t n,
+                        int error_number);
   // Ends a Read(): the handler no longer acts on this thread's reads, and O_NONBLOCK, if
   // a tick set it, is cleared.
   absl::Status EndRead(int fd, absl::Status status);
@@ -173,18 +175,19 @@ TICKBENCH_ALWAYS_INLINE bool ReadWatchdog::EndWatch() {
   return watch.made_non_block == 0;
 }
 
-TICKBENCH_ALWAYS_INLINE absl::Status ReadWatchdog::Read(int fd, absl::Span<char> buffer) {
-  if (timeout_ == absl::InfiniteDuration()) return ReadFull(fd, buffer);
+TICKBENCH_ALWAYS_INLINE absl::Status ReadWatchdog::Read(int fd, absl::Span<char> buffer,
+                                                        ReadMode mode) {
+  if (timeout_ == absl::InfiniteDuration()) return ReadFull(fd, buffer, mode);
   if (ABSL_PREDICT_FALSE(!armed_here())) {
     if (absl::Status armed = Arm(fd); !armed.ok()) return armed;
   }
   BeginWatch(fd);
-  const ssize_t n = read(fd, buffer.data(), buffer.size());
+  const ssize_t n = ReadOnce(fd, buffer.data(), buffer.size(), mode);
   if (ABSL_PREDICT_TRUE(n == static_cast<ssize_t>(buffer.size()))) {
     if (ABSL_PREDICT_TRUE(EndWatch())) return absl::OkStatus();
     return EndRead(fd, absl::OkStatus());
   }
-  return FinishRead(fd, buffer, n, errno);
+  return FinishRead(fd, buffer, mode, n, errno);
 }
 
 }  // namespace tickbench::transport

@@ -116,9 +116,9 @@ TICKBENCH_ALWAYS_INLINE absl::Status PipeEndpoint::Receive(absl::Span<char> buff
   }
   switch (receive_mode_) {
     case ReceiveMode::kBlocking:  // no timeout: one blocking read(2)
-      return ReadFull(read_fd_.get(), buffer);
+      return ReadFull(read_fd_.get(), buffer, ReadMode::kDescriptor);
     case ReceiveMode::kWatched:  // one blocking read(2), bounded by the watchdog's ticks
-      return watchdog_.Read(read_fd_.get(), buffer);
+      return watchdog_.Read(read_fd_.get(), buffer, ReadMode::kDescriptor);
     case ReceiveMode::kWaitOnEagain:  // O_NONBLOCK; ppoll() only when the read found nothing
       return ReadFullWaitingOnEagain(read_fd_.get(), buffer, timeout_);
     case ReceiveMode::kSpin:

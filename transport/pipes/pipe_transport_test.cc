@@ -313,10 +313,10 @@ TEST(ReadWatchdogTest, PeriodIsAQuarterOfTheTimeoutAtMost250ms) {
   ASSERT_EQ(write(fds[1], "abcd", 4), 4);
   char buffer[2];
   ASSERT_TRUE(watchdog.SetTimeout(absl::Milliseconds(100)).ok());
-  ASSERT_TRUE(watchdog.Read(fds[0], absl::MakeSpan(buffer)).ok());
+  ASSERT_TRUE(watchdog.Read(fds[0], absl::MakeSpan(buffer), ReadMode::kDescriptor).ok());
   EXPECT_EQ(watchdog.period(), absl::Milliseconds(25));
   ASSERT_TRUE(watchdog.SetTimeout(absl::Seconds(10)).ok());
-  ASSERT_TRUE(watchdog.Read(fds[0], absl::MakeSpan(buffer)).ok());
+  ASSERT_TRUE(watchdog.Read(fds[0], absl::MakeSpan(buffer), ReadMode::kDescriptor).ok());
   EXPECT_EQ(watchdog.period(), absl::Milliseconds(250));
   EXPECT_EQ(std::string(buffer, 2), "cd");
   ASSERT_TRUE(watchdog.SetTimeout(absl::InfiniteDuration()).ok());
@@ -338,11 +338,14 @@ TEST(ReadWatchdogTest, AReadOnAnotherThreadMovesTheTimerThere) {
   ASSERT_TRUE(watchdog.SetTimeout(absl::Milliseconds(40)).ok());
   ASSERT_EQ(write(fds[1], "a", 1), 1);
   char byte;
-  ASSERT_TRUE(watchdog.Read(fds[0], absl::MakeSpan(&byte, 1)).ok());  // armed on this thread
+  ASSERT_TRUE(watchdog.Read(fds[0], absl::MakeSpan(&byte, 1), ReadMode::kDescriptor)
+                  .ok());  // armed on this thread
   // Nothing comes: without the re-arm, the other thread's read would wait for ever (the
   // ticks go here); the byte written after 5 s ends it then, and the test fails.
   absl::Status other_status;
-  std::thread other([&] { other_status = watchdog.Read(fds[0], absl::MakeSpan(&byte, 1)); });
+  std::thread other([&] {
+    other_status = watchdog.Read(fds[0], absl::MakeSpan(&byte, 1), ReadMode::kDescriptor);
+  });
   absl::Notification other_ended;
   std::thread rescue([&other_ended, fd = fds[1]] {
     other_ended.WaitForNotificationWithTimeout(absl::Seconds(5));
@@ -352,9 +355,10 @@ TEST(ReadWatchdogTest, AReadOnAnotherThreadMovesTheTimerThere) {
   other_ended.Notify();
   EXPECT_EQ(other_status.code(), absl::StatusCode::kDeadlineExceeded) << other_status;
   rescue.join();
-  ASSERT_TRUE(watchdog.Read(fds[0], absl::MakeSpan(&byte, 1)).ok());  // the rescue's byte
+  ASSERT_TRUE(watchdog.Read(fds[0], absl::MakeSpan(&byte, 1), ReadMode::kDescriptor)
+                  .ok());  // the rescue's byte
   const absl::Time start = absl::Now();
-  EXPECT_EQ(watchdog.Read(fds[0], absl::MakeSpan(&byte, 1)).code(),
+  EXPECT_EQ(watchdog.Read(fds[0], absl::MakeSpan(&byte, 1), ReadMode::kDescriptor).code(),
             absl::StatusCode::kDeadlineExceeded);  // back here: bounded again
   EXPECT_LT(absl::Now() - start, absl::Seconds(3));
   close(fds[0]);

@@ -104,7 +104,8 @@ TICKBENCH_ALWAYS_INLINE absl::Status StreamSocketEndpoint::Receive(absl::Span<ch
     return size;
   }
   if (busy_poll_) return SpinReadFull(fd_.get(), buffer, receive_timeout_, SpinRead::kRecvDontWait);
-  return watchdog_.Read(fd_.get(), buffer);  // ReadFull() when the watchdog is off
+  // ReadFull() when the watchdog is off; recv(2): a socket's own call, not read(2)'s file layer
+  return watchdog_.Read(fd_.get(), buffer, ReadMode::kSocket);
 }
 
 // A connected SOCK_DGRAM socket (UNIX or UDP): one message is one datagram.
