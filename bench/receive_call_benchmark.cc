@@ -58,7 +58,8 @@ void BM_SendAndReceiveOneByte(benchmark::State& state) {
   char byte = 'x';
   for (auto _ : state) {
     if (send(pair.send_fd, &byte, 1, MSG_NOSIGNAL) != 1) std::abort();
-    const ssize_t got = kRecv ? recv(pair.receive_fd, &byte, 1, 0) : read(pair.receive_fd, &byte, 1);
+    const ssize_t got =
+        kRecv ? recv(pair.receive_fd, &byte, 1, 0) : read(pair.receive_fd, &byte, 1);
     if (got != 1) std::abort();
   }
   state.SetLabel(state.range(0) != 0 ? "tcp loopback" : "unix stream pair");

@@ -294,6 +294,11 @@ int PreferContained(const std::vector<int>& order, const std::vector<FamilyFit>&
 // The first family after the best in `order` that neither contains nor is contained by
 // `best`; `best` when there is none.
 ModelFamily RunnerUp(const std::vector<int>& order, ModelFamily best) {
+  // Every family contains the line: where the line is best, the runner-up is the next
+  // in the ranking, whatever it contains (not the line itself, 0 below it).
+  if (best == ModelFamily::kLinear) {
+    return order.size() > 1 ? static_cast<ModelFamily>(order[1]) : best;
+  }
   for (size_t i = 1; i < order.size(); ++i) {
     if (FamilyContains(static_cast<ModelFamily>(order[i]), best) ||
         FamilyContains(best, static_cast<ModelFamily>(order[i]))) {

@@ -141,6 +141,19 @@ TEST(FitBufferModelsTest, StraightLineIsExplainedByTheLine) {
     for (int seed = 0; seed < kSeeds; ++seed) {
       const ModelComparison c = Fit(MakeSweep(sizes, line, Relative(0.01, 4), 30000 + seed));
       line_wins += !c.beats_line;
+      if (c.best == ModelFamily::kLinear) {
+        // The runner-up is the next family in the ranking, not the line itself: the
+        // report's "BIC d below the runner-up" read 0.0 where the line won by 7.
+        EXPECT_NE(c.runner_up, ModelFamily::kLinear);
+        EXPECT_EQ(c.delta_bic_runner_up,
+                  c.families[static_cast<int>(c.runner_up)].bic - c.best_fit().bic);
+        for (const FamilyFit& family : c.families) {
+          if (family.fitted && family.model.family != ModelFamily::kLinear) {
+            EXPECT_GE(family.bic - c.best_fit().bic, c.delta_bic_runner_up);
+          }
+        }
+        EXPECT_GT(c.delta_bic_runner_up, 0);
+      }
       if (!c.beats_line) {
         EXPECT_EQ(c.verdict.rfind("no model beats the straight line", 0), 0u) << c.verdict;
       } else {
