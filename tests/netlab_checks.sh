@@ -20,6 +20,15 @@ lab_state() {
   ip -o link show | awk -F': ' '{ sub(/@.*/, "", $2); print "link " $2 }'
 }
 
+# Waits up to 10 s for something to run in namespace NS.
+await_running_in() {
+  local i
+  for ((i = 0; i < 100; i++)); do
+    ip netns pids "$1" 2>/dev/null | grep -q . && return
+    sleep 0.1
+  done
+}
+
 # Sends SIGNAL (TERM or INT) to the lab LAB (a background job), and checks that it ends
 # within 10 s with 143 or 130 and leaves none of its namespaces (named *-LAB).
 check_interrupted() {

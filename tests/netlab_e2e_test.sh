@@ -216,10 +216,7 @@ for signal in TERM INT; do
     --peer={peer} --transport=udp --experiment=sweep --sizes=64 --iterations=100000000 \
     --runs=1 >/dev/null 2>"$work/lab.err" &
   lab=$!
-  for ((i = 0; i < 100; i++)); do  # up to 10 s for the session to start
-    ip netns pids "tbns-a-$lab" 2>/dev/null | grep -q . && break
-    sleep 0.1
-  done
+  await_running_in "tbns-a-$lab"  # up to 10 s for the session to start
   sleep 1  # into the measurement
   check_interrupted "$signal" "$lab"
 done
