@@ -30,15 +30,8 @@ tickbench=${1:-bazel-bin/harness/harness}
 netlab=tools/netlab.sh
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-passed=0 failed=0
-pass() { echo "PASS: $*"; passed=$((passed + 1)); }
-fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
-finish() {
-  echo "took ${SECONDS}s"
-  echo "$passed passed, $failed failed"
-  [ "$failed" -eq 0 ] && exit 0
-  exit 1
-}
+# shellcheck source=tests/netlab_checks.sh
+source tests/netlab_checks.sh
 
 if [ "$(id -u)" -ne 0 ]; then fail "must run as root (network namespaces)"; finish; fi
 if [ ! -x "$tickbench" ]; then
@@ -46,11 +39,6 @@ if [ ! -x "$tickbench" ]; then
   finish
 fi
 
-# Namespaces and links of the host, one name a line.
-lab_state() {
-  ip netns list | awk '{ print "netns " $1 }'
-  ip -o link show | awk -F': ' '{ sub(/@.*/, "", $2); print "link " $2 }'
-}
 lab_state | sort >"$work/before"
 
 # Runs a sweep between the namespaces: lab options, then tickbench client flags. CSV on
@@ -228,36 +216,11 @@ for signal in TERM INT; do
     --peer={peer} --transport=udp --experiment=sweep --sizes=64 --iterations=100000000 \
     --runs=1 >/dev/null 2>"$work/lab.err" &
   lab=$!
-  for ((i = 0; i < 100; i++)); do  # up to 10 s for the session to start
-    ip netns pids "tbns-a-$lab" 2>/dev/null | grep -q . && break
-    sleep 0.1
-  done
+  await_running_in "tbns-a-$lab"  # up to 10 s for the session to start
   sleep 1  # into the measurement
-  start=$SECONDS
-  kill -"$signal" "$lab"
-  status=0
-  for ((i = 0; i < 100; i++)); do kill -0 "$lab" 2>/dev/null || break; sleep 0.1; done
-  if kill -0 "$lab" 2>/dev/null; then
-    kill -KILL "$lab"
-    status=timeout
-  fi
-  wait "$lab"
-  code=$?
-  left=$(ip netns list | grep -c -- "-$lab\b")
-  expected=$([ "$signal" = TERM ] && echo 143 || echo 130)
-  detail="exit $code after $((SECONDS - start))s, $left namespaces left"
-  if [ "$status" = 0 ] && [ "$code" = "$expected" ] && [ "$left" = 0 ]; then
-    pass "interrupted by $signal: $detail"
-  else
-    fail "interrupted by $signal: $detail (expected exit $expected within 10 s, none left)"
-  fi
+  check_interrupted "$signal" "$lab"
 done
 
 # --- nothing left behind -------------------------------------------------------------------
-lab_state | sort >"$work/after"
-if diff "$work/before" "$work/after" >"$work/diff"; then
-  pass "nothing left: namespaces and links as before ($(grep -c . "$work/after") entries)"
-else
-  fail "left behind or gone: $(tr '\n' ' ' <"$work/diff")"
-fi
+check_nothing_left
 finish

@@ -35,8 +35,11 @@ readonly client_ns="tbns-a-$$" server_ns="tbns-b-$$"
 readonly client_if="tbva-$$" server_if="tbvb-$$" shared_if="tbif-$$"
 readonly client_ip=10.199.0.1 server_ip=10.199.0.2 prefix_len=30
 
+netlab_name=netlab
+# shellcheck source=tools/netlab_lib.sh
+source "$(dirname "$0")/netlab_lib.sh"
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
-die() { echo "netlab: $1" >&2; exit "${2:-1}"; }
+die() { netlab_die "$@"; }
 
 tickbench="$(cd "$(dirname "$0")/.." && pwd)/bazel-bin/harness/harness"
 rate="" rate_mode=link mtu=1500 port=7478 client_timeout=300 verbose=0
@@ -56,8 +59,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 [ $# -gt 0 ] || die "no client command after '--' (see --help)" 2
-[[ "$rate" =~ ^([0-9]+(\.[0-9]+)?(bit|kbit|mbit|gbit|bps|kbps|mbps|gbps))?$ ]] ||
-  die "--rate: '$rate' is not a tc rate such as 10mbit" 2
+netlab_check_rate --rate "$rate"
 [[ "$rate_mode" =~ ^(link|shaper)$ ]] || die "--rate-mode: '$rate_mode' is not link or shaper" 2
 [[ "$mtu" =~ ^[0-9]+$ ]] && [ "$mtu" -ge 68 ] && [ "$mtu" -le 65535 ] ||
   die "--mtu: '$mtu' is not 68..65535" 2
@@ -74,38 +76,21 @@ done
 
 peer="$server_ip:$port"
 server_log=$(mktemp) || die "mktemp failed"
-server_pid="" client_pid="" made_ns=()
-
-# Ends a process we started: TERM, up to 3 s to go, then KILL. Returns its exit status.
-stop_process() {
-  local pid=$1 i
-  kill -TERM "$pid" 2>/dev/null
-  for ((i = 0; i < 30; i++)); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  kill -KILL "$pid" 2>/dev/null
-  wait "$pid" 2>/dev/null
-}
+server_pid="" client_pid=""
 
 cleanup() {
-  local status=$? server_status=0 ns pid
+  local status=$? server_status=0
   trap '' INT TERM  # a second Ctrl-C must not cut the tear-down short
-  [ -n "$client_pid" ] && stop_process "$client_pid"
+  [ -n "$client_pid" ] && netlab_stop_process "$client_pid"
   if [ -n "$server_pid" ]; then
-    stop_process "$server_pid"
+    netlab_stop_process "$server_pid"
     server_status=$?
     if [ "$server_status" -ne 0 ] && [ "$status" -eq 0 ]; then
       echo "netlab: the server did not stop cleanly (exit $server_status)" >&2
       status=1
     fi
   fi
-  # Anything still inside our namespaces (children of the client command) keeps them
-  # alive; these namespaces are ours, so is everything in them.
-  for ns in "${made_ns[@]}"; do
-    for pid in $(ip netns pids "$ns" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null; done
-    ip netns delete "$ns" 2>/dev/null || echo "netlab: could not delete namespace $ns" >&2
-  done
+  netlab_delete_namespaces
   if [ "$status" -ne 0 ] || [ "$verbose" -eq 1 ]; then
     sed 's/^/netlab: server: /' "$server_log" >&2
   fi
@@ -116,38 +101,22 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-run() { "$@" || die "failed: $*"; }
+run() { netlab_run "$@"; }
 
-for ns in "$client_ns" "$server_ns"; do
-  run ip netns add "$ns"
-  made_ns+=("$ns")
-  run ip -n "$ns" link set lo up
-done
+for ns in "$client_ns" "$server_ns"; do netlab_add_namespace "$ns"; done
 # Both ends are created inside their namespaces, so no interface ever exists on the host.
-run ip link add "$client_if" netns "$client_ns" mtu "$mtu" type veth \
-  peer name "$server_if" netns "$server_ns" mtu "$mtu"
+netlab_add_veth "$client_ns" "$client_if" "$server_ns" "$server_if" "$mtu"
 run ip -n "$client_ns" addr add "$client_ip/$prefix_len" dev "$client_if"
 run ip -n "$server_ns" addr add "$server_ip/$prefix_len" dev "$server_if"
 run ip -n "$client_ns" link set "$client_if" up
 run ip -n "$server_ns" link set "$server_if" up
 if [ -n "$rate" ]; then
-  # The bucket must hold one whole frame (MTU + 14 bytes of Ethernet header) or tbf drops
-  # it; latency 100 ms bounds the queue. No netem: these kernels lack it.
-  tbf=(tbf rate "$rate" burst $((mtu + 100)) latency 100ms)
   if [ "$rate_mode" = link ]; then
     # Both directions through one bucket: every packet leaving or entering the client's
     # veth end is redirected through an ifb device that holds the tbf.
-    run ip link add "$shared_if" netns "$client_ns" mtu "$mtu" type ifb
-    run ip -n "$client_ns" link set "$shared_if" up
-    run tc -n "$client_ns" qdisc add dev "$shared_if" root "${tbf[@]}"
-    run tc -n "$client_ns" qdisc add dev "$client_if" clsact
-    for direction in ingress egress; do
-      run tc -n "$client_ns" filter add dev "$client_if" "$direction" protocol all \
-        u32 match u32 0 0 action mirred egress redirect dev "$shared_if"
-    done
+    netlab_shape_link "$client_ns" "$client_if" "$rate" "$mtu" link "$shared_if"
   else
-    run tc -n "$client_ns" qdisc add dev "$client_if" root "${tbf[@]}"
-    run tc -n "$server_ns" qdisc add dev "$server_if" root "${tbf[@]}"
+    netlab_shape_link "$client_ns" "$client_if" "$rate" "$mtu" shaper "$server_ns" "$server_if"
   fi
 fi
 

@@ -44,6 +44,7 @@ for arg in "${options[@]}"; do
         openmpi-bin       # mpirun, and Open MPI's run-time
         libopenmpi-dev    # <mpi.h> and libmpi (bazel/system_mpi.bzl)
         netpipe-openmpi   # NPmpi, the established MPI ping-pong to compare with (bench/)
+        jq                # tests/netlab_mpi_e2e_test.sh reads the matrix's JSON
       ) ;;
     --fuzz) packages+=(clang libclang-rt-14-dev) ;;
     --report) packages+=(chromium) ;;  # headless, for the --report page's browser test
