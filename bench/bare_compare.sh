@@ -92,11 +92,10 @@ for c in "${case_list[@]}"; do
   esac
 done
 
-run_limit=300  # seconds for one run, even at 10 ms a round trip
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+# shellcheck source=bench/compare_lib.sh
+source "$(dirname "$0")/compare_lib.sh"
+
+make_work_dir
 
 # The round trips of a run, and its warm-up, for a case: a hundredth on same:busy_poll.
 count_of() {
@@ -146,10 +145,7 @@ run_bare() {
   fi
 }
 
-load() { cut -d' ' -f1-3 /proc/loadavg; }
-
-echo "# machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1); $(nproc) CPUs; Linux $(uname -r);" \
-     "clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+machine_line
 echo "# $reps repetitions; $iterations round trips a run after $warmup untimed; cpus $cpus;" \
      "cases $cases"
 if [ -n "$against" ]; then echo "# against: $against in the bare loop's column"; fi
@@ -177,47 +173,4 @@ done
 echo "# load average at end: $(load)"
 if [ -n "$raw" ]; then cp "$results" "$raw"; fi
 
-awk -v seed=1 "$(cat "$(dirname "$0")/paired_ratios.awk")"'
-  BEGIN { nstats = split("mean p50 p90 p99", stat, " ") }
-  {
-    key = $2 " " $3 " " $4
-    for (s = 1; s <= nstats; ++s) value[$1, key, s, $5] = $(5 + s)
-    if (!(key in seen)) { seen[key] = 1; keys[++nkeys] = key }
-  }
-  END {
-    srand(seed)
-    printf "%-15s %-11s %6s %4s | %9s %9s | %6s %15s %4s\n", "case", "transport", "size B", "of",
-           "tickbench", "bare", "ratio", "95% interval", "reps"
-    for (k = 1; k <= nkeys; ++k) {
-      key = keys[k]
-      split(key, part, " ")
-      for (s = 1; s <= nstats; ++s) {
-        n = 0; delete r; delete tb; delete bl
-        for (rep = 1; rep <= 1000; ++rep) {
-          if (((("tickbench", key, s, rep) in value)) && ((("bare", key, s, rep) in value)) && value["bare", key, s, rep] > 0) {
-            ++n; tb[n] = value["tickbench", key, s, rep]; bl[n] = value["bare", key, s, rep]; r[n] = tb[n] / bl[n]
-          }
-        }
-        if (n == 0) {
-          printf "%-15s %-11s %6s %4s | %9s %9s | %6s %15s %4d\n", part[1], part[2], part[3], stat[s], "-", "-", "-", "-", 0
-          if (s == 1 || s == 4) { ++rows[s]; missed[s] = missed[s] " " key " (no pairs)" }
-          continue
-        }
-        bootstrap_median_interval(r, n, interval)
-        ratio = median(r, n)
-        printf "%-15s %-11s %6s %4s | %9.2f %9.2f | %6.3f  [%5.3f, %5.3f] %4d\n", part[1], part[2], part[3], stat[s],
-               median(tb, n), median(bl, n), ratio, interval["lo"], interval["hi"], n
-        if (s == 1 || s == 4) {
-          ++rows[s]
-          if (ratio <= 1.02 && interval["hi"] <= 1.05) ++met[s]
-          else missed[s] = missed[s] sprintf("\n#   %s %s %s: %.3f [%.3f, %.3f]", part[1], part[2], part[3], ratio, interval["lo"], interval["hi"])
-        }
-      }
-    }
-    print "Round trips in us: the median over the repetitions of each run'"'"'s figure (mean: the whole loop"
-    print "over its round trips; p50, p90, p99: of the round trips). ratio: the median of the paired"
-    print "ratios tickbench / bare (runs side by side), with a bootstrap 95% interval."
-    for (s = 1; s <= 4; s += 3)
-      printf "# %s: %d of %d rows at most 1.02 with the interval'"'"'s upper end at most 1.05%s\n", stat[s],
-             met[s] + 0, rows[s] + 0, missed[s] == "" ? "" : "; not:" missed[s]
-  }' "$results"
+paired_table "$results" bare bare "mean p50 p90 p99"

@@ -19,9 +19,8 @@
 // The client reads CLOCK_MONOTONIC (vDSO, no system call) once per round trip, as
 // tickbench does with --batch=1, and prints one line:
 //   transport size mode iterations median_us mean_us p90_us p99_us
-// where mode is "blocking" or "busy_poll" and the figures are per round trip: the mean
-// is the whole loop's time over the round trips (tickbench's averaged figure), the
-// quantiles are of the round trips' own times, by the nearest-rank rule. The peer
+// where mode is "blocking" or "busy_poll" and the figures are per round trip
+// (bench/loop_line.h, the line //bench:mpi_bare_loop prints too). The peer
 // ends at end of file (streams) or on an empty datagram, and dies with the client
 // (PR_SET_PDEATHSIG). Exit code 0, or 1 with a message on standard error.
 #include <fcntl.h>
@@ -31,12 +30,9 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
-#include <cmath>
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
@@ -52,7 +48,9 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "bench/loop_line.h"
 #include "platform/cpu/cpu_affinity.h"
+#include "platform/monotonic.h"
 #include "transport/io/message_buffer.h"
 
 ABSL_FLAG(std::string, transport, "unix_stream", "unix_stream, unix_dgram, udp, tcp or pipe");
@@ -247,19 +245,6 @@ class Io {
   _exit(0);
 }
 
-int64_t NowNanos() {
-  timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return static_cast<int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
-}
-
-// The q-quantile of sorted, non-empty `values` by the nearest-rank rule: the smallest
-// value with at least q of them at or below it.
-double NearestRank(const std::vector<double>& values, double q) {
-  const auto rank = static_cast<size_t>(std::ceil(q * static_cast<double>(values.size())));
-  return values[std::clamp<size_t>(rank, 1, values.size()) - 1];
-}
-
 void ParsePin(const std::string& pin, int* client, int* peer) {
   *client = *peer = -1;
   if (pin.empty()) return;
@@ -308,11 +293,11 @@ int main(int argc, char** argv) {
     io.Send(message.data(), n);
     if (!io.Receive(echo.data(), n)) Die("the peer went away");
   }
-  marks[0] = NowNanos();
+  marks[0] = tickbench::platform::MonotonicNanos();
   for (int64_t i = 0; i < iterations; ++i) {
     io.Send(message.data(), n);
     if (!io.Receive(echo.data(), n)) Die("the peer went away");
-    marks[static_cast<size_t>(i) + 1] = NowNanos();
+    marks[static_cast<size_t>(i) + 1] = tickbench::platform::MonotonicNanos();
   }
 
   // Tell the peer to end: end of file on a stream, an empty datagram otherwise.
@@ -322,13 +307,6 @@ int main(int argc, char** argv) {
   while (waitpid(peer, &status, 0) < 0 && errno == EINTR) {
   }
 
-  std::vector<double> rtts(static_cast<size_t>(iterations));
-  for (size_t i = 0; i < rtts.size(); ++i) rtts[i] = static_cast<double>(marks[i + 1] - marks[i]);
-  const double mean_ns = static_cast<double>(marks.back() - marks.front()) / rtts.size();
-  std::sort(rtts.begin(), rtts.end());
-  std::printf("%s %lld %s %lld %.3f %.3f %.3f %.3f\n", transport.c_str(),
-              static_cast<long long>(size), busy_poll ? "busy_poll" : "blocking",
-              static_cast<long long>(iterations), rtts[rtts.size() / 2] / 1e3, mean_ns / 1e3,
-              NearestRank(rtts, 0.90) / 1e3, NearestRank(rtts, 0.99) / 1e3);
+  std::printf("%s\n", tickbench::bench::LoopLine(transport, size, busy_poll, marks).c_str());
   return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
 }

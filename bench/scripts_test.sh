@@ -22,12 +22,21 @@
 #    median_us mean_us p90_us p99_us, the figures positive and the quantiles in order),
 #    and a bad flag exits 2 naming the flag.
 #
-#   scripts_test.sh BARE_COMPARE COMPARE BARE_LOOP
+#  * mpi_compare.sh (with stub mpirun, MPI bare loop and NPmpi): each tool runs as ranks 0
+#    and 1 placed by taskset on the CPUs of its case (split: --cpus' two; same: the first
+#    twice, with MPI's yield when idle), in its mode; the bare-loop table's ratios are the
+#    medians of the paired ratios of the four figures; NPmpi's round trip is twice the
+#    one-way time its Mbps column gives, run in the blocking cases only, a mean row alone;
+#    the criterion lines name the rows that miss it; --tickbench_flag reaches tickbench
+#    alone; bad options exit 2 naming the option.
+#
+#   scripts_test.sh BARE_COMPARE COMPARE BARE_LOOP MPI_COMPARE
 set -euo pipefail
 
 bare_compare=$(realpath "$1")
 compare=$(realpath "$2")
 bare_loop=$(realpath "$3")
+mpi_compare=$(realpath "$4")
 work=$(mktemp -d "${TEST_TMPDIR:-/tmp}/scripts_test.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 stubs="$work/stubs"
@@ -240,8 +249,84 @@ for bad in --sizes=1,x --placement=both --pin=0 --reps=-1 --iterations=0 --fast;
   check "compare.sh $bad names the option" has_line "$out" "${bad%%=*}|unknown option"
 done
 
+# ---- mpi_compare.sh -----------------------------------------------------------------------
+
+# A stub mpirun, first on PATH: records its arguments, then runs the first rank's program
+# (after "-np 1 taskset -c CPU") with its arguments, up to the ":" before the second rank.
+mpi_stubs="$work/mpi_stubs"
+mkdir -p "$mpi_stubs"
+cat >"$mpi_stubs/mpirun" <<EOF
+#!/usr/bin/env bash
+[ "\$1" = --version ] && { echo "mpirun (Open MPI) 0.0-stub"; exit 0; }
+echo "\$*" >>"$stubs/mpirun.args"
+while [ "\$1" != taskset ]; do shift; done
+shift 3
+program=()
+while [ "\$1" != : ]; do program+=("\$1"); shift; done
+exec "\${program[@]}"
+EOF
+# The MPI bare loop: median 0.500 µs, mean 0.600, p90 0.700, p99 0.900.
+cat >"$mpi_stubs/mpi_bare_loop" <<EOF
+#!/usr/bin/env bash
+echo "\$*" >>"$stubs/mpi_bare_loop.args"
+echo "mpi 64 blocking 10 0.500 0.600 0.700 0.900"
+EOF
+# NPmpi: a one-way time of 0.5 µs at the size asked (-l), written as NetPIPE writes its
+# output file (-o): bytes, Mbps (bits / 2^20 per second), seconds (to 10 ns).
+cat >"$mpi_stubs/NPmpi" <<EOF
+#!/usr/bin/env bash
+echo "\$*" >>"$stubs/NPmpi.args"
+while [ \$# -gt 0 ]; do case "\$1" in -l) size=\$2 ;; -o) out=\$2 ;; esac; shift; done
+awk -v size="\$size" 'BEGIN { printf "%8d %f %12.8f\n", size, 8 * size / (0.5e-6 * 1048576), 0.5e-6 }' >"\$out"
+EOF
+chmod +x "$mpi_stubs"/*
+make_harness mpitb 700
+out="$work/mpi.out"
+check "mpi_compare.sh runs" exits 0 "$out" env PATH="$mpi_stubs:$PATH" "$mpi_compare" --reps=1 \
+  --iterations=20 --warmup=2 --sizes=64 --cpus=3,5 \
+  --cases=split:blocking,split:busy_poll,same:blocking --harness="$stubs/mpitb" \
+  --bare="$mpi_stubs/mpi_bare_loop" --npmpi="$mpi_stubs/NPmpi" --tickbench_flag=--receive_timeout=none
+# tickbench: p50 0.7, mean 1.7, p90 1.2, p99 4.0 µs; the bare loop 0.5, 0.6, 0.7, 0.9.
+check "the p50 row is tickbench's over the bare loop's" \
+  has_line "$out" '^split:blocking +mpi +64 +p50 \| +0\.70 +0\.50 \| +1\.400 +\[1\.400, 1\.400\] +1$'
+check "the mean row compares averaged_rtt_ns with the bare loop's sixth column" \
+  has_line "$out" '^split:busy_poll +mpi +64 +mean \| +1\.70 +0\.60 \| +2\.833 '
+check "the p90 and p99 rows are the bare loop's seventh and eighth columns" \
+  bash -c "grep -qE '^same:blocking +mpi +64 +p90 \| +1\.20 +0\.70 ' '$out' &&
+           grep -qE '^same:blocking +mpi +64 +p99 \| +4\.00 +0\.90 ' '$out'"
+check "NPmpi's round trip is twice its one-way time" \
+  has_line "$out" '^split:blocking +mpi +64 +mean \| +1\.70 +1\.00 \| +1\.700 +\[1\.700, 1\.700\] +1$'
+check "NPmpi's table has no busy-poll row" \
+  bash -c "[ \"\$(grep -cE '^split:busy_poll +mpi +64 +mean' '$out')\" = 1 ]"
+check "NPmpi runs in the blocking cases only" bash -c "[ \"\$(wc -l <'$stubs/NPmpi.args')\" = 2 ]"
+check "NPmpi runs the size asked, a fixed count of round trips" \
+  has_line "$stubs/NPmpi.args" '^-l 64 -u 64 -p 0 -n 20 -o '
+check "the mean rows that miss the criterion are named" \
+  bash -c "grep -qE '^# mean: 0 of 3 rows at most 1\.02 .*; not:$' '$out' &&
+           grep -qE '^#   split:busy_poll mpi 64: 2\.833 ' '$out'"
+check "split places rank 0 on the first CPU and rank 1 on the second" \
+  has_line "$stubs/mpirun.args" '^--allow-run-as-root --bind-to none --mca btl self,vader -np 1 taskset -c 3 \S+/mpitb .* : -np 1 taskset -c 5 '
+check "same places both ranks on the first CPU, yielding when idle" \
+  has_line "$stubs/mpirun.args" 'mpi_yield_when_idle 1 -np 1 taskset -c 3 \S+/mpitb .* : -np 1 taskset -c 3 '
+check "busy_poll reaches both the bare loop and tickbench" \
+  bash -c "grep -qE -- '--size=64 --iterations=20 --warmup=2 --busy_poll$' '$stubs/mpi_bare_loop.args' &&
+           grep -qE -- '--busy_poll --receive_timeout=none$' '$stubs/mpitb.args'"
+check "--tickbench_flag reaches tickbench, not the bare loop" \
+  bash -c "grep -q -- '--receive_timeout=none' '$stubs/mpitb.args' &&
+           ! grep -q -- '--receive_timeout' '$stubs/mpi_bare_loop.args'"
+check "tickbench reads the clock the MPI bare loop reads, at every round trip" \
+  has_line "$stubs/mpitb.args" '--clock=clock_gettime --reference_clock=none --batch=1'
+
+for bad in --reps=0 --cpus=1 --cases=same:spin --sizes=1,x --iterations=0 --tickbench_flag=x \
+    --npmpi="$work/none" --colour; do
+  out="$work/bad.out"
+  check "mpi_compare.sh $bad exits 2" exits 2 "$out" env PATH="$mpi_stubs:$PATH" "$mpi_compare" \
+    "$bad" --harness="$stubs/mpitb" --bare="$mpi_stubs/mpi_bare_loop"
+  check "mpi_compare.sh $bad names the option" has_line "$out" "${bad%%=*}|unknown option"
+done
+
 # --help prints the whole header comment, up to its last line, and none of the code.
-for script in "$bare_compare" "$compare"; do
+for script in "$bare_compare" "$compare" "$mpi_compare"; do
   out="$work/help.out"
   check "$(basename "$script") --help exits 0" exits 0 "$out" "$script" --help
   last=$(awk 'NR > 1 && !/^#/ { exit } NR > 1 { line = $0 } END { print line }' "$script")

@@ -40,7 +40,7 @@ absl::StatusOr<MpiWorld> JoinMpiWorld() {
     MPI_Initialized(&initialized);
     if (!initialized) {
       int provided = 0;
-      const int started = MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+      const int started = MPI_Init_thread(nullptr, nullptr, MPI_THREAD_SINGLE, &provided);
       if (started != MPI_SUCCESS) {
         return MpiStatus(started, "MPI_Init_thread", absl::StatusCode::kFailedPrecondition);
       }

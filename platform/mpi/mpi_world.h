@@ -3,9 +3,13 @@
 // finished once, at exit. Built only with `--config=mpi` (bazel/mpi.bzl).
 //
 // Promised:
-//   * JoinMpiWorld() calls MPI_Init_thread (MPI_THREAD_FUNNELED: MPI is called from the
-//     main thread only) the first time, and is a no-op after; under mpirun the process is
-//     one rank of the job, run alone it is a world of one (MPI's singleton start).
+//   * JoinMpiWorld() calls MPI_Init_thread (MPI_THREAD_SINGLE) the first time, and is a
+//     no-op after; under mpirun the process is one rank of the job, run alone it is a world
+//     of one (MPI's singleton start). MPI is called from the thread that joined only, and
+//     no other thread of the harness calls it: at any level above MPI_THREAD_SINGLE
+//     (MPI_THREAD_FUNNELED included) Open MPI locks a mutex in every send and progress
+//     call, which cost a shared-memory round trip a tenth of a microsecond
+//     (docs/overhead.md, MPI).
 //   * Errors on MPI_COMM_WORLD are returned (MPI_ERRORS_RETURN), never MPI's default of
 //     aborting the job: every MPI call here ends in a Status.
 //   * At exit (std::atexit), MPI_Finalize, unless LeaveMpiWorldWithoutFinalize() was

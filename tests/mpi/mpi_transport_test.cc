@@ -1,6 +1,7 @@
 // --transport=mpi end to end under mpirun: rank 0 measures, rank 1 echoes, blocking and
-// busy-polled; any other number of ranks is refused. Wide bounds only: the ranks share
-// two CPUs with whatever else runs.
+// busy-polled; a silent peer rank ends a receive at its timeout; ranks sharing a CPU hand
+// over without a scheduler's slice; any other number of ranks is refused. Wide bounds only: the
+// ranks share two CPUs with whatever else runs.
 #include <string>
 
 #include "absl/strings/match.h"
@@ -12,6 +13,7 @@ namespace tickbench {
 namespace {
 
 using ::tickbench::testing::HarnessResult;
+using ::tickbench::testing::RunHarnessUnder;
 using ::tickbench::testing::RunUnderMpirun;
 
 // The runs of a JSON sweep, checked to be valid mpi runs of `size` bytes with an averaged
@@ -47,6 +49,39 @@ TEST(MpiTransportTest, TwoRanksMeasureRoundTripsBusyPolled) {
                                     "--transport=mpi --sizes=64 --iterations=2000 --runs=2 "
                                     "--busy_poll --format=json --quiet"),
                      64);
+}
+
+// The contract's bound: a peer rank that goes silent (it stops echoing after 500 messages)
+// ends the measuring rank's receive with DeadlineExceeded after its timeout, not a wait for
+// ever.
+TEST(MpiTransportTest, SilentPeerRankEndsTheReceiveWithinItsTimeout) {
+  const HarnessResult result =
+      RunUnderMpirun(2,
+                     "--transport=mpi --sizes=64 --iterations=2000 --runs=1 --warmup=10 "
+                     "--peer_stop_after=500 --receive_timeout=50ms --format=csv",
+                     60);
+  EXPECT_NE(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.exit_code, 124) << "timed out: " << result.err;  // timeout(1)'s code
+  EXPECT_TRUE(absl::StrContains(result.out + result.err,
+                                "DEADLINE_EXCEEDED: mpi: no message from rank 1 within 50ms"))
+      << result.out << result.err;
+}
+
+// A blocking receive that waits long yields the CPU (after its first 4096 empty tests): two
+// ranks on one CPU, with Open MPI not told to yield, hand over in far less than the
+// scheduler's slice two spinning ranks would take (milliseconds a round trip).
+TEST(MpiTransportTest, RanksSharingOneCpuHandOverWithoutWaitingForTheScheduler) {
+  const HarnessResult result = RunHarnessUnder(
+      "taskset -c 0 mpirun --allow-run-as-root --bind-to none --mca btl self,vader -np 2",
+      "--transport=mpi --sizes=64 --iterations=300 --runs=2 --warmup=10 --format=json --quiet", 60);
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  absl::StatusOr<harness::JsonValue> json = harness::ParseJson(result.out);
+  ASSERT_TRUE(json.ok()) << json.status() << result.out;
+  const harness::JsonValue* runs = json->Get("results");
+  ASSERT_NE(runs, nullptr);
+  for (const harness::JsonValue& run : runs->items) {
+    EXPECT_LT(harness::NumberAt(run, "per_iteration", "p50_ns"), 4e6);
+  }
 }
 
 TEST(MpiTransportTest, OtherThanTwoRanksIsRefusedNamingTheMatrix) {

@@ -78,9 +78,9 @@ absl::Status MpiEndpoint::ReceiveTesting(absl::Span<char> buffer) {
     if (done) break;
     const bool check = ++empty % SpinDeadline::kAttemptsPerCheck == 0;
     // Blocking: as Open MPI's MPI_Recv, test without a pause (its progress engine spins);
-    // unlike it, give the CPU away every 64 empty tests, so that a rank waiting long on a
-    // shared CPU does not hold it from the rank it waits for.
-    if (check && !busy_poll_) sched_yield();
+    // unlike it, once the wait is long, give the CPU away every 64 empty tests, so that a
+    // rank waiting long on a shared CPU does not hold it from the rank it waits for.
+    if (check && !busy_poll_ && empty >= kMpiTestsBeforeYield) sched_yield();
     const bool stop = check && platform::StopRequested();
     if (ABSL_PREDICT_FALSE(deadline.Expired() || stop)) {
       MPI_Cancel(&request);

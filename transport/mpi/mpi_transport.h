@@ -5,16 +5,18 @@
 // (RunMpiEchoPeer) on its endpoint towards rank 0.
 //
 // Sending is MPI_Send of the message as MPI_BYTE. Receiving, by mode:
-//   * no receive timeout and no busy polling (the echo peer, the bare ping-pong): one
-//     MPI_Recv, the call the established ping-pongs make;
-//   * a receive timeout (every timeout the harness sets): MPI_Recv cannot be bounded or
-//     interrupted, so the receive is MPI_Irecv then MPI_Test until it completes. Open
-//     MPI's MPI_Recv spins in its progress engine too; this loop differs in calling
-//     sched_yield() every 64 empty tests, so that a rank that waits long on a shared CPU
-//     lets the rank it waits for run. Every 64 empty tests it also looks at the clock and
-//     the stop flag, and past the timeout (or on a stop) cancels the receive
-//     (MPI_Cancel, then MPI_Wait for the cancel): DeadlineExceeded (Cancelled). What this
-//     costs against a bare MPI_Send/MPI_Recv loop is measured in docs/overhead.md;
+//   * no receive timeout and no busy polling (--receive_timeout=none on the measuring
+//     rank; the bare ping-pong): one MPI_Recv, the call the established ping-pongs make;
+//   * a receive timeout (every timeout the harness sets, and the echo peer rank's idle
+//     timeout): MPI_Recv cannot be bounded or interrupted, so the receive is MPI_Irecv
+//     then MPI_Test until it completes. Open MPI's MPI_Recv spins in its progress engine;
+//     so does this loop, which for its first 4096 empty tests does nothing else but count
+//     them and, every 64th, look at the clock and the stop flag. Past them (a wait far
+//     longer than a round trip over shared memory) it also calls sched_yield() every 64
+//     empty tests, so that a rank that waits long on a shared CPU lets the rank it waits
+//     for run. Past the timeout (or on a stop) it cancels the receive (MPI_Cancel, then
+//     MPI_Wait for the cancel): DeadlineExceeded (Cancelled). What this costs against a
+//     bare MPI_Send/MPI_Recv loop is measured in docs/overhead.md;
 //   * busy polling (--busy_poll): the same MPI_Irecv and MPI_Test loop, never yielding.
 // So a silent or stopped peer rank ends a receive within its timeout plus 64 tests, and a
 // stop request within 64 tests, whatever MPI does.
@@ -27,11 +29,13 @@
 //
 // Not promised: the peer being on another host (mpirun places ranks); that the library
 // makes no system call per round trip (Open MPI's shared-memory path makes none, its TCP
-// path does).
+// path does); that a blocking receive never yields within a round trip (on a CPU shared
+// with the peer rank, one may take more than 4096 tests).
 #ifndef TRANSPORT_MPI_MPI_TRANSPORT_H_
 #define TRANSPORT_MPI_MPI_TRANSPORT_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 
 #include "absl/status/status.h"
@@ -47,6 +51,8 @@ namespace tickbench::transport {
 
 inline constexpr char kMpiName[] = "mpi";
 inline constexpr size_t kMpiMaxMessageBytes = kMaxStreamMessageBytes;
+// The empty tests a blocking bounded receive makes before it starts to yield (see above).
+inline constexpr int64_t kMpiTestsBeforeYield = 4096;
 
 // One end, talking to `peer_rank` of MPI_COMM_WORLD. `final`, so that the measurement
 // loop specialised on it calls Send() and Receive() directly.

@@ -18,7 +18,7 @@
 namespace tickbench::transport {
 
 using FastPathEndpoints =
-    core::TypeList<DatagramSocketEndpoint, StreamSocketEndpoint, PipeEndpoint>;
+    core::TypeList<DatagramSocketEndpoint, StreamSocketEndpoint, PipeEndpoint, MpiEndpoint>;
 
 // How a run's context names the loop an endpoint type gets ("endpoint": virtual calls).
 template <typename E>
