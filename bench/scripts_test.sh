@@ -339,7 +339,10 @@ out="$work/bare_loop.out"
 check "bare_loop runs a short pipe loop" exits 0 "$out" "$bare_loop" --transport=pipe --size=3 \
   --iterations=50 --warmup=5
 check "bare_loop prints transport size mode iterations median_us mean_us p90_us p99_us" \
-  has_line "$out" '^pipe 3 blocking 50( [0-9]*\.[0-9]*[1-9][0-9]*){4}$'
+  has_line "$out" '^pipe 3 blocking 50( [0-9]+\.[0-9]+){4}$'
+# (Each figure above 0: a regular expression that wanted a non-zero digit failed on a
+# round trip of exactly 5.000 us.)
+check "bare_loop's figures are above 0" awk '{ exit !($5 > 0 && $6 > 0 && $7 > 0 && $8 > 0) }' "$out"
 check "bare_loop's quantiles are in order (p50 <= p90 <= p99)" \
   awk '{ exit !($5 <= $7 && $7 <= $8) }' "$out"
 for bad in --transport=tcp4 --size=0 --size=65537 --iterations=0 --warmup=-1 --pin=0,x; do
