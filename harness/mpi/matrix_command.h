@@ -22,11 +22,11 @@
 #include "absl/time/time.h"
 #include "harness/cli/command_line.h"
 #include "harness/cli/plan.h"
+#include "harness/cli/presets.h"
 #include "harness/report/reporter.h"
 
 namespace tickbench::harness {
 
-inline constexpr char kMatrixExperiment[] = "matrix";
 inline constexpr absl::Duration kPairBudget = absl::Seconds(60);
 
 // This rank's part of the matrix; on rank 0 the matrix's table, CSV or JSON on `streams`
