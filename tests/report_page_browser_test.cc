@@ -1,5 +1,6 @@
 // --report=FILE.html end to end: the binary writes the page of a simulated sweep and of a
-// simulated study, and a headless browser (Debian's chromium) renders it: no console
+// simulated study (and the matrix's page is written from a synthetic matrix, since the
+// matrix needs mpirun), and a headless browser (Debian's chromium) renders it: no console
 // message (a blocked fetch or script, a Content-Security-Policy violation, a parse error
 // would each log one), the headline the first text of the body, the plots as <svg> elements
 // in the DOM, the tables and the verdicts in words there, and a hostile --report path (markup,
@@ -11,8 +12,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <string>
+#include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -20,6 +24,9 @@
 #include "absl/strings/strip.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "harness/mpi/matrix_page.h"
+#include "harness/mpi/matrix_report.h"
+#include "harness/page/report_page.h"
 #include "tests/harness_runner.h"
 
 namespace {
@@ -29,6 +36,7 @@ using ::testing::Not;
 using tickbench::testing::HarnessResult;
 using tickbench::testing::ReadWholeFile;
 using tickbench::testing::RunHarness;
+namespace harness = ::tickbench::harness;
 
 const std::string kSweep =
     "--transport=sim --experiment=sweep --sizes=32,512,4096 --iterations=200 --runs=2 --seed=1 "
@@ -80,6 +88,45 @@ Rendered RenderInChromium(const std::string& path) {
   r.dom = ReadWholeFile(dir + "/dom.html");
   r.log = ReadWholeFile(dir + "/chromium.log");
   return r;
+}
+
+// How the page at `path` lays out in a 1280 px wide frame: its widths and the id of the
+// body's first picture (svg, img or canvas), read by a script of a page of the test's own
+// that frames it (the report's own policy lets no script run in it).
+struct Layout {
+  int scroll_width = -1;
+  int client_width = -1;
+  std::string first_picture;
+};
+
+Layout LayoutInChromium(const std::string& path) {
+  const std::string dir = ::testing::TempDir();
+  const std::string profile = dir + "/chromium-profile";
+  mkdir(profile.c_str(), 0700);
+  EXPECT_EQ(Shell(absl::StrCat("cp ", ShellQuote(path), " ", dir, "/framed.html")), 0);
+  std::ofstream(dir + "/frame.html")
+      << "<!DOCTYPE html><html><body style=\"margin:0\"><iframe id=\"f\" src=\"framed.html\" "
+         "style=\"width:1280px;height:900px;border:0\"></iframe><pre id=\"layout\"></pre><script>"
+         "document.getElementById('f').addEventListener('load', function () {"
+         "  var d = document.getElementById('f').contentDocument;"
+         "  var first = d.body.querySelector('svg, img, canvas');"
+         "  document.getElementById('layout').textContent = d.documentElement.scrollWidth + ' ' +"
+         "      d.documentElement.clientWidth + ' ' + (first ? first.id || '?' : '-');"
+         "});</script></body></html>";
+  Shell(absl::StrCat("HOME=", dir, " timeout 120 chromium --headless --no-sandbox --disable-gpu ",
+                     "--no-first-run --user-data-dir=", profile,
+                     " --allow-file-access-from-files --virtual-time-budget=10000 ",
+                     "--window-size=1400,1000 --dump-dom file://", dir, "/frame.html >", dir,
+                     "/frame-dom.html 2>/dev/null"));
+  const std::string dom = ReadWholeFile(dir + "/frame-dom.html");
+  Layout layout;
+  const size_t at = dom.find("<pre id=\"layout\">");
+  if (at == std::string::npos) return layout;
+  char first[64] = {};
+  std::sscanf(dom.c_str() + at + 17, "%d %d %63[^<]", &layout.scroll_width, &layout.client_width,
+              first);
+  layout.first_picture = first;
+  return layout;
 }
 
 // Runs the binary with `args` and --report into a directory of a hostile name; the page.
@@ -151,6 +198,60 @@ TEST(ReportPageBrowserTest, StudyPageRendersWithItsPlotTableAndVerdicts) {
   EXPECT_THAT(html, HasSubstr("<table class=\"results\">"));
   EXPECT_THAT(html, Not(HasSubstr("<pre class=\"table\">")));
   EXPECT_THAT(html, Not(HasSubstr("probe ns/read")));
+}
+
+// A matrix of 12 ranks with long host names, one of them hostile, 11 -> 0 failed.
+harness::Matrix TwelveRanks() {
+  std::vector<std::string> hosts;
+  for (int r = 0; r < 12; ++r) {
+    hosts.push_back(absl::StrCat("node-", r / 2, ".a-rather-long-cluster-domain.example.org"));
+  }
+  hosts[5] = kHostileName;
+  harness::Matrix matrix = harness::EmptyMatrix("mpi", "rdtsc", 64, hosts);
+  matrix.complete = true;
+  for (int c = 0; c < 12; ++c) {
+    for (int s = 0; s < 12; ++s) {
+      std::vector<harness::RunRecord> runs(4);
+      for (int i = 0; i < 4; ++i) {
+        runs[i].timed_trips = 1000;
+        runs[i].averaged_rtt_ns = (c / 2 == s / 2 ? 1500.0 : 21000.0) + 37 * c + 11 * s + 9 * i;
+      }
+      if (c != s) matrix.at(c, s) = harness::CellFromRuns(runs, absl::OkStatus());
+    }
+  }
+  matrix.at(11, 0) = harness::CellFromRuns({}, absl::UnavailableError("peer gone"));
+  return matrix;
+}
+
+// The matrix's page as rank 0 writes it under mpirun (a synthetic matrix: no MPI here): it
+// renders cleanly, leads with its headline, its heat map is the body's first picture, and
+// 12 ranks with long host names fit 1280 px without a horizontal scroll bar.
+TEST(ReportPageBrowserTest, MatrixPageLeadsWithItsHeatMapAndFitsIn1280Pixels) {
+  if (const std::string why = ChromiumUnavailable(); !why.empty()) GTEST_SKIP() << why;
+  const std::string dir = ::testing::TempDir() + "/" + kHostileName;
+  mkdir(dir.c_str(), 0700);
+  const std::string path = dir + "/report.html";
+  harness::ExperimentHeader header;
+  header.experiment = "matrix";
+  header.transport = "mpi";
+  header.sizes = 1;
+  header.runs = 4;
+  header.iterations = 1000;
+  ASSERT_EQ(harness::WriteReportPage(
+                path, harness::MatrixReportPage(TwelveRanks(), harness::RunContext{}, header), 0),
+            0);
+  const Rendered r = RenderInChromium(path);
+  ASSERT_EQ(r.exit_code, 0) << r.log;
+  EXPECT_THAT(r.log, Not(HasSubstr(":CONSOLE"))) << r.log;
+  EXPECT_TRUE(absl::StartsWith(FirstVisibleText(r.dom), "131 of 132 pairs measured; 1 failed."))
+      << FirstVisibleText(r.dom);
+  EXPECT_THAT(r.dom, HasSubstr("<li>Fastest pair 0-&gt;1 "));
+  EXPECT_THAT(absl::AsciiStrToLower(r.dom), Not(HasSubstr("<b ")));
+  EXPECT_THAT(r.dom, HasSubstr("r&lt;script&gt;alert(1)&lt;!--"));
+  const Layout layout = LayoutInChromium(path);
+  EXPECT_EQ(layout.first_picture, "heat-map");
+  EXPECT_GT(layout.client_width, 1200);
+  EXPECT_LE(layout.scroll_width, layout.client_width) << "the page scrolls sideways";
 }
 
 TEST(ReportPageTest, WithoutGnuplotThePageSaysThePlotIsMissingAndWhy) {

@@ -245,9 +245,10 @@ ABSL_FLAG(std::string, plot, Defaults().plot,
           "Draw the sweep (or the study's histograms) to this SVG file with gnuplot; the data "
           "goes beside it as .dat. Relative to where you ran bazel run.");
 ABSL_FLAG(std::string, report, Defaults().report,
-          "Write one self-contained HTML page of the sweep or the study to this file: what ran "
-          "where, the tables, the verdicts in words and the plots (inline SVG; nothing fetched). "
-          "Open it in a browser. Relative to where you ran bazel run.");
+          "Write one self-contained HTML page of the sweep, the study or the matrix (rank 0 "
+          "writes it, a heat map of every pair) to this file: what ran where, the tables, the "
+          "verdicts in words and the plots (inline SVG; nothing fetched). Open it in a browser. "
+          "Relative to where you ran bazel run.");
 ABSL_FLAG(bool, list_clocks, Defaults().list_clocks,
           "List the clocks this machine offers, then exit.");
 ABSL_FLAG(std::string, clock_info, Defaults().clock_info,

@@ -6,6 +6,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
+#include "harness/cli/presets.h"
 #include "harness/output/output_file.h"
 #include "harness/page/gnuplot.h"
 #include "harness/report/readings/run_readings.h"
@@ -60,6 +61,20 @@ absl::Status ResolveTails(const CommandLine& c, Plan& plan) {
   }
   if (!plan.plot_path.empty() && SameOutputFile(plan.raw_path, PlotDataPath(plan.plot_path))) {
     return BadFlag("raw", "names the same file as the plot's data file");
+  }
+  return absl::OkStatus();
+}
+
+// The matrix writes its table, CSV or JSON (--output) and its page (--report): a sweep's
+// other outputs, and the table's wide form, do nothing there.
+absl::Status CheckMatrixOutputs(const CommandLine& c, const Plan& plan) {
+  if (plan.preset.name != kMatrixExperiment) return absl::OkStatus();
+  for (const char* flag : {"plot", "raw", "percentiles", "wide"}) {
+    if (Given(c, flag)) {
+      return BadFlag(flag,
+                     "does nothing with --experiment=matrix, which writes its table, CSV or "
+                     "JSON (--format, --output) and its page (--report); it applies to a sweep");
+    }
   }
   return absl::OkStatus();
 }
@@ -149,6 +164,7 @@ absl::Status ResolveOutputs(const CommandLine& c, Plan& plan) {
   }
   if (absl::Status s = ResolveReport(c, plan); !s.ok()) return s;
   if (absl::Status s = ResolveTails(c, plan); !s.ok()) return s;
+  if (absl::Status s = CheckMatrixOutputs(c, plan); !s.ok()) return s;
   // The last step of MakePlan: the flags that do nothing in this plan can now be told.
   return CheckFlagsThatDoNothing(c, plan);
 }

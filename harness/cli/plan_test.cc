@@ -61,6 +61,10 @@ CommandLine With(std::initializer_list<std::pair<const char*, std::string>> flag
     if (n == "peer") c.peer = value;
     if (n == "output") c.output = value;
     if (n == "plot") c.plot = value;
+    if (n == "raw") c.raw = value;
+    if (n == "percentiles") c.percentiles = value;
+    if (n == "wide") c.wide = value == "true";
+    if (n == "report") c.report = value;
     absl::Duration d;
     const bool duration = absl::ParseDuration(value, &d);
     if (n == "tick_period") c.tick_period = d;
@@ -232,6 +236,31 @@ TEST(CliOptionsTest, FlagsThatDoNothingInTheChosenMeasurementAreRefused) {
                              {"sim_cluster", "1024"},
                              {"sim_threshold", "1024"}}))
                   .ok());
+}
+
+// The matrix writes --output and --report: --plot, --raw, --percentiles and --wide would be
+// taken and ignored.
+TEST(CliOptionsTest, TheMatrixRefusesASweepsOutputsAndTakesItsPage) {
+  const std::string dir = ::testing::TempDir();
+  // Each with a format where a sweep takes it (--wide: the table's).
+  const struct {
+    const char* flag;
+    std::string value;
+    const char* format;
+  } kOutputs[] = {{"plot", dir + "/m.svg", "json"},
+                  {"raw", dir + "/m.csv", "json"},
+                  {"percentiles", "50,99", "json"},
+                  {"wide", "true", "table"}};
+  for (const auto& [flag, value, format] : kOutputs) {
+    ExpectRefused(With({{"experiment", "matrix"}, {"format", format}, {flag, value}}),
+                  {absl::StrCat("--", flag).c_str(), "does nothing with --experiment=matrix"});
+    EXPECT_TRUE(MakePlan(With({{"experiment", "sweep"}, {"format", format}, {flag, value}})).ok())
+        << flag;
+  }
+  absl::StatusOr<Plan> page =
+      MakePlan(With({{"experiment", "matrix"}, {"report", dir + "/m.html"}}));
+  ASSERT_TRUE(page.ok()) << page.status();
+  EXPECT_EQ(page->report_path, dir + "/m.html");
 }
 
 TEST(CliOptionsTest, ChooseModeRefusesFlagsOfAnotherMode) {

@@ -18,7 +18,7 @@ const std::vector<Preset>& Presets() {
        "the timer-resolution study: each clock of --clocks against the reference, averaged and "
        "per-iteration, held against the coarse-tick theory",
        "unix_stream", "32,1024,4096", 1000, 4, TableStyle::kRttMicros},
-      {"matrix",
+      {kMatrixExperiment,
        "every pair of ranks of mpirun -np N in turn, over mpi: the N x N round-trip matrix "
        "(a build with --config=mpi)",
        "mpi", "64", 1000, 4, TableStyle::kRttMicros},

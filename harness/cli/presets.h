@@ -33,6 +33,9 @@ struct Preset {
 // sweep: whatever the flags say (unix_stream, 32..4096 by default).
 const std::vector<Preset>& Presets();
 
+// The matrix's name: the experiment that is not a sweep but runs under mpirun.
+inline constexpr char kMatrixExperiment[] = "matrix";
+
 // InvalidArgument naming --experiment and the allowed values.
 absl::StatusOr<Preset> FindPreset(absl::string_view name);
 

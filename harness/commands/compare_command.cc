@@ -148,7 +148,7 @@ std::pair<Column, Column> RatioColumns(const std::string& header,
       ratio.cells.push_back(absl::StrFormat("%s [%s, %s]", Fixed(r.estimate, shared),
                                             Fixed(r.low, shared), Fixed(r.high, shared)));
     }
-    p.cells.push_back(r.tested ? PValueCell(r.p_value) : "-");
+    p.cells.push_back(r.tested ? timing::FormatPValue(r.p_value) : "-");
   }
   return {ratio, p};
 }

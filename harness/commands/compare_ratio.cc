@@ -78,18 +78,6 @@ int RatioDecimals(const Ratio& r) {
   return timing::FigureDecimals(r.estimate, r.tested ? (r.high - r.low) / 2 : 0, r.resolution);
 }
 
-std::string PValueCell(double p) { return p < 1e-4 ? "<0.0001" : absl::StrFormat("%.2g", p); }
-
-namespace {
-
-// "p = 0.012", "p < 0.0001".
-std::string PValueText(double p) {
-  const std::string cell = PValueCell(p);
-  return absl::StrCat("p ", cell[0] == '<' ? "< " + cell.substr(1) : "= " + cell);
-}
-
-}  // namespace
-
 std::string Verdict(const Ratio& r) {
   if (!r.valid) return "no figure";
   if (r.too_wide) return "no test: the runs spread too widely for an interval";
@@ -99,7 +87,7 @@ std::string Verdict(const Ratio& r) {
                            a_short ? "A" : "B", a_short ? r.runs_a : r.runs_b);
   }
   if (r.p_value >= 0.05 || (r.low <= 1 && r.high >= 1)) {
-    return absl::StrCat("no difference at 5% (", PValueText(r.p_value), ")");
+    return absl::StrCat("no difference at 5% (", timing::PValueWords(r.p_value), ")");
   }
   // The change in percent, at the digits its interval (or the ratio's grid) supports: a
   // 0.0026% change is shown as such, never as "0.0% [0.0, 0.0]".
@@ -111,7 +99,7 @@ std::string Verdict(const Ratio& r) {
   const int decimals = timing::FigureDecimals(change, (far - near) / 2, r.resolution * 100);
   return absl::StrFormat("B %s by %s%% [%s, %s], %s", slower ? "slower" : "faster",
                          Fixed(change, decimals), Fixed(near, decimals), Fixed(far, decimals),
-                         PValueText(r.p_value));
+                         timing::PValueWords(r.p_value));
 }
 
 }  // namespace tickbench::harness

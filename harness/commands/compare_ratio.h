@@ -41,9 +41,6 @@ std::string Fixed(double x, int decimals);
 // The decimals of a ratio and its interval (timing::FigureDecimals).
 int RatioDecimals(const Ratio& r);
 
-// "0.012", "<0.0001": a p-value in two significant digits, never an exponent.
-std::string PValueCell(double p);
-
 // "B slower by 9.8% [9.1, 10.5], p = 0.0003", "no difference at 5% (p = 0.41)", or why
 // there is no test.
 std::string Verdict(const Ratio& r);

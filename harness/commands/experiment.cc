@@ -6,7 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "absl/strings/str_join.h"
+#include "harness/cli/flag_settings.h"
 #include "harness/output/command_status.h"
 #include "harness/output/output_file.h"
 #include "platform/stop_signal.h"
@@ -55,34 +55,6 @@ absl::Status MakeExperimentClocks(Experiment& e) {
     e.clocks.push_back(std::move(*made));
   }
   return absl::OkStatus();
-}
-
-// The flags' values, with what the plan put in force in their place: the experiment's
-// transport, sizes, iterations and runs, and the clocks as resolved.
-std::vector<Setting> SettingsInForce(const CommandLine& command_line, const Plan& plan) {
-  std::vector<Setting> settings = command_line.settings;
-  auto set = [&settings](absl::string_view name, std::string text) {
-    for (Setting& s : settings) {
-      if (s.name == name) s.text = std::move(text);
-    }
-  };
-  set("experiment", plan.preset.name);
-  set("transport", plan.transport);
-  set("sizes", absl::StrJoin(plan.sweep.sizes, ","));
-  set("iterations", absl::StrCat(plan.sweep.engine.iterations));
-  set("runs", absl::StrCat(plan.sweep.runs));
-  set("warmup", absl::StrCat(plan.sweep.engine.warmup));
-  set("retries", absl::StrCat(plan.sweep.retries));
-  if (!plan.study) set("clock", timing::ClockSpecToString(plan.clock));
-  set("reference_clock", plan.has_reference ? timing::ClockSpecToString(plan.reference) : "none");
-  if (plan.study) {
-    std::vector<std::string> clocks;
-    for (const timing::ClockSpec& spec : plan.study_clocks) {
-      clocks.push_back(timing::ClockSpecToString(spec));
-    }
-    set("clocks", absl::StrJoin(clocks, ","));
-  }
-  return settings;
 }
 
 }  // namespace

@@ -20,7 +20,7 @@ int RunMeasureCommand(const CommandLine& command_line, const ReportStreams& stre
   absl::StatusOr<Plan> plan = MakePlan(command_line);
   if (!plan.ok()) return Usage(plan.status());
   // Under mpirun every rank runs this command line: the matrix, or --transport=mpi's echo.
-  if (std::optional<int> exit_code = RunMpiPart(*plan, streams)) return *exit_code;
+  if (std::optional<int> exit_code = RunMpiPart(*plan, command_line, streams)) return *exit_code;
   Experiment e;
   e.plan = *std::move(plan);
   e.explain = command_line.explain;

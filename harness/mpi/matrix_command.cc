@@ -10,11 +10,15 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
+#include "harness/cli/flag_settings.h"
+#include "harness/context/run_context.h"
 #include "harness/engine/sweep_runner.h"
+#include "harness/mpi/matrix_page.h"
 #include "harness/mpi/matrix_report.h"
 #include "harness/mpi/mpi_peer_rank.h"
 #include "harness/output/command_status.h"
 #include "harness/output/output_file.h"
+#include "harness/page/report_page.h"
 #include "platform/mpi/mpi_world.h"
 #include "platform/stop_signal.h"
 #include "timing/clocks/clock_spec.h"
@@ -205,12 +209,70 @@ std::string Render(const Plan& plan, const Matrix& matrix) {
   return MatrixTable(matrix);
 }
 
+// Where rank 0 writes the matrix besides the console: --output in --format, and --report's
+// page with rank 0's context (its host, clocks probed, flags and settings).
+class MatrixFiles {
+ public:
+  MatrixFiles(const Plan& plan, const CommandLine& command_line, RankClocks& clocks) : plan_(plan) {
+    if (plan.report_path.empty()) return;
+    std::vector<ClockDescription> described;
+    if (MakeClocks(plan, clocks).ok()) {
+      described.push_back(DescribeClock(*clocks.clock, "clock"));
+      if (clocks.reference) described.push_back(DescribeClock(*clocks.reference, "reference"));
+    }
+    context_ = MakeRunContext(std::move(described), command_line.given_values);
+    context_.settings = SettingsInForce(command_line, plan);
+    header_.experiment = plan.preset.name;
+    header_.transport = plan.transport;
+    header_.busy_poll = plan.sweep.peer.busy_poll;
+    header_.sizes = 1;
+    header_.runs = plan.sweep.runs;
+    header_.iterations = plan.sweep.engine.iterations;
+  }
+
+  // The matrix so far, after each pair: mpirun ends every rank within about a second of one
+  // dying (SIGTERM, then SIGKILL), too soon to count on writing at the end. A failure here
+  // is left to the last write to report.
+  void WriteSoFar(const Matrix& matrix) const {
+    if (!plan_.output_path.empty()) {
+      WriteFileAtomically(plan_.output_path, Render(plan_, matrix)).IgnoreError();
+    }
+    if (!plan_.report_path.empty()) {
+      WriteFileAtomically(plan_.report_path,
+                          RenderReportPage(MatrixReportPage(matrix, context_, header_)))
+          .IgnoreError();
+    }
+  }
+
+  // The final matrix (`text` rendered in --format): `exit_code`, or kExitFault in place of
+  // kExitOk when a file could not be written (it is then as it was), saying which.
+  int WriteFinal(const Matrix& matrix, const std::string& text, int exit_code,
+                 const ReportStreams& streams) const {
+    if (!plan_.output_path.empty()) {
+      if (absl::Status s = WriteFileAtomically(plan_.output_path, text); !s.ok()) {
+        streams.err(
+            absl::StrFormat("tickbench: could not write %s\n", WithFlag("output", s).message()));
+        exit_code = kExitFault;
+      }
+    }
+    if (plan_.report_path.empty()) return exit_code;
+    return WriteReportPage(plan_.report_path, MatrixReportPage(matrix, context_, header_),
+                           exit_code);
+  }
+
+ private:
+  const Plan& plan_;
+  RunContext context_;
+  ExperimentHeader header_;
+};
+
 // Rank 0: every pair in turn, then the matrix.
-int LeadMatrix(const Plan& plan, const platform::MpiWorld& world, std::vector<std::string> hosts,
-               const ReportStreams& streams) {
+int LeadMatrix(const Plan& plan, const CommandLine& command_line, const platform::MpiWorld& world,
+               std::vector<std::string> hosts, const ReportStreams& streams) {
   Matrix matrix = EmptyMatrix(plan.transport, timing::ClockSpecToString(plan.clock),
                               plan.sweep.sizes[0], std::move(hosts));
   RankClocks clocks;
+  const MatrixFiles files(plan, command_line, clocks);
   bool timed_out = false;
   for (int c = 0; c < world.size && !timed_out && !platform::StopRequested(); ++c) {
     for (int s = 0; s < world.size && !timed_out && !platform::StopRequested(); ++s) {
@@ -222,11 +284,7 @@ int LeadMatrix(const Plan& plan, const platform::MpiWorld& world, std::vector<st
                                   cell.status == PairStatus::kMeasured
                                       ? absl::StrFormat(", %.2f us", cell.rtt_ns / 1e3)
                                       : ": " + cell.error));
-      // The matrix so far, written after every pair: mpirun ends every rank within about a
-      // second of one dying (SIGTERM, then SIGKILL), too soon to count on writing at the end.
-      if (!plan.output_path.empty()) {
-        WriteFileAtomically(plan.output_path, Render(plan, matrix)).IgnoreError();
-      }
+      files.WriteSoFar(matrix);
     }
   }
   matrix.complete = !timed_out && !platform::StopRequested();
@@ -236,19 +294,14 @@ int LeadMatrix(const Plan& plan, const platform::MpiWorld& world, std::vector<st
   }
   const std::string text = Render(plan, matrix);
   streams.out(text);
-  int exit_code = EveryPairMeasured(matrix) ? kExitOk : kExitFault;
-  if (!plan.output_path.empty()) {
-    if (absl::Status s = WriteFileAtomically(plan.output_path, text); !s.ok()) {
-      streams.err(
-          absl::StrFormat("tickbench: could not write %s\n", WithFlag("output", s).message()));
-      exit_code = kExitFault;
-    }
-  }
+  const int exit_code =
+      files.WriteFinal(matrix, text, EveryPairMeasured(matrix) ? kExitOk : kExitFault, streams);
   if (stopped) {
-    streams.err(
-        absl::StrFormat("tickbench: matrix stopped by signal %d; the pairs measured are "
-                        "above%s\n",
-                        platform::StopSignal(), plan.output_path.empty() ? "" : " and written"));
+    streams.err(absl::StrFormat(
+        "tickbench: matrix stopped by signal %d; the pairs measured are "
+        "above%s\n",
+        platform::StopSignal(),
+        plan.output_path.empty() && plan.report_path.empty() ? "" : " and written"));
     platform::LeaveMpiWorldWithoutFinalize();
     return 128 + platform::StopSignal();
   }
@@ -280,7 +333,8 @@ absl::Status CheckMatrixPlan(const Plan& plan, const platform::MpiWorld& world) 
 
 }  // namespace
 
-int RunMatrixCommand(const Plan& plan, const ReportStreams& streams) {
+int RunMatrixCommand(const Plan& plan, const CommandLine& command_line,
+                     const ReportStreams& streams) {
   absl::StatusOr<platform::MpiWorld> world = platform::JoinMpiWorld();
   if (!world.ok()) return Usage(WithFlag("experiment", world.status()));
   if (absl::Status checked = CheckMatrixPlan(plan, *world); !checked.ok()) {
@@ -288,7 +342,7 @@ int RunMatrixCommand(const Plan& plan, const ReportStreams& streams) {
   }
   std::vector<std::string> hosts = GatherHosts(*world);
   if (world->rank != 0) return FollowOrders(plan);
-  return LeadMatrix(plan, *world, std::move(hosts), streams);
+  return LeadMatrix(plan, command_line, *world, std::move(hosts), streams);
 }
 
 }  // namespace tickbench::harness

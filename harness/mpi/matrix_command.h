@@ -20,19 +20,24 @@
 #define HARNESS_MPI_MATRIX_COMMAND_H_
 
 #include "absl/time/time.h"
+#include "harness/cli/command_line.h"
 #include "harness/cli/plan.h"
+#include "harness/cli/presets.h"
 #include "harness/report/reporter.h"
 
 namespace tickbench::harness {
 
-inline constexpr char kMatrixExperiment[] = "matrix";
 inline constexpr absl::Duration kPairBudget = absl::Seconds(60);
 
 // This rank's part of the matrix; on rank 0 the matrix's table, CSV or JSON on `streams`
-// and in --output. kExitOk when every pair was measured; kExitFault when one was not
-// (the others are still reported); kExitUsage for a world of one rank, a transport other
-// than mpi, udp or tcp, or more than one size; 128 + the signal after a stop.
-int RunMatrixCommand(const Plan& plan, const ReportStreams& streams);
+// and in --output, and with --report its page (matrix_page.h; the context rank 0's, with
+// `command_line`'s flags), both rewritten after every pair as the matrix so far. kExitOk
+// when every pair was measured; kExitFault when one was not (the others are still
+// reported) or a file could not be written (it is then left as it was); kExitUsage for a
+// world of one rank, a transport other than mpi, udp or tcp, or more than one size; 128 +
+// the signal after a stop.
+int RunMatrixCommand(const Plan& plan, const CommandLine& command_line,
+                     const ReportStreams& streams);
 
 }  // namespace tickbench::harness
 

@@ -4,6 +4,6 @@
 
 namespace tickbench::harness {
 
-int RunMatrixCommand(const Plan&, const ReportStreams&) { return kExitUsage; }
+int RunMatrixCommand(const Plan&, const CommandLine&, const ReportStreams&) { return kExitUsage; }
 
 }  // namespace tickbench::harness

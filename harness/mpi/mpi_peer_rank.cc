@@ -9,8 +9,11 @@
 
 namespace tickbench::harness {
 
-std::optional<int> RunMpiPart(const Plan& plan, const ReportStreams& streams) {
-  if (plan.preset.name == kMatrixExperiment) return RunMatrixCommand(plan, streams);
+std::optional<int> RunMpiPart(const Plan& plan, const CommandLine& command_line,
+                              const ReportStreams& streams) {
+  if (plan.preset.name == kMatrixExperiment) {
+    return RunMatrixCommand(plan, command_line, streams);
+  }
   if (plan.transport != transport::kMpiName) return std::nullopt;
   absl::StatusOr<platform::MpiWorld> world = platform::JoinMpiWorld();
   if (!world.ok()) return Usage(WithFlag("transport", world.status()));

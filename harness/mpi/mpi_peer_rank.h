@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "absl/time/time.h"
+#include "harness/cli/command_line.h"
 #include "harness/cli/plan.h"
 #include "harness/report/reporter.h"
 
@@ -22,7 +23,9 @@ inline constexpr absl::Duration kMpiPeerIdleTimeout = absl::Seconds(120);
 // code of this process's part, after it ran it: the matrix's on every rank; the echo
 // peer's on rank 1 (kExitOk when rank 0 said quit, kExitFault on an error); kExitUsage,
 // with the message on stderr, in a world of another size than 2 or a build without MPI.
-std::optional<int> RunMpiPart(const Plan& plan, const ReportStreams& streams);
+// `command_line` gives the matrix's page its flags.
+std::optional<int> RunMpiPart(const Plan& plan, const CommandLine& command_line,
+                              const ReportStreams& streams);
 
 }  // namespace tickbench::harness
 

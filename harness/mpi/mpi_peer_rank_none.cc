@@ -8,7 +8,7 @@
 
 namespace tickbench::harness {
 
-std::optional<int> RunMpiPart(const Plan& plan, const ReportStreams&) {
+std::optional<int> RunMpiPart(const Plan& plan, const CommandLine&, const ReportStreams&) {
   if (plan.preset.name == kMatrixExperiment) {
     return Usage(absl::InvalidArgumentError(
         "--experiment=matrix needs a build with Open MPI: bazel build --config=mpi //harness "

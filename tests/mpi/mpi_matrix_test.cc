@@ -1,14 +1,18 @@
 // --experiment=matrix as users run it: every ordered pair of ranks of mpirun -np 3..4 on
-// this machine, over mpi, udp and tcp, in JSON and CSV; a rank killed mid-run ends the job within
-// seconds, non-zero, with the pairs measured before it written. Wide bounds only: the ranks share
+// this machine, over mpi, udp and tcp, in JSON and CSV and as a report page; a rank killed
+// mid-run ends the job within seconds, non-zero, with the pairs measured before it written
+// (the page marked partial). Wide bounds only: the ranks share
 // two CPUs with whatever else runs.
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
@@ -74,6 +78,49 @@ TEST(MpiMatrixTest, ThreeRanksInCsvAndAsATable) {
   EXPECT_TRUE(absl::StrContains(table.out, "slowest pairs: ")) << table.out;
 }
 
+// The text of the first <text> element of heat-map cell (c, s) in `html`, and its class;
+// "" when the cell is not there.
+std::pair<std::string, std::string> HeatMapCell(const std::string& html, int c, int s) {
+  const size_t at = html.find(absl::StrCat("<g id=\"cell-", c, "-", s, "\" class=\""));
+  if (at == std::string::npos) return {"", ""};
+  const size_t cls = html.find("class=\"", at) + 7;
+  const size_t text = html.find('>', html.find("<text", at)) + 1;
+  return {html.substr(cls, html.find('"', cls) - cls),
+          html.substr(text, html.find('<', text) - text)};
+}
+
+// --report: rank 0 writes one page whose heat map is 3 x 3, the diagonal "self" and every
+// other cell the JSON's averaged RTT to the last digit it shows.
+TEST(MpiMatrixTest, ThreeRanksWriteAReportPageWithAThreeByThreeHeatMap) {
+  const std::string page = ::testing::TempDir() + "/matrix.html";
+  std::remove(page.c_str());
+  const HarnessResult result = RunUnderMpirun(
+      3, "--experiment=matrix --iterations=300 --runs=3 --format=json --report=" + page);
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  absl::StatusOr<harness::JsonValue> json = harness::ParseJson(result.out);
+  ASSERT_TRUE(json.ok()) << json.status();
+  const std::string html = ReadWholeFile(page);
+  ASSERT_TRUE(absl::EndsWith(html, "</html>\n")) << html;
+  EXPECT_TRUE(absl::StrContains(html, "<li>Fastest pair ")) << html;
+  EXPECT_TRUE(absl::StrContains(html, "Welch t-test at 5%")) << html;
+  EXPECT_FALSE(absl::StrContains(html, "PARTIAL"));
+  EXPECT_EQ(HeatMapCell(html, 0, 3).first, "");  // three ranks, no fourth
+  EXPECT_EQ(HeatMapCell(html, 3, 0).first, "");
+  for (const harness::JsonValue& pair : json->Get("pairs")->items) {
+    const int c = harness::NumberAt(pair, "", "client"), s = harness::NumberAt(pair, "", "server");
+    SCOPED_TRACE(absl::StrCat(c, "->", s));
+    const auto [cls, figure] = HeatMapCell(html, c, s);
+    ASSERT_EQ(cls, "measured");
+    double shown = 0;
+    ASSERT_TRUE(absl::SimpleAtod(figure, &shown)) << figure;
+    const size_t point = figure.find('.');
+    const int decimals = point == std::string::npos ? 0 : figure.size() - point - 1;
+    EXPECT_LE(std::fabs(shown - harness::NumberAt(pair, "", "rtt_ns") / 1e3),
+              0.5 * std::pow(10.0, -decimals) * 1.0001);
+  }
+  for (int r = 0; r < 3; ++r) EXPECT_EQ(HeatMapCell(html, r, r).first, "self");
+}
+
 // UDP and TCP between the ranks' hosts (here one host: loopback), MPI carrying only the
 // addresses: every pair measured over the socket, not over MPI.
 TEST(MpiMatrixTest, UdpAndTcpBetweenTheRanksGiveEveryPair) {
@@ -113,9 +160,11 @@ TEST(MpiMatrixTest, OneRankAnotherTransportOrTwoSizesAreRefused) {
 TEST(MpiMatrixTest, AKilledRankEndsEveryRankWithinSecondsAndThePairsMeasuredStayWritten) {
   const std::string dir = ::testing::TempDir();
   const std::string output = dir + "/matrix.json", done = dir + "/mpirun_exit.txt";
+  const std::string page = dir + "/killed.html";
   const std::string script = absl::StrCat(
       "mpirun --allow-run-as-root --oversubscribe --mca btl self,vader -np 3 ", HarnessPath(),
       " --experiment=matrix --iterations=300000 --runs=2 --format=json --output=", output,
+      " --report=", page,
       " >/dev/null 2>&1 & pid=$!; "
       "for i in $(seq 1 600); do [ -s ",
       output,
@@ -134,6 +183,11 @@ TEST(MpiMatrixTest, AKilledRankEndsEveryRankWithinSecondsAndThePairsMeasuredStay
   ASSERT_TRUE(json.ok()) << json.status();
   EXPECT_FALSE(json->Get("complete")->boolean);
   EXPECT_EQ(harness::StringAt(json->Get("pairs")->items[0], "status"), "measured");
+  // The page of the pairs measured, marked partial.
+  const std::string html = ReadWholeFile(page);
+  EXPECT_TRUE(absl::StartsWith(html, "<!DOCTYPE html>")) << html;
+  EXPECT_TRUE(absl::StrContains(html, "<li>PARTIAL: the run ended early")) << html;
+  EXPECT_EQ(HeatMapCell(html, 0, 1).first, "measured");
 }
 
 }  // namespace

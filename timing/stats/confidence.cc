@@ -375,6 +375,20 @@ ConfidenceInterval DifferenceInterval(const ConfidenceInterval& a, const Confide
   return ci;
 }
 
+double TwoSidedPValue(const ConfidenceInterval& difference) {
+  if (!difference.valid) return std::numeric_limits<double>::quiet_NaN();
+  if (!(difference.standard_error > 0)) return difference.estimate == 0 ? 1 : 0;
+  return 2 * (1 - StudentTCdf(std::fabs(difference.estimate) / difference.standard_error,
+                              difference.degrees_of_freedom));
+}
+
+std::string FormatPValue(double p) { return p < 1e-4 ? "<0.0001" : absl::StrFormat("%.2g", p); }
+
+std::string PValueWords(double p) {
+  const std::string text = FormatPValue(p);
+  return text[0] == '<' ? "p < " + text.substr(1) : "p = " + text;
+}
+
 int DecimalsForHalfWidth(double half_width, double value) {
   int decimals;
   if (half_width > 0 && std::isfinite(half_width)) {

@@ -149,6 +149,17 @@ ConfidenceInterval ProportionInterval(int64_t successes, int64_t trials,
 ConfidenceInterval DifferenceInterval(const ConfidenceInterval& a, const ConfidenceInterval& b,
                                       double confidence = kConfidence95);
 
+// The two-sided p-value of "the quantity `difference` estimates is 0" (a Welch t-test when
+// `difference` is DifferenceInterval's): 2 P(T > |estimate| / SE) on its degrees of
+// freedom. With a standard error of 0, 1 for an estimate of 0 and 0 for any other. NaN for
+// an invalid interval.
+double TwoSidedPValue(const ConfidenceInterval& difference);
+
+// "0.012", "<0.0001": a p-value in two significant digits, never an exponent.
+std::string FormatPValue(double p);
+// "p = 0.012", "p < 0.0001".
+std::string PValueWords(double p);
+
 // Number of decimals that show two significant digits of `half_width` (negative: round to
 // tens, hundreds, ...). 6 significant digits' worth when the half-width is 0 or not finite.
 int DecimalsForHalfWidth(double half_width, double value = 0);

@@ -242,6 +242,37 @@ TEST(ConfidenceTest, DifferenceUsesWelch) {
   EXPECT_FALSE(DifferenceInterval(a, b).valid);
 }
 
+// The p-value and the interval are the same test: at the 95% interval's edge p is 5%.
+TEST(ConfidenceTest, TwoSidedPValueIsFivePercentWhereTheIntervalTouchesZero) {
+  ConfidenceInterval a = TInterval(10, 2, 4), b = TInterval(8, 3, 5);
+  const ConfidenceInterval d = DifferenceInterval(a, b);
+  const double edge = d.estimate - d.low;  // t_{0.975, df} SE
+  ConfidenceInterval at_edge = d;
+  at_edge.estimate = edge;
+  EXPECT_NEAR(TwoSidedPValue(at_edge), 0.05, 1e-9);
+  at_edge.estimate = -edge;  // two-sided: the sign does not matter
+  EXPECT_NEAR(TwoSidedPValue(at_edge), 0.05, 1e-9);
+  at_edge.estimate = edge * 1.5;
+  EXPECT_LT(TwoSidedPValue(at_edge), 0.05);
+  at_edge.estimate = edge * 0.5;
+  EXPECT_GT(TwoSidedPValue(at_edge), 0.05);
+  ConfidenceInterval exact;
+  exact.valid = true;
+  EXPECT_EQ(TwoSidedPValue(exact), 1);
+  exact.estimate = 3;
+  EXPECT_EQ(TwoSidedPValue(exact), 0);
+  EXPECT_TRUE(std::isnan(TwoSidedPValue(ConfidenceInterval{})));
+}
+
+TEST(ConfidenceTest, APValueHasTwoSignificantDigitsAndNoExponent) {
+  EXPECT_EQ(FormatPValue(0.01234), "0.012");
+  EXPECT_EQ(FormatPValue(0.41), "0.41");
+  EXPECT_EQ(FormatPValue(0.000123), "0.00012");
+  EXPECT_EQ(FormatPValue(0.00003), "<0.0001");
+  EXPECT_EQ(PValueWords(0.01234), "p = 0.012");
+  EXPECT_EQ(PValueWords(0.00003), "p < 0.0001");
+}
+
 TEST(ConfidenceTest, DigitsFollowTheHalfWidth) {
   EXPECT_EQ(FormatWithHalfWidth(20000, 4400), "20000 ± 4400");
   EXPECT_EQ(FormatWithHalfWidth(12.3456, 0.0234), "12.346 ± 0.023");
