@@ -18,13 +18,13 @@
 //   mpi size mode iterations median_us mean_us p90_us p99_us
 // Exit code 0; 1 with a message on standard error when an MPI call fails; 2 for a bad flag
 // (naming it) or a world of other than two ranks. A bad flag is said once, by rank 0.
+#include <mpi.h>
+
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
-
-#include <mpi.h>
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
