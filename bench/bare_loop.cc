@@ -219,15 +219,8 @@ class Io {
 
  private:
   ssize_t ReceiveOnce(char* to, size_t n) {
-    switch (kind_) {
-      case Kind::kPipe:
-        return read(side_.in, to, n);
-      case Kind::kStreamSocket:
-        return recv(side_.in, to, n, busy_poll_ ? MSG_DONTWAIT : 0);
-      case Kind::kDatagramSocket:
-        return recv(side_.in, to, n, busy_poll_ ? MSG_DONTWAIT : 0);
-    }
-    return -1;
+    if (kind_ == Kind::kPipe) return read(side_.in, to, n);
+    return recv(side_.in, to, n, busy_poll_ ? MSG_DONTWAIT : 0);  // either kind of socket
   }
 
   Kind kind_;

@@ -18,6 +18,7 @@
 #include "timing/clocks/virtual_clock.h"
 #include "transport/echo/echo_peer.h"
 #include "transport/io/message_pattern.h"
+#include "transport/mpi/mpi_transport.h"
 #include "transport/pipes/pipe_transport.h"
 #include "transport/registry/transport_factory.h"
 #include "transport/sim/sim_transport.h"
@@ -119,6 +120,13 @@ TEST(LoopEndpointKindTest, PipeGetsItsOwnLoop) {
   std::unique_ptr<transport::Endpoint> pipe = ClientOf("pipe", pipe_pair);
   ASSERT_NE(pipe, nullptr);
   EXPECT_EQ(LoopEndpointKind(*pipe), "pipe");
+}
+
+// The mpi endpoint was named on the fast-path list but left out of its type list, so its
+// loop made virtual calls; an endpoint needs no MPI to be made (nothing is called here).
+TEST(LoopEndpointKindTest, MpiGetsItsOwnLoop) {
+  transport::MpiEndpoint mpi(1);
+  EXPECT_EQ(LoopEndpointKind(mpi), "mpi");
 }
 
 // The simulation's endpoint class is private to sim_transport.cc: the harness cannot
