@@ -5,12 +5,13 @@
 # repetition by repetition, so that drift in the machine's load falls on all of them.
 #
 #   bench/compare.sh [--reps=7] [--seconds=2] [--iterations=20000] [--pin=0,1]
-#                    [--placement=split|same] [--sizes=1,64,1024,16384]
+#                    [--placement=split|same] [--sizes=1,64,1024,16384] [--transports=udp,tcp]
 #                    [--harness=bazel-bin/harness/harness] [--bare=bazel-bin/bench/bare_loop]
 #                    [--tickbench_flags='--warmup=1000'] [--raw=FILE] [--busy_poll] [--all]
 #
 # --placement=split (the default) puts the clients on the first CPU of --pin and the
 # servers and echo peer on the second; same puts them all on the first.
+# --transports picks udp, tcp or both (the default), to retake one transport's rows.
 # --all runs the whole comparison: this script once per placement (same, split) and mode
 # (blocking, busy polling), then bench/bare_compare.sh, tickbench against the bare loop
 # (//bench:bare_loop, --bare=) on every transport, over the same four cases, reps and
@@ -56,6 +57,7 @@ seconds=2
 iterations=20000
 pin=0,1
 sizes=1,64,1024,16384
+transports=udp,tcp
 harness=bazel-bin/harness/harness
 tickbench_flags=""
 raw=""
@@ -70,6 +72,7 @@ for arg in "$@"; do
     --iterations=*) iterations=${arg#*=} ;;
     --pin=*) pin=${arg#*=} ;;
     --sizes=*) sizes=${arg#*=} ;;
+    --transports=*) transports=${arg#*=} ;;
     --harness=*) harness=${arg#*=} ;;
     --tickbench_flags=*) tickbench_flags=${arg#*=} ;;
     --raw=*) raw=${arg#*=} ;;
@@ -84,6 +87,10 @@ done
 case "$placement" in
   same|split) ;;
   *) echo "compare.sh: --placement must be same or split, not '$(printf %q "$placement")'" >&2; exit 2 ;;
+esac
+case "$transports" in
+  udp|tcp|udp,tcp|tcp,udp) ;;
+  *) echo "compare.sh: --transports takes udp, tcp or udp,tcp, not '$(printf %q "$transports")'" >&2; exit 2 ;;
 esac
 [[ "$pin" =~ ^[0-9]+,[0-9]+$ ]] || { echo "compare.sh: --pin takes CLIENT,PEER (CPU numbers)" >&2; exit 2; }
 [[ "$iterations" =~ ^[1-9][0-9]*$ ]] || { echo "compare.sh: --iterations must be a positive number" >&2; exit 2; }
@@ -102,7 +109,8 @@ available_peer_tools() {
 if [ "$all" = 1 ]; then
   # Every placement and mode, then the bare loops over the same cases.
   here=$(dirname "$0")
-  common=(--reps="$reps" --seconds="$seconds" --pin="$pin" --sizes="$sizes" --harness="$harness")
+  common=(--reps="$reps" --seconds="$seconds" --pin="$pin" --sizes="$sizes" --harness="$harness"
+          --transports="$transports")
   [ -n "$tickbench_flags" ] && common+=(--tickbench_flags="$tickbench_flags")
   failed=0
   for p in same split; do
@@ -303,8 +311,9 @@ record() {
 results="$work/results"   # tool_figure transport size rep value_us (qperf: the mean alone)
 : >"$results"
 IFS=, read -r -a size_list <<<"$sizes"
+IFS=, read -r -a transport_list <<<"$transports"
 for ((rep = 1; rep <= reps; ++rep)); do
-  for transport in udp tcp; do
+  for transport in "${transport_list[@]}"; do
     for size in "${size_list[@]}"; do
       # Odd repetitions run tickbench first, even ones last.
       order=(tickbench "${peer_tools[@]}")
@@ -337,7 +346,7 @@ echo "# load average at end: $(load)"
 if [ -n "$raw" ]; then cp "$results" "$raw"; fi
 
 # Medians over the repetitions and paired ratios (bench/paired_ratios.awk), then the table.
-awk -v sizes="$sizes" -v seed=1 "$(cat "$(dirname "$0")/paired_ratios.awk")"'
+awk -v sizes="$sizes" -v transports="$transports" -v seed=1 "$(cat "$(dirname "$0")/paired_ratios.awk")"'
   function show(v) { return v < 0 ? "-" : sprintf("%.1f", v) }
   # The median of one tool'"'"'s figures over the repetitions, -1 if it has none.
   function median_of(tool, key,   a, n, rep) {
@@ -368,8 +377,9 @@ awk -v sizes="$sizes" -v seed=1 "$(cat "$(dirname "$0")/paired_ratios.awk")"'
     printf "%s", header
     printf format, "transport", "size B", "of", "", "", "ratio [95%]", "", "ratio [95%]"
     n = split(sizes, size_list, ",")
-    for (t = 1; t <= 2; ++t) {
-      transport = t == 1 ? "udp" : "tcp"
+    nt = split(transports, transport_list, ",")
+    for (t = 1; t <= nt; ++t) {
+      transport = transport_list[t]
       for (s = 1; s <= n; ++s) {
         key = transport " " size_list[s]
         for (f = 1; f <= nfig; ++f) {

@@ -242,7 +242,16 @@ check "a mean 1.004 of sockperf's is not counted as at most 1.00" \
   bash -c "grep -qE '^# mean against sockperf: 0 of 2 rows at most 1\.00; not:$' '$out' &&
            grep -qE '^#   udp 64: 1\.00 ' '$out'"
 
-for bad in --sizes=1,x --placement=both --pin=0 --reps=-1 --iterations=0 --fast; do
+# --transports=tcp: tcp's rows alone, tickbench run for tcp only.
+rm -f "$stubs/peerless.args"
+out="$work/tcp_only.out"
+check "compare.sh --transports=tcp runs" exits 0 "$out" env PATH="$stubs:$PATH" "$compare" \
+  --reps=1 --seconds=1 --pin=0,0 --iterations=10 --sizes=64 --transports=tcp --harness="$stubs/peerless"
+check "--transports=tcp: tcp rows, no udp row" \
+  bash -c "grep -qE '^tcp +64 +mean ' '$out' && ! grep -qE '^udp ' '$out'"
+check "--transports=tcp: tickbench runs over tcp only" lacks_line "$stubs/peerless.args" '--transport=udp'
+
+for bad in --sizes=1,x --placement=both --pin=0 --reps=-1 --iterations=0 --fast --transports=sctp; do
   out="$work/bad.out"
   check "compare.sh $bad exits 2" exits 2 "$out" env PATH="$stubs:$PATH" "$compare" "$bad" \
     --harness="$stubs/peerless"
