@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <limits>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -48,22 +47,23 @@ Ratio RatioOf(const std::vector<double>& a, double quantum_a, const std::vector<
     r.p_value = r.estimate == 1 ? 1 : 0;
     return r;
   }
-  // Welch-Satterthwaite on the log scale.
-  auto term = [](double rel, const timing::ConfidenceInterval& ci) {
-    if (rel == 0) return 0.0;
-    const double df = ci.degrees_of_freedom;
-    return std::isinf(df) || df <= 0 ? 0.0 : std::pow(rel, 4) / df;
+  // The Welch test on the log scale: log b - log a, each with its relative standard error
+  // and its runs' degrees of freedom.
+  auto log_scale = [](const timing::ConfidenceInterval& ci, double relative_se) {
+    timing::ConfidenceInterval log_ci;
+    log_ci.estimate = std::log(ci.estimate);
+    log_ci.standard_error = relative_se;
+    log_ci.degrees_of_freedom = ci.degrees_of_freedom;
+    log_ci.valid = true;
+    return log_ci;
   };
-  const double denominator = term(ra, ia) + term(rb, ib);
-  const double df =
-      denominator > 0 ? std::pow(se, 4) / denominator : std::numeric_limits<double>::infinity();
-  const double t = timing::StudentTQuantile(0.975, df);
-  const double log_ratio = std::log(r.estimate);
+  const timing::ConfidenceInterval log_difference =
+      timing::DifferenceInterval(log_scale(ib, rb), log_scale(ia, ra), timing::kConfidence95);
   // exp(log(x)) is x only to a rounding: at a ratio of 1e40 with a spread of 1e-23 of it, both
   // ends can round past the ratio, so the interval is widened to hold it.
-  r.low = std::min(r.estimate, std::exp(log_ratio - t * se));
-  r.high = std::max(r.estimate, std::exp(log_ratio + t * se));
-  r.p_value = 2 * (1 - timing::StudentTCdf(std::fabs(log_ratio) / se, df));
+  r.low = std::min(r.estimate, std::exp(log_difference.low));
+  r.high = std::max(r.estimate, std::exp(log_difference.high));
+  r.p_value = timing::TwoSidedPValue(log_difference);
   // A spread of many times the mean leaves exp() no finite bound: no interval, no test.
   r.too_wide = !(r.low > 0) || !std::isfinite(r.high);
   r.tested = !r.too_wide;

@@ -15,6 +15,7 @@
 #include "harness/engine/sweep_runner.h"
 #include "harness/mpi/matrix_page.h"
 #include "harness/mpi/matrix_report.h"
+#include "harness/mpi/matrix_verdict.h"
 #include "harness/mpi/mpi_peer_rank.h"
 #include "harness/output/command_status.h"
 #include "harness/output/output_file.h"
@@ -200,13 +201,13 @@ MatrixCell LeadPair(const Plan& plan, int c, int s, RankClocks& clocks) {
 std::string Render(const Plan& plan, const Matrix& matrix) {
   switch (plan.format) {
     case OutputFormat::kTable:
-      return MatrixTable(matrix);
+      return MatrixTable(matrix, SlowestSentence(matrix));
     case OutputFormat::kCsv:
       return MatrixCsv(matrix);
     case OutputFormat::kJson:
-      return MatrixJson(matrix);
+      return MatrixJson(matrix, TestSlowestPair(matrix));
   }
-  return MatrixTable(matrix);
+  return MatrixTable(matrix, SlowestSentence(matrix));
 }
 
 // Where rank 0 writes the matrix besides the console: --output in --format, and --report's

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/string_view.h"
 #include "harness/mpi/matrix_verdict.h"
 #include "harness/page/report_page.h"
@@ -45,12 +46,20 @@ double Luminance(absl::string_view colour) {
   return sum;
 }
 
+// `text` escaped for the map's text: HtmlEscape, and ':' and '@' as character references,
+// so that a host name holding "javascript:" or "@import" reads as itself, where the page's
+// check of inlined SVG (InlineableSvg, which looks for those words) would otherwise leave
+// the whole map out.
+std::string SvgText(absl::string_view text) {
+  return absl::StrReplaceAll(HtmlEscape(text), {{":", "&#58;"}, {"@", "&#64;"}});
+}
+
 // `host` cut to at most `bytes` bytes at a character boundary, "…" added where cut; escaped.
 std::string HostLabel(const std::string& host, size_t bytes) {
-  if (host.size() <= bytes) return HtmlEscape(host);
+  if (host.size() <= bytes) return SvgText(host);
   size_t end = bytes - 1;
   while (end > 0 && (static_cast<unsigned char>(host[end]) & 0xC0) == 0x80) --end;
-  return HtmlEscape(host.substr(0, end)) + "\xE2\x80\xA6";
+  return SvgText(host.substr(0, end)) + "\xE2\x80\xA6";
 }
 
 // One cell: its box and its text in the middle, lines of (text, size, style).
@@ -63,7 +72,7 @@ void AppendCell(std::string& svg, const Matrix& matrix, const HeatScale& scale, 
                           : cell.status == PairStatus::kNotReached ? "not-reached"
                                                                    : "failed";
   absl::StrAppend(&svg, "<g id=\"cell-", c, "-", s, "\" class=\"", cls, "\"><title>",
-                  HtmlEscape(PairInWords(matrix, c, s)), "</title>");
+                  SvgText(PairInWords(matrix, c, s)), "</title>");
   auto box = [&](absl::string_view fill, absl::string_view stroke) {
     absl::StrAppendFormat(&svg,
                           "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"%s/>",

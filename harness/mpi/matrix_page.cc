@@ -53,22 +53,6 @@ std::string RttWithInterval(const MatrixCell& cell) {
                       kMicroseconds, ")");
 }
 
-std::string SlowestSentence(const Matrix& matrix) {
-  const SlowestVerdict verdict = TestSlowestPair(matrix);
-  if (!verdict.tested) {
-    return absl::StrCat(
-        "Whether the slowest pair stands apart is not tested: ", verdict.why_untested, ".");
-  }
-  if (verdict.distinct) {
-    return absl::StrCat("The slowest pair stands apart: DISTINCT from every other pair by a ",
-                        "Welch t-test at 5% (the closest, ", PairName(matrix, verdict.closest),
-                        ", at ", timing::PValueWords(verdict.p_value), ").");
-  }
-  return absl::StrCat("The slowest pair is not distinguishable from ",
-                      PairName(matrix, verdict.closest), " by a Welch t-test at 5% (",
-                      timing::PValueWords(verdict.p_value), ").");
-}
-
 // What the table and the heat map show, and the test's error rate.
 constexpr char kLegend[] =
     "Rows: the client rank, which measures; columns: its echo peer. Averaged RTT: the mean "

@@ -79,7 +79,7 @@ double Luminance(const std::string& colour) {
 // digits of the JSON's interval; the table's column shows the same number to its decimals.
 TEST(MatrixPageTest, CellValuesOnThePageEqualTheJsons) {
   const Matrix matrix = FourRanks();
-  absl::StatusOr<JsonValue> json = ParseJson(MatrixJson(matrix));
+  absl::StatusOr<JsonValue> json = ParseJson(MatrixJson(matrix, TestSlowestPair(matrix)));
   ASSERT_TRUE(json.ok()) << json.status();
   const std::string svg = MatrixHeatMapSvg(matrix);
   const PageTable table = MatrixPageTable(matrix);
@@ -173,7 +173,8 @@ TEST(MatrixPageTest, TheDiagonalAndCellsWithoutAFigureAreDrawnApartWithTheirStat
   const std::string not_reached = CellElement(svg, 2, 1);
   EXPECT_THAT(failed, HasSubstr("class=\"failed\""));
   EXPECT_EQ(FirstText(failed, "<text"), "failed");
-  EXPECT_THAT(failed, HasSubstr("mpi: peer &lt;gone&gt; &amp; &quot;away&quot;"));  // tooltip
+  // The tooltip, escaped (':' too, as every text of the map: see AHostileHostNameIsTextOnly).
+  EXPECT_THAT(failed, HasSubstr("mpi&#58; peer &lt;gone&gt; &amp; &quot;away&quot;"));
   EXPECT_EQ(FirstText(timed_out, "<text"), "timed out");
   EXPECT_THAT(not_reached, HasSubstr("class=\"not-reached\""));
   EXPECT_EQ(FirstText(not_reached, "<text"), "not reached");
@@ -205,6 +206,14 @@ TEST(MatrixPageTest, AHostileHostNameIsTextOnly) {
   EXPECT_THAT(html, Not(HasSubstr("' onmouseover")));
   EXPECT_THAT(html, HasSubstr("ev&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39; onmouseover=x "
                               "&lt;b&gt;&amp;"));
+  // Words the page's SVG check looks for, in a host name: the map stays, the name as text.
+  const Matrix scheme = FourRanks({"alpha", "javascript:alert(1)", "@import url(x)", "b"});
+  const ReportPage scheme_page = MatrixReportPage(scheme, RunContext{}, ExperimentHeader{});
+  ASSERT_EQ(scheme_page.plots.size(), 1u);
+  ASSERT_FALSE(scheme_page.plots[0].svg.empty()) << scheme_page.plots[0].missing;
+  EXPECT_THAT(scheme_page.plots[0].svg, HasSubstr(">javascript&#58;alert(1)<"));
+  EXPECT_THAT(scheme_page.plots[0].svg, HasSubstr(">&#64;import url(x)<"));
+  EXPECT_THAT(scheme_page.plots[0].svg, Not(HasSubstr("javascript:")));
   // A label is cut at a character, never inside an entity or a UTF-8 sequence.
   const Matrix long_names =
       FourRanks({"alpha", std::string(20, 'x') + "\xC3\xA9\xC3\xA9", "&&&&&&&&&&&&&&&&&&", "b"});

@@ -123,7 +123,7 @@ bool EveryPairMeasured(const Matrix& matrix) {
   return all;
 }
 
-std::string MatrixTable(const Matrix& matrix) {
+std::string MatrixTable(const Matrix& matrix, const std::string& verdict_sentence) {
   std::string out =
       absl::StrFormat("# round-trip matrix: %d ranks, %s, %d-byte messages, timed by %s%s\n",
                       matrix.ranks(), matrix.transport, matrix.size_bytes, matrix.clock,
@@ -150,6 +150,7 @@ std::string MatrixTable(const Matrix& matrix) {
                           matrix.at(pair.client, pair.server).rtt_ns / 1e3);
   }
   out += "\n";
+  if (!verdict_sentence.empty()) absl::StrAppend(&out, verdict_sentence, "\n");
   ForEachPair(matrix, [&out, &matrix](int c, int s, const MatrixCell& cell) {
     if (cell.status == PairStatus::kMeasured) return;
     absl::StrAppendFormat(&out, "pair %d->%d (%s -> %s): %s%s%s\n", c, s, matrix.hosts[c],
@@ -178,7 +179,32 @@ std::string MatrixCsv(const Matrix& matrix) {
   return out;
 }
 
-std::string MatrixJson(const Matrix& matrix) {
+namespace {
+
+// The verdict as one object (MatrixJson's "slowest_test").
+void AppendVerdict(JsonWriter& json, const SlowestVerdict& verdict) {
+  json.BeginObject();
+  json.StringField("test",
+                   "two-sided Welch t-test at 5% of the slowest pair's averaged RTT against each "
+                   "other measured pair's, each run one sample; distinct when every one rejects");
+  json.BoolField("tested", verdict.tested);
+  if (!verdict.tested) {
+    json.StringField("why_untested", verdict.why_untested);
+  } else {
+    json.BoolField("distinct", verdict.distinct);
+    json.Key("closest");
+    json.BeginObject();
+    json.IntegerField("client", verdict.closest.client);
+    json.IntegerField("server", verdict.closest.server);
+    json.EndObject();
+    json.NumberField("p_value", verdict.p_value);
+  }
+  json.EndObject();
+}
+
+}  // namespace
+
+std::string MatrixJson(const Matrix& matrix, const SlowestVerdict& verdict) {
   JsonWriter json;
   json.BeginObject();
   json.StringField("mode", "matrix");
@@ -223,6 +249,8 @@ std::string MatrixJson(const Matrix& matrix) {
     json.EndObject();
   }
   json.EndArray();
+  json.Key("slowest_test");
+  AppendVerdict(json, verdict);
   json.EndObject();
   return json.text() + "\n";
 }

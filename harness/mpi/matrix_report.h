@@ -64,20 +64,35 @@ struct RankPair {
 // The measured pairs with the highest averaged RTT, slowest first, at most `count`.
 std::vector<RankPair> SlowestPairs(const Matrix& matrix, int count = 3);
 
+// Whether the slowest pair stands apart from the others: TestSlowestPair
+// (matrix_verdict.h) makes it; the table and the JSON carry it.
+struct SlowestVerdict {
+  bool tested = false;
+  std::string why_untested;  // "" when tested
+  RankPair slowest;          // the measured pair of the highest averaged RTT
+  bool distinct = false;
+  RankPair closest;    // the other pair the test separates least from the slowest
+  double p_value = 1;  // of the slowest against `closest`
+};
+
 // True when every pair of distinct ranks was measured.
 bool EveryPairMeasured(const Matrix& matrix);
 
 // The table: the averaged RTT with its interval, then the per-iteration p50/p99, each as
 // an N x N grid in microseconds (rows: the measuring rank; columns: its echo peer), the
-// hosts, the slowest pairs named, and every pair that was not measured with its status.
-std::string MatrixTable(const Matrix& matrix);
+// hosts, the slowest pairs named, `verdict_sentence` (SlowestSentence, matrix_verdict.h)
+// on a line of its own when not empty, and every pair that was not measured with its
+// status.
+std::string MatrixTable(const Matrix& matrix, const std::string& verdict_sentence = "");
 
 // One row per ordered pair of distinct ranks, with a header.
 std::string MatrixCsv(const Matrix& matrix);
 
 // One object: transport, clock, size, hosts, pairs (one per ordered pair of distinct
-// ranks) and the slowest pairs.
-std::string MatrixJson(const Matrix& matrix);
+// ranks), the slowest pairs and `verdict` as "slowest_test": the test named, whether it
+// ran ("tested"; "why_untested" when not), and when it did "distinct", the "closest" pair
+// and its "p_value".
+std::string MatrixJson(const Matrix& matrix, const SlowestVerdict& verdict);
 
 }  // namespace tickbench::harness
 

@@ -69,7 +69,7 @@ TEST(MatrixReportTest, CsvHasOneRowPerOrderedPair) {
 }
 
 TEST(MatrixReportTest, JsonNamesEveryPairAndTheSlowest) {
-  absl::StatusOr<JsonValue> json = ParseJson(MatrixJson(ThreeRanks()));
+  absl::StatusOr<JsonValue> json = ParseJson(MatrixJson(ThreeRanks(), SlowestVerdict{}));
   ASSERT_TRUE(json.ok()) << json.status();
   EXPECT_EQ(StringAt(*json, "mode"), "matrix");
   EXPECT_EQ(NumberAt(*json, "", "ranks"), 3);
@@ -80,6 +80,41 @@ TEST(MatrixReportTest, JsonNamesEveryPairAndTheSlowest) {
   const JsonValue& slowest = json->Get("slowest")->items[0];
   EXPECT_EQ(NumberAt(slowest, "", "client"), 1);
   EXPECT_EQ(NumberAt(slowest, "", "server"), 2);
+}
+
+TEST(MatrixReportTest, JsonCarriesTheVerdictTestedOrWhyNot) {
+  SlowestVerdict untested;
+  untested.why_untested = "pair 0->1 (alpha -> alpha) has one valid run";
+  absl::StatusOr<JsonValue> json = ParseJson(MatrixJson(ThreeRanks(), untested));
+  ASSERT_TRUE(json.ok()) << json.status();
+  const JsonValue* test = json->Get("slowest_test");
+  ASSERT_NE(test, nullptr);
+  EXPECT_TRUE(absl::StrContains(StringAt(*test, "test"), "Welch t-test at 5%"));
+  EXPECT_FALSE(test->Get("tested")->boolean);
+  EXPECT_EQ(StringAt(*test, "why_untested"), untested.why_untested);
+  EXPECT_EQ(test->Get("distinct"), nullptr);
+
+  SlowestVerdict tested;
+  tested.tested = true;
+  tested.slowest = {1, 2};
+  tested.distinct = true;
+  tested.closest = {0, 2};
+  tested.p_value = 0.004;
+  json = ParseJson(MatrixJson(ThreeRanks(), tested));
+  ASSERT_TRUE(json.ok()) << json.status();
+  test = json->Get("slowest_test");
+  EXPECT_TRUE(test->Get("tested")->boolean);
+  EXPECT_TRUE(test->Get("distinct")->boolean);
+  EXPECT_EQ(NumberAt(*test, "closest", "client"), 0);
+  EXPECT_EQ(NumberAt(*test, "closest", "server"), 2);
+  EXPECT_EQ(NumberAt(*test, "", "p_value"), 0.004);
+  EXPECT_EQ(test->Get("why_untested"), nullptr);
+}
+
+TEST(MatrixReportTest, TheTableSaysTheVerdictAfterTheSlowestPairs) {
+  const std::string table = MatrixTable(ThreeRanks(), "The slowest pair stands apart.");
+  EXPECT_TRUE(absl::StrContains(table, " us;\nThe slowest pair stands apart.\n")) << table;
+  EXPECT_FALSE(absl::StrContains(MatrixTable(ThreeRanks()), "stands apart")) << table;
 }
 
 TEST(MatrixReportTest, CellFromRunsAveragesTheValidRunsAndKeepsTheError) {

@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 
 namespace tickbench::harness {
@@ -86,6 +87,22 @@ SlowestVerdict TestSlowestPair(const Matrix& matrix) {
 std::string PairName(const Matrix& matrix, const RankPair& pair) {
   return absl::StrFormat("%d->%d (%s -> %s)", pair.client, pair.server, matrix.hosts[pair.client],
                          matrix.hosts[pair.server]);
+}
+
+std::string SlowestSentence(const Matrix& matrix) {
+  const SlowestVerdict verdict = TestSlowestPair(matrix);
+  if (!verdict.tested) {
+    return absl::StrCat(
+        "Whether the slowest pair stands apart is not tested: ", verdict.why_untested, ".");
+  }
+  if (verdict.distinct) {
+    return absl::StrCat("The slowest pair stands apart: DISTINCT from every other pair by a ",
+                        "Welch t-test at 5% (the closest, ", PairName(matrix, verdict.closest),
+                        ", at ", timing::PValueWords(verdict.p_value), ").");
+  }
+  return absl::StrCat("The slowest pair is not distinguishable from ",
+                      PairName(matrix, verdict.closest), " by a Welch t-test at 5% (",
+                      timing::PValueWords(verdict.p_value), ").");
 }
 
 }  // namespace tickbench::harness

@@ -31,15 +31,6 @@
 
 namespace tickbench::harness {
 
-struct SlowestVerdict {
-  bool tested = false;
-  std::string why_untested;  // "" when tested
-  RankPair slowest;          // the measured pair of the highest averaged RTT
-  bool distinct = false;
-  RankPair closest;    // the other pair the test separates least from the slowest
-  double p_value = 1;  // of the slowest against `closest`
-};
-
 // The averaged RTT of a measured cell as an interval with its standard error and degrees of
 // freedom (as CellFromRuns made it, Student t across runs); invalid for a cell not measured
 // or of one valid run.
@@ -54,6 +45,11 @@ SlowestVerdict TestSlowestPair(const Matrix& matrix);
 
 // "1->2 (alpha -> beta)": a pair with its hosts, as the table names it.
 std::string PairName(const Matrix& matrix, const RankPair& pair);
+
+// TestSlowestPair's verdict in one sentence, the test and its level named: "The slowest
+// pair stands apart: DISTINCT from every other pair by a Welch t-test at 5% (...)", "...
+// is not distinguishable from ...", or why it was not tested.
+std::string SlowestSentence(const Matrix& matrix);
 
 }  // namespace tickbench::harness
 

@@ -61,6 +61,14 @@ TEST(MpiMatrixTest, FourRanksGiveEveryOrderedPairWithIntervalsAndTheSlowest) {
   ASSERT_EQ(slowest.size(), 3u);
   EXPECT_GE(harness::NumberAt(slowest[0], "", "rtt_ns"),
             harness::NumberAt(slowest[2], "", "rtt_ns"));
+  // The verdict on the slowest, tested (every pair has runs to test with).
+  const harness::JsonValue* test = json->Get("slowest_test");
+  ASSERT_NE(test, nullptr);
+  EXPECT_TRUE(test->Get("tested")->boolean);
+  ASSERT_NE(test->Get("distinct"), nullptr);
+  const double p = harness::NumberAt(*test, "", "p_value");
+  EXPECT_GE(p, 0);
+  EXPECT_LE(p, 1);
 }
 
 TEST(MpiMatrixTest, ThreeRanksInCsvAndAsATable) {
@@ -76,6 +84,7 @@ TEST(MpiMatrixTest, ThreeRanksInCsvAndAsATable) {
   ASSERT_EQ(table.exit_code, 0) << table.err;
   EXPECT_TRUE(absl::StrContains(table.out, "averaged RTT, us")) << table.out;
   EXPECT_TRUE(absl::StrContains(table.out, "slowest pairs: ")) << table.out;
+  EXPECT_TRUE(absl::StrContains(table.out, "by a Welch t-test at 5%")) << table.out;
 }
 
 // The text of the first <text> element of heat-map cell (c, s) in `html`, and its class;
