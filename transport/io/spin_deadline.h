@@ -27,9 +27,20 @@ class SpinDeadline {
   // `empty_attempts`: attempts that already found nothing (and were not passed to
   // Expired()), so that the clock is first read at the kAttemptsPerCheck-th of them all.
   explicit SpinDeadline(absl::Duration timeout, int64_t empty_attempts = 0)
-      : timeout_ns_(timeout == absl::InfiniteDuration() ? std::numeric_limits<int64_t>::max()
-                                                        : absl::ToInt64Nanoseconds(timeout)),
-        empty_attempts_(empty_attempts) {}
+      : SpinDeadline(TimeoutNanoseconds(timeout), empty_attempts) {}
+
+  // The same from TimeoutNanoseconds(timeout), worked out once: a receive made many times
+  // with one timeout then converts nothing per receive (absl::ToInt64Nanoseconds is a call
+  // into the library).
+  static SpinDeadline FromNanoseconds(int64_t timeout_ns, int64_t empty_attempts = 0) {
+    return SpinDeadline(timeout_ns, empty_attempts);
+  }
+
+  // `timeout` in nanoseconds, or the largest int64_t (never) for absl::InfiniteDuration().
+  static int64_t TimeoutNanoseconds(absl::Duration timeout) {
+    return timeout == absl::InfiniteDuration() ? std::numeric_limits<int64_t>::max()
+                                               : absl::ToInt64Nanoseconds(timeout);
+  }
 
   // True once `timeout` has passed; call after every empty attempt.
   bool Expired() {
@@ -44,6 +55,9 @@ class SpinDeadline {
   }
 
  private:
+  SpinDeadline(int64_t timeout_ns, int64_t empty_attempts)
+      : timeout_ns_(timeout_ns), empty_attempts_(empty_attempts) {}
+
   int64_t timeout_ns_;
   int64_t deadline_ns_ = 0;  // 0 until the first check
   int64_t empty_attempts_ = 0;

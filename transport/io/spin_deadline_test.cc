@@ -1,5 +1,8 @@
 #include "transport/io/spin_deadline.h"
 
+#include <cstdint>
+#include <limits>
+
 #include "absl/time/time.h"
 #include "gtest/gtest.h"
 
@@ -31,6 +34,18 @@ TEST(SpinDeadlineTest, AttemptsAlreadyMadeCountTowardTheFirstCheck) {
 TEST(SpinDeadlineTest, AnInfiniteTimeoutNeverExpires) {
   SpinDeadline deadline(absl::InfiniteDuration(), SpinDeadline::kAttemptsPerCheck - 1);
   for (int i = 0; i < 10 * SpinDeadline::kAttemptsPerCheck; ++i) ASSERT_FALSE(deadline.Expired());
+}
+
+TEST(SpinDeadlineTest, FromNanosecondsIsTheDurationsDeadline) {
+  EXPECT_EQ(SpinDeadline::TimeoutNanoseconds(absl::Milliseconds(3)), 3'000'000);
+  EXPECT_EQ(SpinDeadline::TimeoutNanoseconds(absl::InfiniteDuration()),
+            std::numeric_limits<int64_t>::max());
+  SpinDeadline zero = SpinDeadline::FromNanoseconds(0);
+  EXPECT_EQ(CallsUntilExpired(zero), 2 * SpinDeadline::kAttemptsPerCheck);
+  SpinDeadline never =
+      SpinDeadline::FromNanoseconds(SpinDeadline::TimeoutNanoseconds(absl::InfiniteDuration()),
+                                    SpinDeadline::kAttemptsPerCheck - 1);
+  for (int i = 0; i < 10 * SpinDeadline::kAttemptsPerCheck; ++i) ASSERT_FALSE(never.Expired());
 }
 
 }  // namespace

@@ -8,24 +8,33 @@
 //   * no receive timeout and no busy polling (--receive_timeout=none on the measuring
 //     rank; the bare ping-pong): one MPI_Recv, the call the established ping-pongs make;
 //   * a receive timeout (every timeout the harness sets, and the echo peer rank's idle
-//     timeout): MPI_Recv cannot be bounded or interrupted, so the receive is MPI_Irecv
-//     then MPI_Test until it completes. Open MPI's MPI_Recv spins in its progress engine;
-//     so does this loop, which for its first 4096 empty tests does nothing else but count
-//     them and, every 64th, look at the clock and the stop flag. Past them (a wait far
-//     longer than a round trip over shared memory) it also calls sched_yield() every 64
-//     empty tests, so that a rank that waits long on a shared CPU lets the rank it waits
-//     for run. Past the timeout (or on a stop) it cancels the receive (MPI_Cancel, then
-//     MPI_Wait for the cancel): DeadlineExceeded (Cancelled). What this costs against a
-//     bare MPI_Send/MPI_Recv loop is measured in docs/overhead.md;
-//   * busy polling (--busy_poll): the same MPI_Irecv and MPI_Test loop, never yielding.
+//     timeout): MPI_Recv cannot be bounded or interrupted, so the receive is a
+//     nonblocking one, tested (MPI_Test) until it completes. Its request is persistent
+//     (MPI_Recv_init), made at the first receive into a buffer and started (MPI_Start)
+//     for each message into it, so that no request is taken from Open MPI's free list and
+//     returned per message, as MPI_Irecv and a completing MPI_Test would (about 130
+//     instructions a receive, by callgrind). A receive that fails takes its request with
+//     it (Open MPI frees it); the next one makes a new one. Open MPI's MPI_Recv spins in
+//     its progress engine; so does this loop, which for its first 4096 empty tests does
+//     nothing else but count them and, every 64th, look at the clock and the stop flag.
+//     Past them (a wait far longer than a round trip over shared memory) it also calls
+//     sched_yield() every 64 empty tests, so that a rank that waits long on a shared CPU
+//     lets the rank it waits for run. Past the timeout (or on a stop) it cancels the
+//     receive (MPI_Cancel, then MPI_Wait for the cancel): DeadlineExceeded (Cancelled).
+//     What this costs against a bare MPI_Send/MPI_Recv loop is measured in
+//     docs/overhead.md;
+//   * busy polling (--busy_poll): the same persistent request and MPI_Test loop, never
+//     yielding.
 // So a silent or stopped peer rank ends a receive within its timeout plus 64 tests, and a
 // stop request within 64 tests, whatever MPI does.
 //
 // Messages keep their boundaries and MPI does not lose them: in the contract's terms
 // (it keeps message boundaries and loses nothing: keeps_boundaries() true,
 // may_lose() false; a missing echo is an error, not a loss). A message of another length is
-// DataLoss: a longer one is refused by MPI (MPI_ERR_TRUNCATE, the message consumed), a shorter one
-// by the count received.
+// DataLoss: a longer one is refused by MPI (MPI_ERR_TRUNCATE, the message consumed), a
+// shorter one by the count received (read from Open MPI's status, where MPI_Get_count would
+// cost a call and its argument checks on the round trip's path); either way the next
+// message is received whole (tests/mpi/mpi_endpoint_test).
 //
 // Not promised: the peer being on another host (mpirun places ranks); that the library
 // makes no system call per round trip (Open MPI's shared-memory path makes none, its TCP
@@ -58,7 +67,10 @@ inline constexpr int64_t kMpiTestsBeforeYield = 4096;
 // loop specialised on it calls Send() and Receive() directly.
 class MpiEndpoint final : public Endpoint {
  public:
-  explicit MpiEndpoint(int peer_rank) : peer_rank_(peer_rank) {}
+  explicit MpiEndpoint(int peer_rank);
+  ~MpiEndpoint() override;  // frees the persistent request, if MPI is still up
+  MpiEndpoint(const MpiEndpoint&) = delete;
+  MpiEndpoint& operator=(const MpiEndpoint&) = delete;
 
   absl::Status Send(absl::Span<const char> message) override;
   absl::Status Receive(absl::Span<char> buffer) override;
@@ -77,12 +89,18 @@ class MpiEndpoint final : public Endpoint {
   int peer_rank() const { return peer_rank_; }
 
  private:
-  // The bounded receive: MPI_Irecv, then MPI_Test until done, a timeout or a stop.
+  // The persistent receive request of one buffer (mpi_transport.cc).
+  struct PersistentReceive;
+
+  // The bounded receive: the persistent request of `buffer` started, then MPI_Test until
+  // done, a timeout or a stop.
   absl::Status ReceiveTesting(absl::Span<char> buffer);
 
   int peer_rank_;
   absl::Duration timeout_ = absl::InfiniteDuration();
+  int64_t timeout_ns_;  // SpinDeadline::TimeoutNanoseconds(timeout_)
   bool busy_poll_ = false;
+  std::unique_ptr<PersistentReceive> receive_;  // of the last buffer received into
 };
 
 // The transport: Connect() joins the MPI world and returns a client endpoint towards
