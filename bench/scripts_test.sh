@@ -325,6 +325,29 @@ check "--tickbench_flag reaches tickbench, not the bare loop" \
            ! grep -q -- '--receive_timeout' '$stubs/mpi_bare_loop.args'"
 check "tickbench reads the clock the MPI bare loop reads, at every round trip" \
   has_line "$stubs/mpitb.args" '--clock=clock_gettime --reference_clock=none --batch=1'
+check "tickbench against the bare loop: one run of per-round-trip readings" \
+  has_line "$stubs/mpitb.args" ' --runs=1 .*--batch=1 '
+check "tickbench against NPmpi: three runs of the averaged figure alone, blocking only" \
+  bash -c "[ \"\$(grep -cE -- ' --runs=3 .*--batch=20 ' '$stubs/mpitb.args')\" = 2 ]"
+
+# As NPmpi measures (--runs=3), three runs of means 1.9, 1.4 and 1.6 µs; one run (1.9)
+# otherwise: NPmpi (the lowest of its trials) is compared with the lowest of the three.
+cat >"$stubs/mpitb3" <<EOF
+#!/usr/bin/env bash
+echo "transport,size_bytes,per_iteration_p50_ns,averaged_rtt_ns,per_iteration_p90_ns,per_iteration_p99_ns"
+means=1900
+case " \$* " in *" --runs=3 "*) means="1900 1400 1600" ;; esac
+for mean in \$means; do echo "mpi,64,700,\$mean,1200,4000"; done
+EOF
+chmod +x "$stubs/mpitb3"
+out="$work/mpi3.out"
+check "mpi_compare.sh with three runs a job runs" exits 0 "$out" env PATH="$mpi_stubs:$PATH" \
+  "$mpi_compare" --reps=1 --iterations=20 --warmup=2 --sizes=64 --cases=split:blocking \
+  --harness="$stubs/mpitb3" --bare="$mpi_stubs/mpi_bare_loop" --npmpi="$mpi_stubs/NPmpi"
+check "against the bare loop: the per-round-trip run's mean" \
+  has_line "$out" '^split:blocking +mpi +64 +mean \| +1\.90 +0\.60 \| +3\.167 '
+check "against NPmpi: the lowest of the three runs' means" \
+  has_line "$out" '^split:blocking +mpi +64 +mean \| +1\.40 +1\.00 \| +1\.400 '
 
 for bad in --reps=0 --cpus=1 --cases=same:spin --sizes=1,x --iterations=0 --tickbench_flag=x \
     --npmpi="$work/none" --colour; do

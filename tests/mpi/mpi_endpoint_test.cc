@@ -12,6 +12,8 @@
 // messages with the endpoint's Send() and rank 0 receives them with Receive(), printing a
 // line per receive: "MODE SENT_BYTES STATUS_CODE CONTENT" (CONTENT "whole" when the bytes
 // are the ones sent, "-" when the receive failed).
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -42,7 +44,7 @@ struct Step {
 // Rank 1 sends each step's bytes in order; rank 0 receives each into its buffer.
 const std::vector<Step>& Script() {
   static const std::vector<Step> script = {
-      {"blocking", kBuffer, kBuffer}, {"blocking", 10, kBuffer}, {"blocking", 30, kBuffer},
+      {"blocking", kBuffer, kBuffer}, {"blocking", 10, kBuffer},     {"blocking", 30, kBuffer},
       {"blocking", kBuffer, kBuffer}, {"bounded", kBuffer, kBuffer}, {"bounded", 10, kBuffer},
       {"bounded", 30, kBuffer},       {"bounded", kBuffer, kBuffer}, {"bounded", kOther, kOther},
       {"bounded", kBuffer, kBuffer},  {"busy", kBuffer, kBuffer},    {"busy", 10, kBuffer},
@@ -82,7 +84,8 @@ int RunRank() {
   for (size_t i = 0; i < script.size(); ++i) {
     const Step& step = script[i];
     const std::string mode = step.mode;
-    if (!from_one.SetReceiveTimeout(mode == "blocking" ? absl::InfiniteDuration() : absl::Seconds(20))
+    if (!from_one
+             .SetReceiveTimeout(mode == "blocking" ? absl::InfiniteDuration() : absl::Seconds(20))
              .ok() ||
         !from_one.SetBusyPoll(mode == "busy").ok()) {
       return 1;
@@ -90,8 +93,9 @@ int RunRank() {
     std::vector<char>& into = step.buffer == kBuffer ? buffer : other;
     const absl::Status received = from_one.Receive(absl::MakeSpan(into));
     if (!received.ok()) std::fprintf(stderr, "%s\n", received.ToString().c_str());
-    const std::string content =
-        !received.ok() ? "-" : into == Bytes(step.sent, static_cast<int>(i)) ? "whole" : "stale";
+    const std::string content = !received.ok()                                  ? "-"
+                                : into == Bytes(step.sent, static_cast<int>(i)) ? "whole"
+                                                                                : "stale";
     std::printf("%s %d %s %s\n", step.mode, step.sent,
                 absl::StatusCodeToString(received.code()).c_str(), content.c_str());
   }
