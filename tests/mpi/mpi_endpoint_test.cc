@@ -4,8 +4,8 @@
 //     received) or longer (MPI's truncation, the message consumed), in each way of
 //     receiving: MPI_Recv (no timeout), the persistent request tested until done (a
 //     timeout) and busy polling; the next message of the right length is received whole;
-//   * a receive into another buffer gets its own request, and one back into the first
-//     buffer works again.
+//   * a receive into another buffer gets its own request, the last two buffers' are kept,
+//     and a buffer whose request was dropped for a third gets a new one.
 //
 // The binary is its own pair of ranks: run by bazel, each test starts `mpirun -np 2` of
 // this same binary. Under mpirun (OMPI_COMM_WORLD_RANK set), rank 1 sends a fixed script of
@@ -33,12 +33,12 @@
 namespace tickbench {
 namespace {
 
-constexpr int kBuffer = 16, kOther = 32;
+constexpr int kBuffer = 16, kOther = 32, kThird = 24;
 
 struct Step {
   const char* mode;  // blocking, bounded or busy
   int sent;          // bytes rank 1 sends
-  int buffer;        // bytes rank 0 receives into: kBuffer or kOther (its own buffer)
+  int buffer;        // bytes rank 0 receives into: kBuffer, kOther or kThird (each its own)
 };
 
 // Rank 1 sends each step's bytes in order; rank 0 receives each into its buffer.
@@ -47,6 +47,7 @@ const std::vector<Step>& Script() {
       {"blocking", kBuffer, kBuffer}, {"blocking", 10, kBuffer},     {"blocking", 30, kBuffer},
       {"blocking", kBuffer, kBuffer}, {"bounded", kBuffer, kBuffer}, {"bounded", 10, kBuffer},
       {"bounded", 30, kBuffer},       {"bounded", kBuffer, kBuffer}, {"bounded", kOther, kOther},
+      {"bounded", kBuffer, kBuffer},  {"bounded", kThird, kThird},   {"bounded", kOther, kOther},
       {"bounded", kBuffer, kBuffer},  {"busy", kBuffer, kBuffer},    {"busy", 10, kBuffer},
       {"busy", 30, kBuffer},          {"busy", kBuffer, kBuffer},
   };
@@ -80,7 +81,7 @@ int RunRank() {
     return 0;
   }
   transport::MpiEndpoint from_one(1);
-  std::vector<char> buffer(kBuffer), other(kOther);
+  std::vector<char> buffer(kBuffer), other(kOther), third(kThird);
   for (size_t i = 0; i < script.size(); ++i) {
     const Step& step = script[i];
     const std::string mode = step.mode;
@@ -90,7 +91,9 @@ int RunRank() {
         !from_one.SetBusyPoll(mode == "busy").ok()) {
       return 1;
     }
-    std::vector<char>& into = step.buffer == kBuffer ? buffer : other;
+    std::vector<char>& into = step.buffer == kBuffer  ? buffer
+                              : step.buffer == kOther ? other
+                                                      : third;
     const absl::Status received = from_one.Receive(absl::MakeSpan(into));
     if (!received.ok()) std::fprintf(stderr, "%s\n", received.ToString().c_str());
     const std::string content = !received.ok()                                  ? "-"
@@ -135,11 +138,16 @@ TEST(MpiEndpointTest, AMessageOfAnotherLengthIsDataLossInEveryWayOfReceiving) {
   }
 }
 
-TEST(MpiEndpointTest, AnotherBufferGetsItsOwnRequestAndTheFirstWorksAgain) {
+// Two buffers keep their requests; a third takes the place of the older one, which is
+// made again when its buffer comes back.
+TEST(MpiEndpointTest, EachBufferGetsItsOwnRequestAndEveryOneWorksAgainAfterOthers) {
   const std::vector<std::string> lines = RankZeroLines();
   ASSERT_EQ(lines.size(), Script().size());
   EXPECT_EQ(lines[8], "bounded 32 OK whole");
   EXPECT_EQ(lines[9], "bounded 16 OK whole");
+  EXPECT_EQ(lines[10], "bounded 24 OK whole");
+  EXPECT_EQ(lines[11], "bounded 32 OK whole");
+  EXPECT_EQ(lines[12], "bounded 16 OK whole");
 }
 
 }  // namespace

@@ -108,23 +108,35 @@ absl::Status MpiEndpoint::Receive(absl::Span<char> buffer) {
   return CheckReceivedLength(status, buffer.size());
 }
 
-absl::Status MpiEndpoint::ReceiveTesting(absl::Span<char> buffer) {
+MpiEndpoint::PersistentReceive* MpiEndpoint::RequestFor(absl::Span<char> buffer, int& error) {
   const int count = static_cast<int>(buffer.size());
-  if (ABSL_PREDICT_FALSE(receive_ == nullptr || receive_->data != buffer.data() ||
-                         receive_->count != count)) {
-    receive_.reset();  // frees the last buffer's request (inactive: no receive is pending)
+  auto is_for = [&](const std::unique_ptr<PersistentReceive>& r) {
+    return r != nullptr && r->data == buffer.data() && r->count == count;
+  };
+  if (ABSL_PREDICT_TRUE(is_for(receives_[0]))) return receives_[0].get();
+  if (!is_for(receives_[1])) {
+    // A buffer not seen lately: its own request, in place of the older one (inactive: no
+    // receive is pending between two receives).
     auto made = std::make_unique<PersistentReceive>();
-    const int initialised = MPI_Recv_init(buffer.data(), count, MPI_BYTE, peer_rank_, kDataTag,
-                                          MPI_COMM_WORLD, &made->request);
-    if (ABSL_PREDICT_FALSE(initialised != MPI_SUCCESS)) return ReceiveFailed(initialised);
+    error = MPI_Recv_init(buffer.data(), count, MPI_BYTE, peer_rank_, kDataTag, MPI_COMM_WORLD,
+                          &made->request);
+    if (error != MPI_SUCCESS) return nullptr;
     made->data = buffer.data();
     made->count = count;
-    receive_ = std::move(made);
+    receives_[1] = std::move(made);
   }
-  MPI_Request& request = receive_->request;
+  std::swap(receives_[0], receives_[1]);
+  return receives_[0].get();
+}
+
+absl::Status MpiEndpoint::ReceiveTesting(absl::Span<char> buffer) {
+  int error = MPI_SUCCESS;
+  PersistentReceive* receive = RequestFor(buffer, error);
+  if (ABSL_PREDICT_FALSE(receive == nullptr)) return ReceiveFailed(error);
+  MPI_Request& request = receive->request;
   const int posted = MPI_Start(&request);
   if (ABSL_PREDICT_FALSE(posted != MPI_SUCCESS)) {
-    receive_.reset();
+    receives_[0].reset();
     return ReceiveFailed(posted);
   }
   SpinDeadline deadline = SpinDeadline::FromNanoseconds(timeout_ns_);
@@ -137,7 +149,7 @@ absl::Status MpiEndpoint::ReceiveTesting(absl::Span<char> buffer) {
       // A receive that completes in error (MPI_ERR_TRUNCATE) takes its request with it:
       // Open MPI frees it, persistent or not, and sets the handle to MPI_REQUEST_NULL.
       // The next receive makes a new one.
-      receive_.reset();
+      receives_[0].reset();
       return ReceiveFailed(tested);
     }
     if (done) break;

@@ -10,10 +10,10 @@
 //   * a receive timeout (every timeout the harness sets, and the echo peer rank's idle
 //     timeout): MPI_Recv cannot be bounded or interrupted, so the receive is a
 //     nonblocking one, tested (MPI_Test) until it completes. Its request is persistent
-//     (MPI_Recv_init), made at the first receive into a buffer and started (MPI_Start)
-//     for each message into it, so that no request is taken from Open MPI's free list and
-//     returned per message, as MPI_Irecv and a completing MPI_Test would (about 130
-//     instructions a receive, by callgrind). A receive that fails takes its request with
+//     (MPI_Recv_init), made at the first receive into a buffer (the last two buffers'
+//     are kept) and started (MPI_Start) for each message into it, so that no request is taken from
+//     Open MPI's free list and returned per message, as MPI_Irecv and a completing MPI_Test would
+//     (about 130 instructions a receive, by callgrind). A receive that fails takes its request with
 //     it (Open MPI frees it); the next one makes a new one. Open MPI's MPI_Recv spins in
 //     its progress engine; so does this loop, which for its first 4096 empty tests does
 //     nothing else but count them and, every 64th, look at the clock and the stop flag.
@@ -92,6 +92,12 @@ class MpiEndpoint final : public Endpoint {
   // The persistent receive request of one buffer (mpi_transport.cc).
   struct PersistentReceive;
 
+  // The request of `buffer`, made on its first receive and kept, with the one of the
+  // buffer received into before it: an endpoint that alternates between two buffers (the
+  // echo peer's control frames and messages) makes and frees none per message, and the
+  // measurement loop allocates nothing. Null when MPI_Recv_init failed (`error` set).
+  PersistentReceive* RequestFor(absl::Span<char> buffer, int& error);
+
   // The bounded receive: the persistent request of `buffer` started, then MPI_Test until
   // done, a timeout or a stop.
   absl::Status ReceiveTesting(absl::Span<char> buffer);
@@ -100,7 +106,8 @@ class MpiEndpoint final : public Endpoint {
   absl::Duration timeout_ = absl::InfiniteDuration();
   int64_t timeout_ns_;  // SpinDeadline::TimeoutNanoseconds(timeout_)
   bool busy_poll_ = false;
-  std::unique_ptr<PersistentReceive> receive_;  // of the last buffer received into
+  // The last buffer's request first, then the one before (RequestFor).
+  std::unique_ptr<PersistentReceive> receives_[2];
 };
 
 // The transport: Connect() joins the MPI world and returns a client endpoint towards
