@@ -19,6 +19,7 @@
 #include "harness/mpi/mpi_peer_rank.h"
 #include "harness/output/command_status.h"
 #include "harness/output/output_file.h"
+#include "harness/output/terminal_text.h"
 #include "harness/page/report_page.h"
 #include "platform/mpi/mpi_world.h"
 #include "platform/stop_signal.h"
@@ -284,7 +285,7 @@ int LeadMatrix(const Plan& plan, const CommandLine& command_line, const platform
       streams.err(absl::StrFormat("matrix: pair %d->%d %s%s\n", c, s, PairStatusName(cell.status),
                                   cell.status == PairStatus::kMeasured
                                       ? absl::StrFormat(", %.2f us", cell.rtt_ns / 1e3)
-                                      : ": " + cell.error));
+                                      : ": " + TerminalText(cell.error)));
       files.WriteSoFar(matrix);
     }
   }

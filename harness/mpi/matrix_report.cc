@@ -6,6 +6,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "harness/json/json_writer.h"
+#include "harness/output/csv_field.h"
+#include "harness/output/terminal_text.h"
 #include "timing/stats/confidence.h"
 
 namespace tickbench::harness {
@@ -138,7 +140,7 @@ std::string MatrixTable(const Matrix& matrix, const std::string& verdict_sentenc
   });
   out += "\nhosts:";
   for (int r = 0; r < matrix.ranks(); ++r) {
-    absl::StrAppendFormat(&out, " rank %d %s%s", r, matrix.hosts[r],
+    absl::StrAppendFormat(&out, " rank %d %s%s", r, TerminalText(matrix.hosts[r]),
                           r + 1 < matrix.ranks() ? ";" : "\n");
   }
   out += "slowest pairs:";
@@ -146,16 +148,18 @@ std::string MatrixTable(const Matrix& matrix, const std::string& verdict_sentenc
   if (slowest.empty()) out += " none measured";
   for (const RankPair& pair : slowest) {
     absl::StrAppendFormat(&out, " %d->%d (%s -> %s) %.2f us;", pair.client, pair.server,
-                          matrix.hosts[pair.client], matrix.hosts[pair.server],
+                          TerminalText(matrix.hosts[pair.client]),
+                          TerminalText(matrix.hosts[pair.server]),
                           matrix.at(pair.client, pair.server).rtt_ns / 1e3);
   }
   out += "\n";
-  if (!verdict_sentence.empty()) absl::StrAppend(&out, verdict_sentence, "\n");
+  if (!verdict_sentence.empty()) absl::StrAppend(&out, TerminalText(verdict_sentence), "\n");
   ForEachPair(matrix, [&out, &matrix](int c, int s, const MatrixCell& cell) {
     if (cell.status == PairStatus::kMeasured) return;
-    absl::StrAppendFormat(&out, "pair %d->%d (%s -> %s): %s%s%s\n", c, s, matrix.hosts[c],
-                          matrix.hosts[s], PairStatusName(cell.status),
-                          cell.error.empty() ? "" : ": ", cell.error);
+    absl::StrAppendFormat(&out, "pair %d->%d (%s -> %s): %s%s%s\n", c, s,
+                          TerminalText(matrix.hosts[c]), TerminalText(matrix.hosts[s]),
+                          PairStatusName(cell.status), cell.error.empty() ? "" : ": ",
+                          TerminalText(cell.error));
   });
   return out;
 }
@@ -165,9 +169,10 @@ std::string MatrixCsv(const Matrix& matrix) {
       "client_rank,client_host,server_rank,server_host,transport,size_bytes,status,runs,"
       "rtt_us,rtt_low_us,rtt_high_us,p50_us,p99_us\n";
   ForEachPair(matrix, [&out, &matrix](int c, int s, const MatrixCell& cell) {
-    absl::StrAppendFormat(&out, "%d,%s,%d,%s,%s,%d,%s,%d", c, matrix.hosts[c], s, matrix.hosts[s],
-                          matrix.transport, matrix.size_bytes, PairStatusName(cell.status),
-                          cell.valid_runs);
+    absl::StrAppendFormat(&out, "%d,%s,%d,%s,%s,%d,%s,%d", c,
+                          CsvField(TerminalText(matrix.hosts[c])), s,
+                          CsvField(TerminalText(matrix.hosts[s])), matrix.transport,
+                          matrix.size_bytes, PairStatusName(cell.status), cell.valid_runs);
     if (cell.status == PairStatus::kMeasured) {
       absl::StrAppendFormat(&out, ",%.3f,%.3f,%.3f,%.3f,%.3f\n", cell.rtt_ns / 1e3,
                             cell.rtt_low_ns / 1e3, cell.rtt_high_ns / 1e3, cell.p50_ns / 1e3,

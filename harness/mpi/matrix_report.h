@@ -82,10 +82,13 @@ bool EveryPairMeasured(const Matrix& matrix);
 // an N x N grid in microseconds (rows: the measuring rank; columns: its echo peer), the
 // hosts, the slowest pairs named, `verdict_sentence` (SlowestSentence, matrix_verdict.h)
 // on a line of its own when not empty, and every pair that was not measured with its
-// status.
+// status. Host names (a peer rank's to give) and errors are made safe for a terminal
+// (TerminalText), as is the sentence, which names hosts.
 std::string MatrixTable(const Matrix& matrix, const std::string& verdict_sentence = "");
 
-// One row per ordered pair of distinct ranks, with a header.
+// One row per ordered pair of distinct ranks, with a header; host names made safe for a
+// terminal and quoted as CSV fields where they need it (CsvField). The JSON keeps them as
+// they came, escaped as JSON.
 std::string MatrixCsv(const Matrix& matrix);
 
 // One object: transport, clock, size, hosts, pairs (one per ordered pair of distinct

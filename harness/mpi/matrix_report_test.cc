@@ -82,6 +82,28 @@ TEST(MatrixReportTest, JsonNamesEveryPairAndTheSlowest) {
   EXPECT_EQ(NumberAt(slowest, "", "server"), 2);
 }
 
+// A peer rank gives its host's name: one holding a terminal's escape, a comma or a quote
+// reaches neither the terminal nor the CSV's columns as it is.
+TEST(MatrixReportTest, AHostileHostNameIsEscapedInTheTableAndQuotedInTheCsv) {
+  Matrix matrix = ThreeRanks();
+  matrix.hosts[1] = "ev\x1b[2Jil,\"x\"";
+  matrix.at(1, 0).status = PairStatus::kFailed;
+  matrix.at(1, 0).error = "peer said \x1b]0;owned\x07";
+  const std::string table = MatrixTable(matrix, "The slowest is 1->2 (" + matrix.hosts[1] + ").");
+  EXPECT_FALSE(absl::StrContains(table, "\x1b")) << table;
+  EXPECT_FALSE(absl::StrContains(table, "\x07")) << table;
+  EXPECT_TRUE(absl::StrContains(table, "rank 1 ev\\x1b[2Jil,\"x\"")) << table;
+  EXPECT_TRUE(absl::StrContains(table, "The slowest is 1->2 (ev\\x1b[2Jil,\"x\").")) << table;
+  EXPECT_TRUE(absl::StrContains(table, "peer said \\x1b]0;owned\\x07")) << table;
+  const std::string csv = MatrixCsv(matrix);
+  EXPECT_FALSE(absl::StrContains(csv, "\x1b")) << csv;
+  EXPECT_TRUE(absl::StrContains(csv, "\n1,\"ev\\x1b[2Jil,\"\"x\"\"\",0,alpha,mpi,")) << csv;
+  // The JSON keeps the name as it came (its writer escapes it).
+  absl::StatusOr<JsonValue> json = ParseJson(MatrixJson(matrix, SlowestVerdict{}));
+  ASSERT_TRUE(json.ok()) << json.status();
+  EXPECT_EQ(json->Get("hosts")->items[1].text, matrix.hosts[1]);
+}
+
 TEST(MatrixReportTest, JsonCarriesTheVerdictTestedOrWhyNot) {
   SlowestVerdict untested;
   untested.why_untested = "pair 0->1 (alpha -> alpha) has one valid run";

@@ -12,6 +12,7 @@
 #include "harness/engine/no_figure.h"
 #include "harness/json/interval_fields.h"
 #include "harness/json/json_writer.h"
+#include "harness/output/csv_field.h"
 #include "harness/report/size_summary.h"
 #include "timing/stats/confidence.h"
 #include "timing/stats/statistics.h"
@@ -20,16 +21,6 @@ namespace tickbench::harness {
 namespace {
 
 std::string Number(double value, int precision) { return TableNumber(value, precision); }
-
-std::string CsvField(absl::string_view text) {
-  if (text.find_first_of(",\"\n") == absl::string_view::npos) return std::string(text);
-  std::string quoted = "\"";
-  for (char c : text) {
-    if (c == '"') quoted += '"';
-    quoted += c;
-  }
-  return quoted + "\"";
-}
 
 // Each of `figures` with `decimals` decimals and a "," after it; an empty cell where
 // there is no figure.

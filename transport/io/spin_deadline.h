@@ -22,6 +22,8 @@ namespace tickbench::transport {
 class SpinDeadline {
  public:
   static constexpr int kAttemptsPerCheck = 64;
+  // TimeoutNanoseconds(absl::InfiniteDuration()): a deadline that never expires.
+  static constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
 
   // absl::InfiniteDuration(): never expires, and never reads the clock.
   // `empty_attempts`: attempts that already found nothing (and were not passed to
@@ -38,14 +40,13 @@ class SpinDeadline {
 
   // `timeout` in nanoseconds, or the largest int64_t (never) for absl::InfiniteDuration().
   static int64_t TimeoutNanoseconds(absl::Duration timeout) {
-    return timeout == absl::InfiniteDuration() ? std::numeric_limits<int64_t>::max()
-                                               : absl::ToInt64Nanoseconds(timeout);
+    return timeout == absl::InfiniteDuration() ? kNever : absl::ToInt64Nanoseconds(timeout);
   }
 
   // True once `timeout` has passed; call after every empty attempt.
   bool Expired() {
     if (++empty_attempts_ % kAttemptsPerCheck != 0) return false;
-    if (timeout_ns_ == std::numeric_limits<int64_t>::max()) return false;
+    if (timeout_ns_ == kNever) return false;
     const int64_t now = platform::MonotonicNanos();
     if (deadline_ns_ == 0) {
       deadline_ns_ = now + timeout_ns_;

@@ -79,8 +79,7 @@ struct MpiEndpoint::PersistentReceive {
   }
 };
 
-MpiEndpoint::MpiEndpoint(int peer_rank)
-    : peer_rank_(peer_rank), timeout_ns_(SpinDeadline::TimeoutNanoseconds(timeout_)) {}
+MpiEndpoint::MpiEndpoint(int peer_rank) : peer_rank_(peer_rank) {}
 
 MpiEndpoint::~MpiEndpoint() = default;
 
@@ -100,7 +99,7 @@ absl::Status MpiEndpoint::Receive(absl::Span<char> buffer) {
       !size.ok()) {
     return size;
   }
-  if (busy_poll_ || timeout_ != absl::InfiniteDuration()) return ReceiveTesting(buffer);
+  if (busy_poll_ || timeout_ns_ != SpinDeadline::kNever) return ReceiveTesting(buffer);
   MPI_Status status;
   const int received = MPI_Recv(buffer.data(), static_cast<int>(buffer.size()), MPI_BYTE,
                                 peer_rank_, kDataTag, MPI_COMM_WORLD, &status);
@@ -166,8 +165,9 @@ absl::Status MpiEndpoint::ReceiveTesting(absl::Span<char> buffer) {
       MPI_Test_cancelled(&status, &cancelled);
       if (!cancelled) break;  // it came after all, as the cancel was asked
       if (stop) return platform::CancelledIfStopRequested("mpi: receive");
-      return absl::DeadlineExceededError(absl::StrFormat(
-          "mpi: no message from rank %d within %s", peer_rank_, absl::FormatDuration(timeout_)));
+      return absl::DeadlineExceededError(
+          absl::StrFormat("mpi: no message from rank %d within %s", peer_rank_,
+                          absl::FormatDuration(absl::Nanoseconds(timeout_ns_))));
     }
   }
   // status.MPI_ERROR is set only by the calls that complete several requests: MPI_Test's
@@ -177,7 +177,6 @@ absl::Status MpiEndpoint::ReceiveTesting(absl::Span<char> buffer) {
 
 absl::Status MpiEndpoint::SetReceiveTimeout(absl::Duration timeout) {
   if (absl::Status checked = CheckReceiveTimeout(timeout); !checked.ok()) return checked;
-  timeout_ = timeout;
   timeout_ns_ = SpinDeadline::TimeoutNanoseconds(timeout);
   return absl::OkStatus();
 }

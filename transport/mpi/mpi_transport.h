@@ -45,6 +45,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <memory>
 
 #include "absl/status/status.h"
@@ -103,8 +104,9 @@ class MpiEndpoint final : public Endpoint {
   absl::Status ReceiveTesting(absl::Span<char> buffer);
 
   int peer_rank_;
-  absl::Duration timeout_ = absl::InfiniteDuration();
-  int64_t timeout_ns_;  // SpinDeadline::TimeoutNanoseconds(timeout_)
+  // The receive timeout in nanoseconds, converted once (SpinDeadline::TimeoutNanoseconds);
+  // the largest int64_t (SpinDeadline::kNever) for none.
+  int64_t timeout_ns_ = std::numeric_limits<int64_t>::max();
   bool busy_poll_ = false;
   // The last buffer's request first, then the one before (RequestFor).
   std::unique_ptr<PersistentReceive> receives_[2];

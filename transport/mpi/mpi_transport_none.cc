@@ -18,7 +18,7 @@ absl::StatusOr<EndpointPair> MpiTransport::Connect() { return NotBuilt(); }
 
 // No endpoint is ever made here; these keep the class whole (the loop's type list names it).
 struct MpiEndpoint::PersistentReceive {};
-MpiEndpoint::MpiEndpoint(int peer_rank) : peer_rank_(peer_rank), timeout_ns_(0) {}
+MpiEndpoint::MpiEndpoint(int peer_rank) : peer_rank_(peer_rank) {}
 MpiEndpoint::~MpiEndpoint() = default;
 absl::Status MpiEndpoint::Send(absl::Span<const char>) { return NotBuilt(); }
 absl::Status MpiEndpoint::Receive(absl::Span<char>) { return NotBuilt(); }
