@@ -39,7 +39,7 @@ TEST(FlagMessagesTest, AValueANumberFlagCannotHoldNamesTheFlagAndItsRange) {
       {"iterations", "", "1000000001", past},
       {"iterations", "", "0", "-" + past},
       {"runs", "", "10001", past},
-      {"warmup", "", "-1", past},
+      {"warmup", "", "-2", past},
       {"retries", "", "101", past},
       {"peer_drop_every", "", "-1", past},
       {"sim_mtu", "", "67", past},

@@ -35,7 +35,9 @@ struct CommandLine {
   std::string sizes;
   int64_t iterations = 1000;
   int64_t runs = 4;
-  int64_t warmup = 100;
+  int64_t warmup = -1;           // harness/engine/round_trip_engine.h: kWarmupUntilSteady
+  std::string precision = "2%";  // run until known (harness/engine/sweep_runner.h)
+  absl::Duration max_time = absl::Seconds(20);
   int64_t batch = 1;
   std::string format = "table";
   std::string output;

@@ -86,7 +86,7 @@ const std::vector<NumberFlag>& NumberFlags() {
   static const std::vector<NumberFlag>* const flags = new std::vector<NumberFlag>{
       {"iterations", K::kInteger, whole(1, kMaxIterations)},
       {"runs", K::kInteger, whole(1, kMaxRuns)},
-      {"warmup", K::kInteger, whole(0, kMaxIterations)},
+      {"warmup", K::kInteger, whole(-1, kMaxIterations, " (-1: until steady)")},
       {"batch", K::kInteger, "must be 1..--iterations"},
       {"retries", K::kInteger, whole(0, kMaxRetries)},
       {"peer_drop_every", K::kInteger, whole(0, most, " (0 = off)")},
@@ -103,6 +103,7 @@ const std::vector<NumberFlag>& NumberFlags() {
                     absl::FormatDuration(timing::kMaxTickPeriod),
                     "] (10ms = 100 Hz, 20ms = 50 Hz)")},
       {"receive_timeout", K::kDuration, duration(kMinReceiveTimeout, kMaxReceiveTimeout)},
+      {"max_time", K::kDuration, duration(kMinMaxTime, kMaxMaxTime)},
       {"peer_reply_delay", K::kDuration, duration(zero, kMaxPeerReplyDelay)},
       {"gap", K::kDuration, duration(zero, kMaxGap)},
       {"sim_fixed", K::kDuration, duration(zero, transport::kMaxSimFixed)},

@@ -104,7 +104,22 @@ ABSL_FLAG(std::string, sizes, Defaults().sizes,
 ABSL_FLAG(int64_t, iterations, Defaults().iterations,
           "Timed round trips per size and run (unix_throughput: 1000, udp_rtt: 5000).");
 ABSL_FLAG(int64_t, runs, Defaults().runs, "Runs per size (unix_throughput: 4, udp_rtt: 1).");
-ABSL_FLAG(int64_t, warmup, Defaults().warmup, "Untimed round trips before each run's timed ones.");
+ABSL_FLAG(int64_t, warmup, Defaults().warmup,
+          "Untimed round trips before each run's timed ones: a count, or -1 for until the "
+          "round trip is steady (at least 400 trips and 10 ms, then windows of 200 trips until "
+          "one's median is no more than 1% below the window's before it; at most 1 s). The "
+          "context line and the JSON say how long each warm-up was and why it ended.");
+ABSL_FLAG(std::string, precision, Defaults().precision,
+          "Run until known: after --runs runs, one more run of each size whose averaged "
+          "figure's 95% interval is wider than +-P% is added, round after round, until each "
+          "is within it, its runs fall in two groups (named in the table: more runs would not "
+          "make one figure of them), 64 valid runs, or --max_time; the table and JSON say "
+          "which, per size. A percentage (2%) or 0 for exactly --runs. Default: 2% when "
+          "neither --runs nor --iterations is given, else 0 (the counts given are kept "
+          "exactly, and the table says what precision they reached).");
+ABSL_FLAG(DurationFlag, max_time, DurationFlag{Defaults().max_time},
+          "Run until known: no run of a size is added that would end later than this after "
+          "the sweep began (the first --runs rounds are always measured).");
 ABSL_FLAG(int64_t, batch, Defaults().batch,
           "Round trips per per-iteration reading: 1 times every round trip; --batch equal to "
           "--iterations is the averaged case alone.");
@@ -412,6 +427,8 @@ void ReadMeasurementFlags(CommandLine& c) {
   c.iterations = absl::GetFlag(FLAGS_iterations);
   c.runs = absl::GetFlag(FLAGS_runs);
   c.warmup = absl::GetFlag(FLAGS_warmup);
+  c.precision = absl::GetFlag(FLAGS_precision);
+  c.max_time = absl::GetFlag(FLAGS_max_time).value;
   c.batch = absl::GetFlag(FLAGS_batch);
   c.format = absl::GetFlag(FLAGS_format);
   c.csv_context = absl::GetFlag(FLAGS_csv_context);

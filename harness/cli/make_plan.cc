@@ -241,15 +241,16 @@ absl::Status ResolveCounts(PlanState& st) {
   if (absl::Status s = IntegerInRange("iterations", iterations, 1, kMaxIterations); !s.ok())
     return s;
   if (absl::Status s = IntegerInRange("runs", runs, 1, kMaxRuns); !s.ok()) return s;
-  if (absl::Status s = IntegerInRange("warmup", c.warmup, 0, kMaxIterations); !s.ok()) return s;
+  if (absl::Status s = IntegerInRange("warmup", c.warmup, kWarmupUntilSteady, kMaxIterations,
+                                      " (-1: until steady)");
+      !s.ok()) {
+    return s;
+  }
   if (absl::Status s = IntegerInRange("batch", c.batch, 1, iterations, " (--iterations)");
       !s.ok()) {
     return s;
   }
   if (absl::Status s = IntegerInRange("retries", c.retries, 0, kMaxRetries); !s.ok()) return s;
-  if (iterations + c.warmup > UINT32_MAX) {
-    return BadFlag("iterations", "plus --warmup must fit one echo block (4294967295 round trips)");
-  }
   if (c.receive_timeout_none) {
     // The bare loop's receives: no watchdog, no SO_RCVTIMEO. Only where nothing is lost
     // and the peer is this run's own child: a simulated loss, or a remote peer that goes
@@ -269,6 +270,7 @@ absl::Status ResolveCounts(PlanState& st) {
       ParseSizeList(Given(c, "sizes") ? c.sizes : st.preset.sizes, st.max_message_bytes);
   if (!sizes.ok()) return sizes.status();
 
+  if (absl::Status s = ResolvePrecision(c, plan); !s.ok()) return s;
   plan.sweep.sizes = *sizes;
   plan.sweep.runs = static_cast<int>(runs);
   plan.sweep.retries = static_cast<int>(c.retries);
@@ -362,7 +364,7 @@ absl::Status ResolveStudyOptions(PlanState& st) {
     study.sizes = plan.sweep.sizes;
     study.runs = plan.sweep.runs;
     study.iterations = plan.sweep.engine.iterations;
-    study.warmup = plan.sweep.engine.warmup;
+    study.warmup = plan.sweep.engine.warmup >= 0 ? plan.sweep.engine.warmup : kStudyWarmup;
     study.gap = c.gap;
     study.dither = c.dither;
     study.seed = c.seed;

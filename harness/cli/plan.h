@@ -30,6 +30,10 @@ struct Plan {
   timing::ClockSpec reference;
   timing::ClockEnvironment environment;
   SweepOptions sweep;
+  // Run until known (harness/engine/sweep_runner.h): the relative half-width a size's
+  // averaged figure is to reach (0.02 = +-2%; 0: exactly sweep.runs) and the time budget.
+  double precision = 0;
+  absl::Duration max_time = absl::Seconds(20);
   OutputFormat format = OutputFormat::kTable;
   // Resolved, and checked with CheckOutputTarget; "" for none and for --output=-
   // (standard output, where the results go anyway).
@@ -53,6 +57,9 @@ struct Plan {
 inline constexpr int64_t kMaxIterations = 1'000'000'000;
 inline constexpr int64_t kMaxRuns = 10'000;
 inline constexpr int64_t kMaxRetries = 100;
+inline constexpr absl::Duration kMinMaxTime = absl::Milliseconds(1);
+inline constexpr absl::Duration kMaxMaxTime = absl::Hours(24);
+inline constexpr double kMaxPrecisionPercent = 100;
 inline constexpr absl::Duration kMinReceiveTimeout = absl::Microseconds(1);
 inline constexpr absl::Duration kMaxReceiveTimeout = absl::Hours(1);
 inline constexpr absl::Duration kMaxPeerReplyDelay = absl::Seconds(10);

@@ -5,21 +5,33 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "harness/engine/round_trip_engine.h"
 #include "platform/cpu/cpu_affinity.h"
 #include "transport/sim/sim_rtt_model.h"
 
 namespace tickbench::harness {
 
+namespace {
+
+// The most runs of a size the plan may make: with --precision, its run limit.
+double PlannedRuns(const Plan& plan) {
+  const double limit = SweepOptions::UntilKnown{}.max_runs;
+  return plan.precision > 0 ? std::max<double>(plan.sweep.runs, limit) : plan.sweep.runs;
+}
+
+}  // namespace
+
 double EstimatePlanBytes(const Plan& plan) {
   constexpr double kPerRecord = 2048;  // strings, summaries, histogram, vector headers
   const double clocks = plan.has_reference ? 2 : 1;
   const double sizes = static_cast<double>(plan.sweep.sizes.size());
-  const double runs = plan.sweep.runs;
+  const double runs = PlannedRuns(plan);
   const double largest = plan.sweep.sizes.empty()
                              ? 0
                              : static_cast<double>(*std::max_element(plan.sweep.sizes.begin(),
@@ -40,7 +52,7 @@ double EstimatePlanBytes(const Plan& plan) {
   const double record_marks = intervals <= kept ? (intervals + 1) * 8 * clocks : 0;
   const double records = sizes * runs * (1 + plan.sweep.retries);
   const double engine_bytes =
-      (kept + 1) * (8 * clocks + 1) + 8 * static_cast<double>(engine.warmup);
+      (kept + 1) * (8 * clocks + 1) + 8 * static_cast<double>(engine.warmup_rule.window);
   return records * (record_marks + kPerRecord) + engine_bytes + buffers;
 }
 
@@ -161,9 +173,9 @@ double WorstSimulatedNanos(const Plan& plan) {
       absl::ToDoubleNanoseconds(std::max(plan.sweep.receive_timeout, kMaxAutoTimeout));
   const double trip = std::max(rtt, timeout);
   const double sizes = static_cast<double>(plan.sweep.sizes.size());
-  const double runs = plan.sweep.runs;
+  const double runs = PlannedRuns(plan);
   const double n = static_cast<double>(plan.sweep.engine.iterations);
-  const double warmup = static_cast<double>(plan.sweep.engine.warmup);
+  const double warmup = static_cast<double>(MaxWarmupTrips(plan.sweep.engine, trip));
   if (plan.study) {
     double longest_tick = 0;
     for (const timing::ClockSpec& spec : plan.study_clocks) {
@@ -228,6 +240,29 @@ absl::Status ParsePin(absl::string_view text, SweepOptions& sweep) {
   }
   sweep.pin_client_cpu = cpus[0];
   sweep.pin_peer_cpu = cpus[1];
+  return absl::OkStatus();
+}
+
+absl::Status ResolvePrecision(const CommandLine& c, Plan& plan) {
+  if (absl::Status s = DurationInRange("max_time", c.max_time, kMinMaxTime, kMaxMaxTime); !s.ok())
+    return s;
+  plan.max_time = c.max_time;
+  if (!Given(c, "precision") && (Given(c, "runs") || Given(c, "iterations"))) {
+    plan.precision = 0;
+    return absl::OkStatus();
+  }
+  absl::string_view text = absl::StripAsciiWhitespace(c.precision);
+  const bool percent = absl::ConsumeSuffix(&text, "%");
+  double value = 0;
+  if (!absl::SimpleAtod(text, &value) || !std::isfinite(value) || value < 0 ||
+      value > kMaxPrecisionPercent || (!percent && value != 0)) {
+    return BadFlag("precision",
+                   absl::StrCat(absl::StrFormat("must be a percentage in (0%%, %g%%] such as 2%%, "
+                                                "or 0 for exactly --runs; got ",
+                                                kMaxPrecisionPercent),
+                                Quoted(c.precision)));
+  }
+  plan.precision = value / 100;
   return absl::OkStatus();
 }
 

@@ -21,6 +21,10 @@ namespace tickbench::harness {
 // the study keeps each cell's readings, 10 values per round trip per run, and its buffers.
 double EstimatePlanBytes(const Plan& plan);
 
+// --precision and --max_time into `plan`: a percentage ("2%", or 0 for exact counts), on by
+// default only where neither --runs nor --iterations was given.
+absl::Status ResolvePrecision(const CommandLine& c, Plan& plan);
+
 // The most virtual time a simulated plan can take, in ns.
 double WorstSimulatedNanos(const Plan& plan);
 

@@ -183,7 +183,7 @@ TEST(CliOptionsTest, NonFiniteAndHugeNumbersAreRefusedWithTheirRange) {
   ExpectRefused(With({{"retries", "101"}}), {"--retries", "0..100"});
   ExpectRefused(With({{"retries", "-1"}}), {"--retries", "0..100"});
   ExpectRefused(With({{"transport", "udp"}, {"peer_drop_every", "-1"}}), {"--peer_drop_every"});
-  ExpectRefused(With({{"warmup", "-1"}}), {"--warmup", "0..1000000000"});
+  ExpectRefused(With({{"warmup", "-2"}}), {"--warmup", "-1..1000000000", "until steady"});
   ExpectRefused(With({{"clock", "tick"}, {"tick_phase", "inf"}}), {"--tick_phase", "[0, 10ms)"});
 }
 
@@ -313,8 +313,10 @@ TEST(CliOptionsTest, PlansWhoseResultsCannotFitInMemoryAreRefused) {
       With({{"sizes", "64"}, {"iterations", "1000000000"}, {"warmup", "0"}, {"runs", "1"}}));
   ASSERT_TRUE(plan.ok()) << plan.status();
   EXPECT_LT(EstimatePlanBytes(*plan), 100e6);
-  // The default plan is small.
-  EXPECT_LT(EstimatePlanBytes(*MakePlan(CommandLine{})), 10e6);
+  // The default plan is small: even at --precision's run limit (64 runs of its 11 sizes,
+  // each with its retries), under 100 MB; with exact counts under 10 MB.
+  EXPECT_LT(EstimatePlanBytes(*MakePlan(CommandLine{})), 100e6);
+  EXPECT_LT(EstimatePlanBytes(*MakePlan(With({{"runs", "4"}}))), 10e6);
 }
 
 TEST(CliOptionsTest, ASimulationWhoseVirtualTimeWouldOverflowIsRefused) {

@@ -18,6 +18,7 @@
 #include "harness/page/report_page.h"
 #include "harness/page/sweep_plot.h"
 #include "harness/report/readings/run_readings.h"
+#include "harness/report/size_summary.h"
 
 namespace tickbench::harness {
 namespace {
@@ -66,6 +67,25 @@ std::optional<ReportPage> AnalyzeAndPlot(const Experiment& e, const remote::Role
                          analysis_text, std::move(plots));
 }
 
+// The sweep's options with run-until-known set from the plan (--precision, --max_time):
+// a size is done when its pooled figure is within +-precision, or its runs fall into two
+// groups (more runs would not make one figure of them).
+SweepOptions WithUntilKnown(const Plan& plan) {
+  SweepOptions options = plan.sweep;
+  if (!(plan.precision > 0)) return options;
+  SweepOptions::UntilKnown until;
+  until.max_time = plan.max_time;
+  const double target = plan.precision;
+  until.judge = [target](const std::vector<const RunRecord*>& runs) -> std::string {
+    const SizeSummary s = SummarizeSize(runs);
+    if (s.groups.grouped) return kStopGroups;
+    if (s.valid_runs > 0 && s.relative_half_width <= target) return kStopPrecise;
+    return "";
+  };
+  options.until_known = std::move(until);
+  return options;
+}
+
 }  // namespace
 
 int RunSweepCommand(Experiment& e, const remote::RoleOptions& role, Reporter& reporter) {
@@ -74,11 +94,16 @@ int RunSweepCommand(Experiment& e, const remote::RoleOptions& role, Reporter& re
     ProgressMeter::Options options;
     options.terminal = isatty(STDERR_FILENO);
     options.columns = TerminalColumns(STDERR_FILENO);
+    if (e.plan.precision > 0) {
+      options.until =
+          absl::StrFormat("each size is within ±%g%% or in two groups, at most %s",
+                          100 * e.plan.precision, absl::FormatDuration(e.plan.max_time));
+    }
     meter.emplace(StandardStreams().err, options, e.plan.sweep.sizes, e.plan.sweep.runs,
                   e.plan.sweep.engine.iterations);
   }
   const SweepOutcome outcome = RunSweep(
-      *e.transport, *e.clocks[0], e.reference.get(), e.plan.sweep,
+      *e.transport, *e.clocks[0], e.reference.get(), WithUntilKnown(e.plan),
       [&](int, int, const RunRecord&) {
         if (meter) meter->RunDone();
       },

@@ -42,7 +42,7 @@ void ProgressMeter::RunDone() {
   const absl::Time now = Now();
   if (now - last_line_ < options_.interval) return;
   last_line_ = now;
-  std::string line = Line(sizes_, runs_, trips_per_run_, runs_done_, now - start_);
+  std::string line = Line(sizes_, runs_, trips_per_run_, runs_done_, now - start_, options_.until);
   if (options_.terminal) {
     if (options_.columns > 1 && line.size() > options_.columns - 1) {
       line.resize(options_.columns - 1);
@@ -56,8 +56,14 @@ void ProgressMeter::RunDone() {
 }
 
 std::string ProgressMeter::Line(const std::vector<size_t>& sizes, int runs, int64_t trips_per_run,
-                                int runs_done, absl::Duration elapsed) {
+                                int runs_done, absl::Duration elapsed, absl::string_view until) {
   const int total = runs * static_cast<int>(sizes.size());
+  if (!until.empty() && runs_done >= total) {
+    return absl::StrFormat(
+        "progress: %d of at least %d runs, %d round trips, elapsed %s; adding "
+        "runs until %s",
+        runs_done, total, runs_done * trips_per_run, Seconds(elapsed), until);
+  }
   const int current = std::min(runs_done, std::max(total - 1, 0));
   const std::string where =
       sizes.empty() ? std::string("-")

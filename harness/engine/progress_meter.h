@@ -43,6 +43,10 @@ class ProgressMeter {
     // wraps (a wrapped line cannot be rewritten in place: each update would leave its
     // first part behind). 0: no limit.
     size_t columns = 0;
+    // Run until known (SweepOptions::until_known): past the first `runs` rounds, runs are
+    // added until this, said in the line instead of an ETA (e.g. "each size within
+    // +-2%, at most 20s"); empty: exactly `runs`.
+    std::string until;
   };
 
   // Runs are the outer loop over `sizes` (harness/engine/sweep_runner.h); `trips_per_run` timed
@@ -65,8 +69,10 @@ class ProgressMeter {
 
   // The line for `runs_done` runs after `elapsed`, without a line ending:
   // "progress: 512 B, run 2 of 4: 9 of 16 runs, 9000 round trips, elapsed 4.5s, ETA 3.5s".
+  // Past the first `runs` rounds with `until`: "progress: 12 of at least 8 runs, 12000
+  // round trips, elapsed 4s; adding runs until <until>".
   static std::string Line(const std::vector<size_t>& sizes, int runs, int64_t trips_per_run,
-                          int runs_done, absl::Duration elapsed);
+                          int runs_done, absl::Duration elapsed, absl::string_view until = "");
 
  private:
   absl::Time Now() const { return options_.now ? options_.now() : absl::Now(); }

@@ -23,6 +23,12 @@ TEST(ProgressMeterTest, LineSaysWhereItIsWhatIsDoneAndWhatIsLeft) {
   // Done: the last size and run, nothing left.
   EXPECT_THAT(ProgressMeter::Line({32, 512}, 3, 10, 6, absl::Seconds(90)),
               HasSubstr("512 B, run 3 of 3: 6 of 6 runs, 60 round trips, elapsed 1m30s, ETA 0"));
+  // Run until known: within the first rounds as before, then what it waits for.
+  EXPECT_THAT(ProgressMeter::Line({32, 512}, 3, 10, 2, absl::Seconds(4), "each size within ±2%"),
+              HasSubstr("ETA 8s"));
+  EXPECT_EQ(ProgressMeter::Line({32, 512}, 3, 10, 9, absl::Seconds(4), "each size within ±2%"),
+            "progress: 9 of at least 6 runs, 90 round trips, elapsed 4s; adding runs until each "
+            "size within ±2%");
 }
 
 // A wall clock the test moves by hand, and what the meter wrote.

@@ -164,54 +164,7 @@ RoundTripEngine::RoundTripEngine(transport::Endpoint& endpoint, timing::Clock& c
       reference_marks_(reference != nullptr ? marks_.size() : 0),
       faulty_(intervals_per_chunk_ + 1) {
   transport::FillPattern(send_buffer_.span());
-  warmup_rtt_ns_.reserve(std::clamp<int64_t>(options.warmup, 0, options.max_kept_intervals));
-}
-
-absl::Status RoundTripEngine::WarmUp(const LoopBuffers& buffers, RunRecord& record) {
-  // Untimed: the first trips after a size change fault in buffers and wake the peer from
-  // a different state; they say little about the steady round trip.
-  const bool continue_on_loss = options_.continue_on_loss && endpoint_.may_lose();
-  absl::Status status = endpoint_.SetReceiveTimeout(options_.receive_timeout);
-  warmup_rtt_ns_.clear();
-  IntegrityCounts ignored;  // only the timed trips' faults are reported
-  // The warm-up's trips are read by the finest clock at hand (the reference, else the
-  // measured one), which in a simulation is virtual time: never by a clock of its own.
-  timing::Clock& warmup_clock = reference_ != nullptr ? *reference_ : clock_;
-  for (int64_t i = 0; status.ok() && i < options_.warmup; ++i) {
-    const int64_t start_ticks = warmup_clock.NowTicks();
-    bool faulty = false;
-    status = RoundTrip(endpoint_, buffers, next_sequence_++, ignored, &faulty);
-    // A fault in the warm-up's last trip leaves the first timed trip out (round_trip_loop.h).
-    record.integrity.next_follows_fault = faulty || !status.ok();
-    if (status.code() == absl::StatusCode::kDeadlineExceeded && continue_on_loss) {
-      ++record.warmup_lost;
-      if (warmup_rtt_ns_.empty() && record.warmup_lost >= kWarmupSilentLimit) {
-        return absl::DeadlineExceededError(absl::StrFormat(
-            "no echo to the first %d warm-up datagrams within %s each: the peer does not "
-            "answer",
-            record.warmup_lost, absl::FormatDuration(options_.receive_timeout)));
-      }
-      status = absl::OkStatus();
-      continue;
-    }
-    if (status.ok() && !faulty && warmup_rtt_ns_.size() < warmup_rtt_ns_.capacity()) {
-      warmup_rtt_ns_.push_back(
-          std::llround(warmup_clock.TicksToNanos(warmup_clock.NowTicks() - start_ticks)));
-    }
-  }
-  if (!status.ok()) return status;
-  absl::Duration timeout = options_.receive_timeout;
-  if (options_.auto_receive_timeout && !warmup_rtt_ns_.empty()) {
-    auto middle = warmup_rtt_ns_.begin() + warmup_rtt_ns_.size() / 2;
-    std::nth_element(warmup_rtt_ns_.begin(), middle, warmup_rtt_ns_.end());
-    timeout = std::clamp(1000 * absl::Nanoseconds(*middle), kMinAutoTimeout, kMaxAutoTimeout);
-    status = endpoint_.SetReceiveTimeout(timeout);
-  }
-  // 0: no bound (--receive_timeout=none).
-  record.receive_timeout_ns =
-      timeout == absl::InfiniteDuration() ? 0 : absl::ToInt64Nanoseconds(timeout);
-  timed_receive_timeout_ = timeout;
-  return status;
+  warmup_rtt_ns_.reserve(std::max<int64_t>(1, options.warmup_rule.window));
 }
 
 RunRecord RoundTripEngine::NewRecord(size_t size_bytes, int run) const {
@@ -238,10 +191,12 @@ RunRecord RoundTripEngine::MeasureRun(size_t size_bytes, int run) {
                       absl::MakeSpan(receive_buffer_.data(), size_bytes), absl::MakeSpan(marks_),
                       absl::MakeSpan(reference_marks_), absl::MakeSpan(faulty_)};
 
-  absl::Status status =
-      transport::SendBlockHeader(endpoint_, static_cast<uint32_t>(size_bytes),
-                                 static_cast<uint32_t>(options_.warmup + options_.iterations));
-  if (status.ok()) status = WarmUp(buffers, record);
+  // The warm-up's windows are blocks of their own, then one block of the timed trips.
+  absl::Status status = WarmUp(buffers, record);
+  if (status.ok()) {
+    status = transport::SendBlockHeader(endpoint_, static_cast<uint32_t>(size_bytes),
+                                        static_cast<uint32_t>(options_.iterations));
+  }
   if (!status.ok()) {
     NoteWarmupFailure(status, record);
     next_sequence_ += options_.iterations;

@@ -16,8 +16,15 @@
 //     kMaxConsecutiveLosses round trips in a row are lost: the peer has stopped answering,
 //     and the run ends with an error, keeping what was measured before.
 //   * SIGINT or SIGTERM ends a run within one round trip or one receive timeout's EINTR.
+//   * The warm-up ends on a stated rule (WarmupRule): by default when the round trip has
+//     settled — at least min_trips and min_time, then windows of `window` trips until one
+//     window's median is no more than `tolerance` below the window's before it (a
+//     transient is a decay from slow to fast: a window no faster than the last means it
+//     has ended) — or when max_time is up; `warmup >= 0` forces that many trips instead.
+//     The record says how many trips it took, how long and why it ended (WarmupEnd).
 // Not promised:
 //   * The warm-up's round trips are not reported; its losses only count in warmup_lost.
+//   * That a settled median means a settled mean: a transient in the tail alone passes.
 //   * A chunked run (more intervals than max_kept_intervals) has percentiles within the
 //     histogram's precision (0.39%), not exact ones, and no raw marks.
 #ifndef HARNESS_ENGINE_ROUND_TRIP_ENGINE_H_
@@ -47,10 +54,26 @@ namespace tickbench::harness {
 // for N = 2'000'000 round trips at a 1% loss rate.
 inline constexpr int64_t kMaxConsecutiveLosses = 8;
 
+// When the warm-up of a run ends, unless a count is forced (EngineOptions::warmup >= 0). Each
+// window is one block of the echo protocol; its round trips are read one by one by the
+// finest clock at hand (the reference, else the measured clock).
+struct WarmupRule {
+  int64_t min_trips = 400;
+  absl::Duration min_time = absl::Milliseconds(10);
+  int64_t window = 200;     // round trips whose median is compared with the window's before
+  double tolerance = 0.01;  // steady: median >= (1 - tolerance) x the previous window's
+  absl::Duration max_time = absl::Seconds(1);  // out of time: the warm-up ends here anyway
+};
+inline constexpr int64_t kWarmupUntilSteady = -1;
+// The warm-up's first window (of a rule or a count): its median sets the auto receive timeout.
+inline constexpr int64_t kFirstWarmupWindow = 25;
+
 struct EngineOptions {
   int64_t iterations = 1000;  // timed round trips per run
-  int64_t warmup = 100;       // untimed round trips before them
-  int64_t batch = 1;          // round trips per per-iteration reading (iterations: averaged only)
+  // Untimed round trips before them: kWarmupUntilSteady (by `warmup_rule`), or a count.
+  int64_t warmup = kWarmupUntilSteady;
+  WarmupRule warmup_rule;
+  int64_t batch = 1;  // round trips per per-iteration reading (iterations: averaged only)
   // On a datagram transport, a lost datagram is counted, its interval cut out of the
   // figures, and the run goes on; false ends the run at the first loss. On a byte stream
   // a missing echo always ends the run: the stream is out of step after it.
@@ -76,6 +99,11 @@ struct EngineOptions {
   // Such a run's record has no clock_marks / reference_marks.
   int64_t max_kept_intervals = 1'000'000;
 };
+
+// The most round trips a run's warm-up may make when each takes `trip_ns`: the forced count,
+// or, until steady, what max_time holds plus the window that may be under way and the
+// minimum (a bound for budgets and plans, not an estimate).
+int64_t MaxWarmupTrips(const EngineOptions& options, double trip_ns);
 
 inline constexpr absl::Duration kMinAutoTimeout = absl::Milliseconds(250);
 inline constexpr absl::Duration kMaxAutoTimeout = absl::Seconds(10);
@@ -105,9 +133,14 @@ class RoundTripEngine {
  private:
   // A record of this run's identity, clocks and settings, with no figures yet.
   RunRecord NewRecord(size_t size_bytes, int run) const;
-  // The warm-up: untimed trips, then (with auto_receive_timeout) the timed trips'
-  // receive timeout from their median. Fills record.warmup_lost and receive_timeout_ns.
+  // The warm-up: untimed trips in windows (WarmupRule, or the forced count), then (with
+  // auto_receive_timeout) the timed trips' receive timeout from the last window's median.
+  // Fills record.warmup_lost, warmup_trips, warmup_ns, warmup_end and receive_timeout_ns.
   absl::Status WarmUp(const LoopBuffers& buffers, RunRecord& record);
+  // One window of `trips` warm-up round trips (one echo block); their readings that got a
+  // clean echo in warmup_rtt_ns_, in ns of `warmup_clock`.
+  absl::Status WarmUpWindow(const LoopBuffers& buffers, int64_t trips, timing::Clock& warmup_clock,
+                            bool continue_on_loss, int64_t& echoed, RunRecord& record);
   // Adds one chunk's clean trips, elapsed ticks and resolution histogram to the record,
   // and, when chunked, its per-trip readings to the streaming summaries.
   void FoldChunk(const LoopOutcome& chunk, RunRecord& record, int64_t& reference_elapsed_ticks);
@@ -140,7 +173,7 @@ class RoundTripEngine {
   std::vector<int64_t> marks_;            // intervals_per_chunk_ + 1
   std::vector<int64_t> reference_marks_;  // same, or empty without a reference
   std::vector<uint8_t> faulty_;           // one flag per interval of a chunk
-  std::vector<int64_t> warmup_rtt_ns_;    // the warm-up's round trips that got an echo
+  std::vector<int64_t> warmup_rtt_ns_;    // a warm-up window's round trips that got an echo
   timing::StreamingSummary clock_summary_;
   timing::StreamingSummary reference_summary_;
   std::vector<double> chunk_means_;  // a chunked run's per-chunk mean per-iteration reading

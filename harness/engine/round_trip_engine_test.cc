@@ -3,6 +3,7 @@
 #include "harness/engine/round_trip_engine.h"
 
 #include <cmath>
+#include <functional>
 
 #include "gtest/gtest.h"
 #include "timing/clocks/tick_clock.h"
@@ -614,6 +615,98 @@ TEST(RoundTripEngineChunkTest, LostEchoesAcrossChunksAreAllCountedAndCutOut) {
   EXPECT_DOUBLE_EQ(r.averaged_rtt_ns, 10'000);
   EXPECT_EQ(r.per_iteration_ns.count, 9'801);
   EXPECT_DOUBLE_EQ(r.per_iteration_ns.max, 10'000);
+}
+
+// A transport whose round trips start slow and settle: the i-th echo arrives
+// extra(i) later in virtual time (a cold cache, a vCPU waking, a governor ramping up).
+class TransientEndpoint final : public transport::Endpoint {
+ public:
+  TransientEndpoint(transport::Endpoint& inner, timing::VirtualClock& time,
+                    std::function<double(int64_t)> extra_ns)
+      : inner_(inner), time_(time), extra_ns_(std::move(extra_ns)) {}
+  absl::Status Send(absl::Span<const char> message) override { return inner_.Send(message); }
+  absl::Status Receive(absl::Span<char> buffer) override {
+    absl::Status status = inner_.Receive(buffer);
+    if (status.ok()) {
+      time_.AdvanceNanos(std::llround(extra_ns_(trips_++)));
+    }
+    return status;
+  }
+  absl::Status SetReceiveTimeout(absl::Duration timeout) override {
+    return inner_.SetReceiveTimeout(timeout);
+  }
+  bool keeps_boundaries() const override { return inner_.keeps_boundaries(); }
+  bool may_lose() const override { return inner_.may_lose(); }
+  size_t max_message_size() const override { return inner_.max_message_size(); }
+
+ private:
+  transport::Endpoint& inner_;
+  timing::VirtualClock& time_;
+  std::function<double(int64_t)> extra_ns_;
+  int64_t trips_ = 0;
+};
+
+TEST(RoundTripEngineWarmupTest, UntilSteadyEndsAfterADecayingTransientWithinItsBounds) {
+  // 10 us round trips, the first ones up to 30 us slower, decaying with a time constant of
+  // 300 trips. The fixed 100-trip warm-up of before left it in the mean; the rule waits
+  // until a window is no faster than the one before.
+  Simulation sim(FixedRtt(absl::Microseconds(10)));
+  TransientEndpoint endpoint(*sim.pair.client, sim.time,
+                             [](int64_t i) { return 30'000 * std::exp(-i / 300.0); });
+  EngineOptions options;  // the default: until steady
+  ASSERT_EQ(options.warmup, kWarmupUntilSteady);
+  options.iterations = 1000;
+  RoundTripEngine engine(endpoint, sim.time, &sim.time, 4096, options);
+  const RunRecord r = engine.MeasureRun(64, 1);
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  EXPECT_EQ(r.warmup_end, "steady");
+  const WarmupRule& rule = options.warmup_rule;
+  EXPECT_GE(r.warmup_trips, rule.min_trips);
+  EXPECT_GE(r.warmup_ns, absl::ToInt64Nanoseconds(rule.min_time));
+  EXPECT_LE(r.warmup_ns, absl::ToInt64Nanoseconds(rule.max_time));
+  EXPECT_EQ((r.warmup_trips - kFirstWarmupWindow) % rule.window, 0);
+  // What is left of the transient in the timed mean is under 1% of the round trip ...
+  EXPECT_LT(r.averaged_rtt_ns, 10'000 * 1.01);
+  // ... where a warm-up of 100 trips leaves several percent.
+  Simulation again(FixedRtt(absl::Microseconds(10)));
+  TransientEndpoint cold(*again.pair.client, again.time,
+                         [](int64_t i) { return 30'000 * std::exp(-i / 300.0); });
+  options.warmup = 100;
+  RoundTripEngine fixed(cold, again.time, &again.time, 4096, options);
+  const RunRecord f = fixed.MeasureRun(64, 1);
+  EXPECT_EQ(f.warmup_end, "count");
+  EXPECT_EQ(f.warmup_trips, 100);
+  EXPECT_GT(f.averaged_rtt_ns, 10'000 * 1.04);
+}
+
+TEST(RoundTripEngineWarmupTest, ARoundTripThatNeverSettlesEndsOutOfTime) {
+  // Every trip 0.02% faster than the one before, for ever (in a warm-up's reach): no window
+  // is within 1% of the one before, so the warm-up ends at max_time.
+  Simulation sim(FixedRtt(absl::Microseconds(10)));
+  TransientEndpoint endpoint(*sim.pair.client, sim.time,
+                             [](int64_t i) { return 1e6 * std::pow(0.9998, i); });
+  EngineOptions options;
+  options.iterations = 10;
+  options.warmup_rule.max_time = absl::Milliseconds(50);
+  RoundTripEngine engine(endpoint, sim.time, &sim.time, 4096, options);
+  const RunRecord r = engine.MeasureRun(64, 1);
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  EXPECT_EQ(r.warmup_end, "out of time");
+  EXPECT_GE(r.warmup_ns, 50'000'000);
+  // At most one window past max_time (a window is not cut short).
+  EXPECT_LE(r.warmup_trips, MaxWarmupTrips(options, 10'000));
+}
+
+TEST(RoundTripEngineWarmupTest, ASteadyRoundTripEndsAtTheMinimum) {
+  Simulation sim(FixedRtt(absl::Microseconds(10)));
+  EngineOptions options;
+  options.iterations = 10;
+  RoundTripEngine engine(*sim.pair.client, sim.time, &sim.time, 4096, options);
+  const RunRecord r = engine.MeasureRun(64, 1);
+  EXPECT_EQ(r.warmup_end, "steady");
+  // 10 ms of 10 us trips is 1000 trips (the short first window and 5 more) to compare.
+  EXPECT_EQ(r.warmup_trips, 1025);
+  EXPECT_EQ(r.warmup_ns, 1025 * 10'000);
 }
 
 }  // namespace

@@ -51,12 +51,20 @@ struct RunRecord {
   // never timed: the interval (of `batch` round trips) that holds it is cut out of every
   // figure, and the figures are over the remaining `timed_trips`. A run left with no
   // clean interval (or whose warm-up got no echo) has no figure at all: valid() is false.
-  int64_t timed_trips = 0;         // round trips in intervals without a fault
-  int64_t excluded_trips = 0;      // round trips in intervals cut out for a fault
-  int64_t fault_segments = 0;      // stretches of clean intervals the faults left (1: none cut)
-  int64_t warmup_lost = 0;         // warm-up datagrams that got no echo
+  int64_t timed_trips = 0;     // round trips in intervals without a fault
+  int64_t excluded_trips = 0;  // round trips in intervals cut out for a fault
+  int64_t fault_segments = 0;  // stretches of clean intervals the faults left (1: none cut)
+  int64_t warmup_lost = 0;     // warm-up datagrams that got no echo
+  int64_t warmup_trips = 0;    // the warm-up's round trips (EngineOptions::WarmupRule)
+  int64_t warmup_ns = 0;       // how long the warm-up took, by the reference (else the clock)
+  // Why the warm-up ended: "steady" (a window no faster than the one before), "out of time"
+  // (WarmupRule::max_time), "count" (a forced --warmup=N), "" where it did not end.
+  std::string warmup_end;
   int64_t receive_timeout_ns = 0;  // the timeout in force for the timed round trips
   std::string invalid_reason;      // why a run that ended without an error has no figure
+  // On a size's last record, why the sweep measured no more runs of it (SweepOptions::
+  // until_known): "precise", "groups", "out of time", "run limit", or "" (a fixed count).
+  std::string size_stop;
   bool valid() const { return timed_trips > 0; }
 
   // Averaged: (last reading - first reading) / timed round trips. Where faults cut

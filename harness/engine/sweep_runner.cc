@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/time/clock.h"
 #include "harness/engine/echo_session.h"
 #include "platform/cpu/cpu_affinity.h"
 #include "platform/stop_signal.h"
@@ -85,6 +86,80 @@ bool GiveUpOnSize(const SweepOptions& options, int run, std::vector<RunRecord>& 
 
 }  // namespace
 
+namespace {
+
+// Which sizes are still measured, why each stopped, and the in-order reporting of the
+// closed ones (SweepOptions::until_known, size_done).
+class SizeSchedule {
+ public:
+  SizeSchedule(const SweepOptions& options, const SizeDoneFunction& size_done)
+      : options_(options),
+        size_done_(size_done),
+        closed_(options.sizes.size(), false),
+        run_time_(options.sizes.size()),
+        start_(absl::Now()) {}
+
+  bool closed(size_t i) const { return closed_[i]; }
+  bool all_closed() const {
+    return std::find(closed_.begin(), closed_.end(), false) == closed_.end();
+  }
+
+  // Before measuring size i in round `run`: whether to measure it (else it is closed now,
+  // out of time).
+  bool ShouldMeasure(size_t i, int run, std::vector<RunRecord>& records) {
+    if (closed_[i]) return false;
+    if (run <= options_.runs || !options_.until_known) return true;
+    if (absl::Now() - start_ + run_time_[i] <= options_.until_known->max_time) return true;
+    Close(i, kStopOutOfTime, records);
+    return false;
+  }
+
+  // After measuring size i in round `run` (its records last), `seconds` long.
+  void Measured(size_t i, int run, absl::Duration took, std::vector<RunRecord>& records) {
+    run_time_[i] = took;
+    if (run < options_.runs) return;
+    if (!options_.until_known) {
+      Close(i, "", records);
+      return;
+    }
+    std::vector<const RunRecord*> mine;
+    int valid = 0;
+    for (const RunRecord& r : records) {
+      if (r.size_bytes != options_.sizes[i]) continue;
+      mine.push_back(&r);
+      valid += r.valid() ? 1 : 0;
+    }
+    std::string reason = options_.until_known->judge(mine);
+    if (reason.empty() && valid >= options_.until_known->max_runs) reason = kStopRunLimit;
+    if (reason.empty() && run >= 4 * options_.until_known->max_runs) reason = kStopRunLimit;
+    if (!reason.empty()) Close(i, reason, records);
+  }
+
+  // Closes size i with `reason` on its last record, and reports the closed sizes in order.
+  void Close(size_t i, const std::string& reason, std::vector<RunRecord>& records) {
+    closed_[i] = true;
+    for (auto r = records.rbegin(); r != records.rend(); ++r) {
+      if (r->size_bytes != options_.sizes[i]) continue;
+      r->size_stop = reason;
+      break;
+    }
+    while (reported_ < closed_.size() && closed_[reported_]) {
+      if (size_done_) size_done_(options_.sizes[reported_], records);
+      ++reported_;
+    }
+  }
+
+ private:
+  const SweepOptions& options_;
+  const SizeDoneFunction& size_done_;
+  std::vector<bool> closed_;
+  std::vector<absl::Duration> run_time_;  // each size's last run, for the budget
+  absl::Time start_;
+  size_t reported_ = 0;
+};
+
+}  // namespace
+
 SweepOutcome RunSweep(transport::Transport& transport, timing::Clock& clock,
                       timing::Clock* reference, const SweepOptions& options,
                       const ProgressFunction& progress, const SizeDoneFunction& size_done) {
@@ -113,30 +188,31 @@ SweepOutcome RunSweep(transport::Transport& transport, timing::Clock& clock,
   engine_options.receive_timeout = options.receive_timeout;
   RoundTripEngine engine(client, clock, reference, largest, engine_options);
   auto* tick = dynamic_cast<timing::TickClock*>(&clock);
-  const int total = options.runs * static_cast<int>(options.sizes.size());
-  outcome.records.reserve(total);
-  std::vector<size_t> given_up;  // sizes whose later runs are skipped (GiveUpOnSize)
-  for (int run = 1; run <= options.runs && outcome.status.ok(); ++run) {
-    for (size_t size : options.sizes) {
+  const int planned = options.runs * static_cast<int>(options.sizes.size());
+  SizeSchedule schedule(options, size_done);
+  for (int run = 1; outcome.status.ok() && !schedule.all_closed(); ++run) {
+    for (size_t i = 0; i < options.sizes.size(); ++i) {
       if (absl::Status stop = platform::CancelledIfStopRequested("between runs"); !stop.ok()) {
         outcome.status = stop;
         break;
       }
-      if (std::find(given_up.begin(), given_up.end(), size) != given_up.end()) {
-        if (size_done && run == options.runs) size_done(size, outcome.records);
-        continue;
-      }
+      if (!schedule.ShouldMeasure(i, run, outcome.records)) continue;
+      const absl::Time started = absl::Now();
+      const size_t size = options.sizes[i];
       MeasureWithRetries(engine, transport.name(), tick, options, size, run, outcome.records);
-      if (progress)
-        progress(static_cast<int>(outcome.records.size()), total, outcome.records.back());
+      const int done = static_cast<int>(outcome.records.size());
+      if (progress) progress(done, std::max(planned, done), outcome.records.back());
       if (!outcome.records.back().error.empty()) {
         outcome.status = absl::UnavailableError(absl::StrFormat("%s, size %d bytes, run %d: %s",
                                                                 transport.name(), size, run,
                                                                 outcome.records.back().error));
         break;
       }
-      if (GiveUpOnSize(options, run, outcome.records)) given_up.push_back(size);
-      if (size_done && run == options.runs) size_done(size, outcome.records);
+      if (GiveUpOnSize(options, run, outcome.records)) {
+        schedule.Close(i, "", outcome.records);
+        continue;
+      }
+      schedule.Measured(i, run, absl::Now() - started, outcome.records);
     }
   }
   absl::Status closed = session->Close();

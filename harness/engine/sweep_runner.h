@@ -13,6 +13,13 @@
 //     DataLoss after every other size was measured.
 //   * A stop signal ends the sweep after the current run (and the run itself within a
 //     second: harness/engine/round_trip_engine.h).
+//   * Run until known (SweepOptions::until_known set): after the first `runs` rounds,
+//     rounds of one more run of every size still open follow, until the judge closes each
+//     size (a reason: "precise", "groups", ...), it has max_runs valid runs ("run limit"),
+//     or the next run of it would end past max_time from the sweep's start ("out of
+//     time"); the reason is in its last record's size_stop. Without it, exactly `runs`.
+//   * size_done is called for the sizes in their order in `sizes`, each once, when it and
+//     every size before it are closed (a table printed as the sweep goes stays in order).
 // Not promised:
 //   * That retries succeed: a peer that loses every datagram loses them on every attempt.
 #ifndef HARNESS_ENGINE_SWEEP_RUNNER_H_
@@ -50,7 +57,20 @@ struct SweepOptions {
   // Runs of a size that lost a round trip are measured again, up to this many times
   // more (a lost trip is never timed: such a run has no averaged figure).
   int retries = 3;
+  // Run until known: whether a size's runs so far (all its records) are enough, and why
+  // ("" for not yet); max_runs and max_time bound what is added. Unset: exactly `runs`.
+  struct UntilKnown {
+    std::function<std::string(const std::vector<const RunRecord*>& size_records)> judge;
+    absl::Duration max_time = absl::Seconds(30);
+    int max_runs = 64;
+  };
+  std::optional<UntilKnown> until_known;
 };
+
+inline constexpr const char* kStopPrecise = "precise";
+inline constexpr const char* kStopGroups = "groups";
+inline constexpr const char* kStopOutOfTime = "out of time";
+inline constexpr const char* kStopRunLimit = "run limit";
 
 struct SweepOutcome {
   // Everything measured, also when the sweep failed, retried attempts included

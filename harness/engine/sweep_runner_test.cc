@@ -3,6 +3,10 @@
 
 #include <signal.h>
 
+#include <map>
+#include <string>
+#include <vector>
+
 #include "gtest/gtest.h"
 #include "platform/stop_signal.h"
 #include "timing/clocks/virtual_clock.h"
@@ -122,6 +126,63 @@ TEST(SweepRunnerTest, ASignalStopsTheSweepAfterTheCurrentRun) {
   signal(SIGTERM, SIG_DFL);
   EXPECT_EQ(outcome.status.code(), absl::StatusCode::kCancelled) << outcome.status;
   EXPECT_EQ(outcome.records.size(), 1u);
+}
+
+TEST(SweepRunnerTest, RunUntilKnownAddsRunsUntilTheJudgeClosesEachSizeAndReportsInOrder) {
+  SimulatedSweep sim({});
+  SweepOptions options = sim.Options();
+  options.sizes = {64, 1024, 256};
+  SweepOptions::UntilKnown until;
+  // 64 B is known after its 2 runs, 1024 B after 5 valid runs, 256 B never (run limit 7).
+  until.judge = [](const std::vector<const RunRecord*>& runs) -> std::string {
+    const size_t size = runs.front()->size_bytes;
+    if (size == 64) return kStopPrecise;
+    if (size == 1024 && runs.size() >= 5) return kStopGroups;
+    return "";
+  };
+  until.max_runs = 7;
+  until.max_time = absl::Hours(1);
+  options.until_known = until;
+  std::vector<size_t> done;
+  const SweepOutcome outcome =
+      RunSweep(sim.transport, sim.time, &sim.time, options, nullptr,
+               [&](size_t size, const std::vector<RunRecord>&) { done.push_back(size); });
+  ASSERT_TRUE(outcome.status.ok()) << outcome.status;
+  std::map<size_t, int> runs;
+  std::map<size_t, std::string> stop;
+  for (const RunRecord& r : outcome.records) {
+    ++runs[r.size_bytes];
+    if (!r.size_stop.empty()) stop[r.size_bytes] = r.size_stop;
+  }
+  EXPECT_EQ(runs[64], 2);
+  EXPECT_EQ(runs[1024], 5);
+  EXPECT_EQ(runs[256], 7);
+  EXPECT_EQ(stop[64], kStopPrecise);
+  EXPECT_EQ(stop[1024], kStopGroups);
+  EXPECT_EQ(stop[256], kStopRunLimit);
+  // Each size reported once, in the order of `sizes`, though 1024 B closed before 256 B.
+  EXPECT_EQ(done, (std::vector<size_t>{64, 1024, 256}));
+}
+
+TEST(SweepRunnerTest, RunUntilKnownStopsAddingRunsWhenTheTimeIsUp) {
+  SimulatedSweep sim({});
+  SweepOptions options = sim.Options();
+  SweepOptions::UntilKnown until;
+  until.judge = [](const std::vector<const RunRecord*>&) { return std::string(); };
+  until.max_time = absl::ZeroDuration();  // the first rounds are measured all the same
+  options.until_known = until;
+  const SweepOutcome outcome = sim.Run(options);
+  ASSERT_TRUE(outcome.status.ok()) << outcome.status;
+  ASSERT_EQ(outcome.records.size(), 4u);
+  EXPECT_EQ(outcome.records[2].size_stop, kStopOutOfTime);
+  EXPECT_EQ(outcome.records[3].size_stop, kStopOutOfTime);
+}
+
+TEST(SweepRunnerTest, WithoutRunUntilKnownTheCountIsExact) {
+  SimulatedSweep sim({});
+  const SweepOutcome outcome = sim.Run(sim.Options());
+  ASSERT_EQ(outcome.records.size(), 4u);
+  for (const RunRecord& r : outcome.records) EXPECT_EQ(r.size_stop, "");
 }
 
 }  // namespace

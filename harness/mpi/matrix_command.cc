@@ -144,7 +144,7 @@ void ServePair(const Plan& plan, int client) {
 
 // Round trips of one pair: the warm-up and the timed trips of every run.
 int64_t TripsPerPair(const Plan& plan) {
-  return plan.sweep.runs * (plan.sweep.engine.warmup + plan.sweep.engine.iterations);
+  return plan.sweep.runs * (MaxWarmupTrips(plan.sweep.engine, 1e6) + plan.sweep.engine.iterations);
 }
 
 // Every rank's host, on rank 0 (a collective: every rank calls it).

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "harness/page/sweep_plot.h"
+#include "harness/report/size_summary.h"
 #include "timing/stats/confidence.h"
 
 namespace tickbench::harness {
@@ -94,27 +95,6 @@ std::string StudyHeadline(const StudyCell& cell) {
   return absl::StrCat(name, ": ", SingleReadings(cell), "; ", Averaged(cell), Theory(cell), ".");
 }
 
-namespace {
-
-// `value` with its interval's half-width, for a headline: to the digits the interval
-// supports but at most about 4 significant ones, the ± only where the interval is the
-// coarser of the two.
-std::string WithHalfWidth(double value, double half) {
-  const double readable = 5e-4 * std::fabs(value);
-  if (half >= readable) return timing::FormatWithHalfWidth(value, half);
-  return timing::FormatRounded(value, readable);
-}
-
-// A size's lead figure, the mean over its valid runs, with its 95% interval across runs,
-// in `unit`.
-std::string LeadFigure(double mean, const SweepPlotExtras::Point& p, const char* unit) {
-  if (!p.has_interval) return absl::StrFormat("%.4g %s", mean, unit);
-  return absl::StrCat(WithHalfWidth(mean, 0.5 * (p.averaged_high_ns - p.averaged_low_ns)), " ",
-                      unit);
-}
-
-}  // namespace
-
 std::string SweepHeadline(const std::vector<RunRecord>& records, TableStyle style) {
   // The table's lead figure and interval: throughput in KB/s, else the averaged RTT in us.
   const bool throughput = style == TableStyle::kThroughput;
@@ -129,22 +109,24 @@ std::string SweepHeadline(const std::vector<RunRecord>& records, TableStyle styl
     if (r.valid()) trips_to_resolve = std::max(trips_to_resolve, r.round_trips_to_resolve);
   }
   for (const SweepPlotExtras::Point& p : extras.points) {
-    double sum = 0;
-    int n = 0;
-    bool size_unresolved = false;
+    std::vector<const RunRecord*> runs;
     for (const RunRecord& r : records) {
-      if (!r.valid() || r.size_bytes != static_cast<size_t>(p.size_bytes)) continue;
-      sum += throughput ? r.throughput_bytes_per_s / 1e3 : r.averaged_rtt_ns;
-      ++n;
-      size_unresolved = size_unresolved || r.averaged_unresolved;
+      if (r.size_bytes == static_cast<size_t>(p.size_bytes)) runs.push_back(&r);
     }
-    SweepPlotExtras::Point scaled = p;
-    scaled.averaged_low_ns *= scale;
-    scaled.averaged_high_ns *= scale;
-    figures.push_back(absl::StrFormat(
-        "%s at %.0f B", LeadFigure(sum / n * scale, scaled, throughput ? "KB/s" : "us"),
-        p.size_bytes));
-    if (size_unresolved) ++unresolved;
+    // The table's lead figure and interval (SizeSummary), in KB/s or us.
+    const SizeSummary s = SummarizeSize(runs);
+    timing::ConfidenceInterval ci = throughput ? s.throughput_bytes_per_s : s.averaged_rtt_ns;
+    const double to_unit = throughput ? 1e-3 : scale;
+    for (double* x : {&ci.estimate, &ci.low, &ci.high}) *x *= to_unit;
+    // For a headline at most about 4 significant digits: the ± only where the interval is
+    // the coarser of the two.
+    const double readable = 5e-4 * std::fabs(ci.estimate);
+    const std::string figure = ci.valid && ci.high - ci.estimate < readable
+                                   ? timing::FormatRounded(ci.estimate, readable)
+                                   : FigureWithInterval(ci, throughput ? 0 : s.quantum_ns * scale);
+    figures.push_back(
+        absl::StrFormat("%s %s at %.0f B", figure, throughput ? "KB/s" : "us", p.size_bytes));
+    if (s.unresolved) ++unresolved;
   }
   // Unresolved everywhere: the figures say nothing, and the headline says so alone.
   if (unresolved == static_cast<int>(extras.points.size())) {

@@ -111,7 +111,7 @@ TEST(SweepHeadlineTest, LeadsWithTheTablesLeadFigureAtTheFirstAndLastSize) {
   EXPECT_EQ(SweepHeadline(records, TableStyle::kRttMicros),
             "Averaged round trip from 20.010 ± 0.025 us at 32 B to 40.010 ± 0.025 us at 4096 B "
             "(timed over the whole loop; 95% intervals across runs).");
-  // The mean of the runs' throughputs, 2 x 32 bytes over 20.00, 20.01 and 20.02 us.
+  // 2 x 32 bytes over the pooled 20.01 us, as the RTT column reads.
   const std::string throughput = SweepHeadline(records, TableStyle::kThroughput);
   EXPECT_TRUE(absl::StartsWith(throughput, "Throughput from 3198.4 ± 4.0 KB/s at 32 B to "))
       << throughput;

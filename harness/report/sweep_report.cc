@@ -152,6 +152,26 @@ void WriteSizesJson(JsonWriter& json, const std::vector<SizeSummary>& sizes) {
     WriteIntervalJson(json, "throughput_bytes_per_s", s.throughput_bytes_per_s);
     json.BoolField("unresolved", s.unresolved);
     json.IntegerField("round_trips_to_resolve", s.round_trips_to_resolve);
+    // Run until known: the interval's relative half-width (f - 1) and why the runs ended.
+    json.NumberField("relative_half_width", s.relative_half_width);
+    json.StringField("stop", s.stop);
+    json.Key("groups");
+    json.BeginObject();
+    json.BoolField("tested", s.groups.tested);
+    json.BoolField("grouped", s.groups.grouped);
+    json.NumberField("p_value", s.groups.tested ? s.groups.p_value : std::nan(""));
+    json.NumberField("level", timing::kGroupsLevel);
+    for (const auto& [name, g] :
+         {std::pair{"low", s.groups.low}, std::pair{"high", s.groups.high}}) {
+      json.Key(name);
+      json.BeginObject();
+      json.IntegerField("runs", g.runs);
+      json.NumberField("mean_rtt_ns", g.runs > 0 ? g.mean : std::nan(""));
+      json.NumberField("min_rtt_ns", g.runs > 0 ? g.min : std::nan(""));
+      json.NumberField("max_rtt_ns", g.runs > 0 ? g.max : std::nan(""));
+      json.EndObject();
+    }
+    json.EndObject();
     json.EndObject();
   }
   json.EndArray();
@@ -166,6 +186,16 @@ void WriteRateJson(JsonWriter& json, const RateSummary& rate) {
   json.NumberField("ppm", rate.runs > 0 ? rate.ppm.estimate : std::nan(""));
   WriteIntervalJson(json, "ppm", rate.ppm);
   json.NumberField("quantization_bound_ppm", rate.bound_ppm);
+  json.EndObject();
+}
+
+// A run's "warmup": its round trips, how long, and why it ended (steady, out of time, count).
+void WriteWarmupJson(JsonWriter& json, const RunRecord& r) {
+  json.Key("warmup");
+  json.BeginObject();
+  json.IntegerField("round_trips", r.warmup_trips);
+  json.IntegerField("ns", r.warmup_ns);
+  json.StringField("ended", r.warmup_end);
   json.EndObject();
 }
 
@@ -288,6 +318,7 @@ std::string FormatJson(const RunContext& context, const std::vector<RunRecord>& 
     json.IntegerField("timed_trips", r.timed_trips);
     json.IntegerField("excluded_trips", r.excluded_trips);
     json.IntegerField("receive_timeout_ns", r.receive_timeout_ns);
+    WriteWarmupJson(json, r);
     // A figure nothing measured is NaN, written as null (harness/engine/no_figure.h).
     json.Key("averaged");
     json.BeginObject();

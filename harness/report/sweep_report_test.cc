@@ -88,18 +88,26 @@ TEST(SweepReportTest, ATimesIntervalIsClippedAtZeroInCsvAndJson) {
 
 TEST(SweepReportTest, TableAggregatesRunsPerSize) {
   const std::string table = FormatTable(TwoRuns(), TableStyle::kThroughput);
-  // Throughput 2048 B / 10 us = 204800 KB/s and / 20 us = 102400 KB/s: mean 153600, SD
-  // 72408, t(0.975, 1) = 12.706: half-width 650550, shown at two digits, the mean at the
-  // same place.
-  EXPECT_THAT(table, HasSubstr(" 150000 ± 650000 "));
+  // Round trips of 10 and 20 us: the pooled RTT 15 us, SD 7.07, t(0.975, 1) = 12.706, so
+  // f = exp(12.706 x 5 / 15) = 69 on the log scale; the throughput 2048 B / 15 us = 136533
+  // KB/s within the same factor, its digits from the shorter side (136533 - 136533 / 69).
+  // It was the mean of the runs' throughputs, 150000 ± 650000: an interval 4 times wider
+  // than its value, reaching below 0, for a figure that disagreed with the RTT column.
+  EXPECT_THAT(table, HasSubstr(" 140000 ×÷ 69 "));
   EXPECT_THAT(FormatTable(TwoRuns(), TableStyle::kThroughput, TableWidth::kWide),
-              HasSubstr("150000 ± 650000"));
+              HasSubstr("140000 ×÷ 69"));
   EXPECT_THAT(table, HasSubstr("KB/s"));
   const std::string rtt = FormatTable(TwoRuns(), TableStyle::kRttMillis, TableWidth::kWide);
-  EXPECT_THAT(rtt, HasSubstr("0.015 ± 0.064"));  // mean of 0.010 and 0.020 ms
+  EXPECT_THAT(rtt, HasSubstr("0.015 ×÷ 69"));  // 10 and 20 us pooled, in ms
   // Narrow: one unit, us for these 10 and 20 us round trips, whatever the style.
   const std::string narrow = FormatTable(TwoRuns(), TableStyle::kRttMillis);
-  EXPECT_THAT(narrow, HasSubstr("15 ± 64 "));
+  EXPECT_THAT(narrow, HasSubstr("15 ×÷ 69 "));
+  // A narrow interval is "± its longer side".
+  std::vector<RunRecord> close = TwoRuns();
+  close[1].averaged_rtt_ns = 10'100;
+  close[1].throughput_bytes_per_s = 2048 / 10.1e-6;
+  EXPECT_THAT(FormatTable(close, TableStyle::kRttMicros),
+              ::testing::ContainsRegex("10\\.0[0-9]* ± 0\\.[0-9]+ "));
 }
 
 TEST(SweepReportTest, UnresolvedFiguresAreMarkedWithTheRoundTripsThatWouldResolveThem) {
@@ -112,9 +120,9 @@ TEST(SweepReportTest, UnresolvedFiguresAreMarkedWithTheRoundTripsThatWouldResolv
   }
   const std::string table = FormatTable(records, TableStyle::kRttMicros);
   // The interval is not a point: the floor for 2 identical runs of one quantum.
-  EXPECT_THAT(table, ::testing::ContainsRegex("20 ± [0-9]+ \\?"));  // "?" after the interval
+  EXPECT_THAT(table, ::testing::ContainsRegex("20 ×÷ [0-9]+ \\?"));  // "?" after the interval
   EXPECT_THAT(FormatTable(records, TableStyle::kRttMicros, TableWidth::kWide),
-              ::testing::ContainsRegex("20 \\? +± [0-9]+"));  // --wide: as it was
+              ::testing::ContainsRegex("20 \\? +×÷ [0-9]+"));  // --wide: as it was
   // The note wrapped at 100 columns, its continuation indented.
   EXPECT_THAT(table, HasSubstr("1024 B: ? unresolved: T/N is over 10% of the RTT; N >= 100 T/d = "
                                "133334 round trips would resolve\n      it to 1%"));
@@ -193,14 +201,16 @@ TEST(SweepReportTest, EachSizeCarriesItsAveragedFiguresWithTheirIntervals) {
     r.throughput_bytes_per_s = 2000 / (r.averaged_rtt_ns * 1e-9);
     r.quantum_ns = 1;
   }
-  // t(0.975; 2 df) = 4.3027, standard error 100 / sqrt(3): half-width 248.4.
+  // t(0.975; 2 df) = 4.3027, standard error 100 / sqrt(3), on the log scale: f =
+  // exp(4.3027 x 57.735 / 10100) = 1.024901, 10100 / f = 9854.62 to 10100 f = 10351.49.
   const std::string json = FormatJson(RunContext{}, records, "sweep");
   EXPECT_THAT(json, HasSubstr(R"("sizes":[{"size_bytes":1000,"runs":3,"valid_runs":3,)"));
-  EXPECT_THAT(json, HasSubstr(R"("averaged_rtt_ns":10100,"averaged_rtt_ns_ci95":[9851.5)"));
+  EXPECT_THAT(json, HasSubstr(R"("averaged_rtt_ns":10100,"averaged_rtt_ns_ci95":[9854.6)"));
   EXPECT_THAT(json, HasSubstr(R"("throughput_bytes_per_s_ci95":[)"));
+  EXPECT_THAT(json, HasSubstr(R"("relative_half_width":0.0249)"));
   const std::string csv = FormatCsv(records);
-  EXPECT_THAT(csv, HasSubstr(",10100.000,9851.5"));
-  EXPECT_THAT(csv, HasSubstr(",10348.4"));
+  EXPECT_THAT(csv, HasSubstr(",10100.000,9854.6"));
+  EXPECT_THAT(csv, HasSubstr(",10351.4"));
 }
 
 TEST(SweepReportTest, ARunWithoutAFigureShowsWhatWasLostNeverANumber) {
@@ -378,7 +388,7 @@ TEST(SweepReportTest, NarrowTableInPartsIsTheWholeTable) {
   parts += FormatTableFooter(records, notes);
   EXPECT_EQ(parts, FormatTable(records, TableStyle::kRttMicros));
   EXPECT_THAT(parts, HasSubstr("averaged, ms"));
-  EXPECT_THAT(parts, HasSubstr("    15 ± 64 "));  // 10 and 20 ms: as the us figures were
+  EXPECT_THAT(parts, HasSubstr("    15 ×÷ 69 "));  // 10 and 20 ms: as the us figures were
 }
 
 // --wide: today's columns, the lead in its style's unit, and the prose wrapped.

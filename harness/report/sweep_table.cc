@@ -44,8 +44,8 @@ Scale ScaleOf(TableStyle style, TableWidth width, TimeUnit unit) {
 
 // One size's runs summed up for the table, figures in the Scale's units.
 struct TableRow {
-  timing::RunningStats lead_stats, mean, sd, p50, p99, zero, ref_rtt, ref_sd;
-  std::vector<double> lead_values, ref_values;
+  timing::RunningStats mean, sd, p50, p99, zero, ref_rtt, ref_sd;
+  std::vector<double> ref_values;
   double quantum = 0;       // the largest T/N of a run, in the lead figure's unit
   double time_quantum = 0;  // the same in the time unit: the per-iteration mean's grid
   double grid = 0;          // the largest T/batch of a run in the time unit: one reading's
@@ -55,6 +55,10 @@ struct TableRow {
   bool unresolved = false;
   std::string throughput_note;
   int64_t faults = 0, lost = 0, warmup_lost = 0, trips = 0, retried = 0, valid = 0;
+  // The size's pooled figure, interval and groups (SizeSummary): the lead column's, in
+  // the Scale's lead unit.
+  SizeSummary summary;
+  timing::ConfidenceInterval lead;
   // The widest 95% half-width of a run's per-iteration mean, p50 and p99 (0: none), which
   // their printed digits follow.
   double mean_half = 0, sd_half = 0, p50_half = 0, p99_half = 0;
@@ -78,8 +82,6 @@ std::string Digits(double value, int decimals, size_t width = 100) {
 void AddRun(const RunRecord& r, TableStyle style, const Scale& s, TableRow& row) {
   const double figure = style == TableStyle::kThroughput ? r.throughput_bytes_per_s / s.lead
                                                          : r.averaged_rtt_ns / s.lead;
-  row.lead_stats.Add(figure);
-  row.lead_values.push_back(figure);
   if (style != TableStyle::kThroughput) {
     row.quantum = std::max(row.quantum, r.quantum_ns / s.lead);
   } else if (r.averaged_rtt_ns > 0 && std::isfinite(figure)) {
@@ -114,8 +116,7 @@ void AddRun(const RunRecord& r, TableStyle style, const Scale& s, TableRow& row)
   }
 }
 
-TableRow SummarizeSize(const std::vector<const RunRecord*>& runs, TableStyle style,
-                       const Scale& s) {
+TableRow TableRowOf(const std::vector<const RunRecord*>& runs, TableStyle style, const Scale& s) {
   TableRow row;
   for (const RunRecord* r : runs) {
     row.faults += r->integrity.total() + r->warmup_lost + (r->error.empty() ? 0 : 1);
@@ -127,6 +128,10 @@ TableRow SummarizeSize(const std::vector<const RunRecord*>& runs, TableStyle sty
     ++row.valid;
     AddRun(*r, style, s, row);
   }
+  row.summary = harness::SummarizeSize(runs);
+  row.lead = style == TableStyle::kThroughput ? row.summary.throughput_bytes_per_s
+                                              : row.summary.averaged_rtt_ns;
+  for (double* x : {&row.lead.estimate, &row.lead.low, &row.lead.high}) *x /= s.lead;
   return row;
 }
 
@@ -151,6 +156,20 @@ double HalfOf(const timing::ConfidenceInterval& ci, int runs) {
   return runs > 1 && ci.valid && std::isfinite(ci.half_width()) ? ci.half_width() : 0;
 }
 
+// A log-scale interval's longer side (its upper), where it is one, else 0.
+double LeadHalf(const timing::ConfidenceInterval& ci) {
+  if (!ci.valid || !std::isfinite(ci.high) || !std::isfinite(ci.low)) return 0;
+  return std::max(ci.high - ci.estimate, ci.estimate - ci.low);
+}
+
+// The half-width the lead's digits follow: the longer side for "±", the shorter for "×÷"
+// (a figure known within a factor of 3 still has its first digit).
+double DigitsHalf(const timing::ConfidenceInterval& ci) {
+  const double half = LeadHalf(ci);
+  if (half > 0 && timing::IntervalFactor(ci) - 1 > kPlusMinusLimit) return ci.estimate - ci.low;
+  return half;
+}
+
 // The decimals this row's figures support (TableDigits).
 TableDigits RowDigits(const TableRow& row) {
   // The lead, the reference and the per-iteration mean are means over the runs' round
@@ -160,9 +179,7 @@ TableDigits RowDigits(const TableRow& row) {
   d.set = true;
   const int runs = static_cast<int>(row.valid);
   const double k = std::max(1, runs);
-  d.lead = timing::FigureDecimals(row.lead_stats.mean(),
-                                  HalfOf(AcrossRuns(row.lead_values, row.quantum), runs),
-                                  row.quantum / k);
+  d.lead = timing::FigureDecimals(row.lead.estimate, DigitsHalf(row.lead), row.quantum / k);
   d.mean = timing::FigureDecimals(row.mean.mean(), row.mean_half, row.time_quantum / k);
   d.sd = timing::FigureDecimals(row.sd.mean(), row.sd_half);
   d.p50 = timing::FigureDecimals(row.p50.mean(), row.p50_half, row.grid);
@@ -174,17 +191,28 @@ TableDigits RowDigits(const TableRow& row) {
   return d;
 }
 
-// The lead figure and its "± half-width" ("-" for one run) at the column's decimals; "?"
-// marks T/N above 10% of the RTT: after the figure (--wide, as it was), or after its
-// interval (`mark_after_interval`).
+// The lead figure and its interval at the column's decimals: "± half-width" (the longer
+// side) where the interval is within +-kPlusMinusLimit of the figure, else "×÷ f" (the
+// figure divided to multiplied by f, as a log-scale interval is), "-" for none. Marks after
+// the figure (--wide, as it was) or after its interval (`mark_after_interval`): "?" for T/N
+// above 10% of the RTT, "‡" for runs in two groups.
 std::pair<std::string, std::string> LeadCells(const TableRow& row, const TableDigits& d,
                                               bool mark_after_interval = false) {
-  const double half = HalfOf(AcrossRuns(row.lead_values, row.quantum), static_cast<int>(row.valid));
-  std::string lead = Digits(row.lead_stats.mean(), d.lead, kNarrow[0][2] - 2);
-  // The interval's cell holds "± " and, when unresolved, " ?" after the half-width.
-  const size_t room = kNarrow[0][3] - 2 - (row.unresolved && mark_after_interval ? 2 : 0);
-  std::string interval = half > 0 ? absl::StrCat("± ", Digits(half, d.lead, room)) : "-";
-  if (row.unresolved) (mark_after_interval ? interval : lead) += " ?";
+  const double half = LeadHalf(row.lead);
+  std::string lead = Digits(row.lead.estimate, d.lead, kNarrow[0][2] - 2);
+  std::string marks;
+  if (row.unresolved) marks += " ?";
+  if (row.summary.groups.grouped) marks += " ‡";
+  const size_t marks_columns =
+      2 * ((row.unresolved ? 1 : 0) + (row.summary.groups.grouped ? 1 : 0));
+  const size_t room = kNarrow[0][3] - 2 - (mark_after_interval ? marks_columns : 0);
+  std::string interval = "-";
+  if (half > 0 && timing::IntervalFactor(row.lead) - 1 > kPlusMinusLimit) {
+    interval = absl::StrCat("×÷ ", FactorText(timing::IntervalFactor(row.lead)));
+  } else if (half > 0) {
+    interval = absl::StrCat("± ", Digits(half, d.lead, room));
+  }
+  (mark_after_interval ? interval : lead) += marks;
   return {lead, interval};
 }
 
@@ -350,7 +378,7 @@ std::string FormatTableRow(const std::vector<RunRecord>& records, size_t size_by
   for (const RunRecord& r : records)
     if (r.size_bytes == size_bytes) runs.push_back(&r);
   const Scale s = ScaleOf(style, width, unit);
-  return TableLine(size_bytes, SummarizeSize(runs, style, s), style, width, digits, notes);
+  return TableLine(size_bytes, TableRowOf(runs, style, s), style, width, digits, notes);
 }
 
 std::string FormatTable(const std::vector<RunRecord>& records, TableStyle style, TableWidth width) {
@@ -362,7 +390,7 @@ std::string FormatTable(const std::vector<RunRecord>& records, TableStyle style,
   TableDigits digits;
   std::string text = FormatTableHeader(style, width, unit);
   for (const auto& [size, runs] : by_size) {
-    text += TableLine(size, SummarizeSize(runs, style, s), style, width, &digits, notes);
+    text += TableLine(size, TableRowOf(runs, style, s), style, width, &digits, notes);
   }
   return text + FormatTableFooter(records, notes, width);
 }
@@ -386,7 +414,7 @@ SweepTableCells FormatSweepTableCells(const std::vector<RunRecord>& records, Tab
   std::string notes;
   TableDigits digits;
   for (const auto& [size, runs] : by_size) {
-    const TableRow row = SummarizeSize(runs, style, s);
+    const TableRow row = TableRowOf(runs, style, s);
     // As the printed table: the columns' digits set from the first valid row, the notes.
     TableLine(size, row, style, TableWidth::kNarrow, &digits, notes);
     std::vector<std::string> cells;

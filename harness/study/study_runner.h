@@ -29,6 +29,9 @@ namespace tickbench::harness {
 
 // What RunStudy measures: its sizes, runs and round trips, and how the per-iteration pass
 // is paced.
+// The study's warm-up where --warmup does not give one.
+inline constexpr int64_t kStudyWarmup = 100;
+
 struct StudyOptions {
   std::vector<size_t> sizes;
   int runs = 4;

@@ -11,7 +11,8 @@ namespace tickbench::harness {
 const std::vector<HelpGroup>& HelpGroups() {
   static const std::vector<HelpGroup>* const groups = new std::vector<HelpGroup>{
       {"What to run",
-       {"experiment", "sizes", "iterations", "runs", "warmup", "batch", "retries", "seed", "pin"}},
+       {"experiment", "sizes", "iterations", "runs", "precision", "max_time", "warmup", "batch",
+        "retries", "seed", "pin"}},
       {"Clocks",
        {"clock", "clock_id", "tick_period", "tick_phase", "uniqtime", "reference_clock",
         "allow_variable_cycle_counter", "clocks", "dither", "gap", "list_clocks", "clock_info"}},
@@ -38,6 +39,8 @@ std::string HelpDefault(const std::string& flag) {
           {"sizes", "the experiment's"},
           {"iterations", "1000 (udp_rtt: 5000)"},
           {"runs", "4 (udp_rtt: 1)"},
+          {"warmup", "-1 (until steady)"},
+          {"precision", "2% without --runs and --iterations, else 0 (exact counts)"},
           {"clocks", "the study's clocks, listed below"},
           {"receive_timeout",
            "1s during the warm-up, then 1000 times the warm-up's median round trip, within "
