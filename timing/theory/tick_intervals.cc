@@ -75,14 +75,14 @@ ConfidenceInterval ClipSd(ConfidenceInterval ci) {
   return ci;
 }
 
-// The most the SD of `count` two-valued readings T apart, `above` of them on the upper
-// value, moves when one reading moves by a tick: the grid the SD of a group lies on.
+// The most the (population) SD of `count` two-valued readings T apart, `above` of them on
+// the upper value, moves when one reading moves by a tick: the grid the SD of a group lies on.
 double SdStep(int64_t above, int64_t count, double period_ns) {
   if (count < 2) return 0;
   auto sd = [&](int64_t k) {
     k = std::clamp<int64_t>(k, 0, count);
-    return period_ns * std::sqrt(static_cast<double>(k) * static_cast<double>(count - k) /
-                                 (static_cast<double>(count) * static_cast<double>(count - 1)));
+    return period_ns * std::sqrt(static_cast<double>(k) * static_cast<double>(count - k)) /
+           static_cast<double>(count);
   };
   return std::max(std::abs(sd(above + 1) - sd(above)), std::abs(sd(above) - sd(above - 1)));
 }
@@ -135,7 +135,10 @@ TickFigures ObserveTickFigures(absl::Span<const double> readings_ns, double peri
   const double count = static_cast<double>(readings_ns.size());
   o.share /= count;
   o.zero_share /= count;
-  o.sd_ns = stats.sd();
+  // The population SD (divisor N), like with like: the prediction and the truth are the SD
+  // of the readings' distribution, and a sample SD (N − 1) exceeds T/2, the most a tick can
+  // give, wherever about half the readings are n + 1 ticks.
+  o.sd_ns = stats.sd() * std::sqrt((count - 1) / count);
   return o;
 }
 

@@ -55,7 +55,8 @@ struct TickFigures {
 TickFigures PredictTickFigures(absl::Span<const double> true_ns, double period_ns, int64_t n,
                                double shift_ns = 0);
 
-// Observed from readings (ns, multiples of the period); the SD is the sample SD.
+// Observed from readings (ns, multiples of the period); the SD is the population SD (divisor
+// N), as the predicted one is: like is compared with like.
 TickFigures ObserveTickFigures(absl::Span<const double> readings_ns, double period_ns, int64_t n);
 
 struct TickFigureIntervals {

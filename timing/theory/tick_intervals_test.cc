@@ -42,7 +42,23 @@ TEST(TickIntervalsTest, ObservedFiguresCountTicks) {
   const TickFigures o = ObserveTickFigures(readings, kPeriod, 0);
   EXPECT_DOUBLE_EQ(o.share, 0.4);
   EXPECT_DOUBLE_EQ(o.zero_share, 0.6);
-  EXPECT_NEAR(o.sd_ns, kPeriod * std::sqrt(0.8), 1e-6);  // sample SD of 0, 0, 1, 0, 2
+  EXPECT_NEAR(o.sd_ns, kPeriod * 0.8, 1e-6);  // population SD of 0, 0, 1, 0, 2
+}
+
+// Like with like: the observed SD is a population SD, as the prediction is. Readings of 0
+// and 1 tick half and half (a round trip of T/2) have the SD T/2 that the theory predicts,
+// never above it (a sample SD, divisor N - 1, put it above T/2 and outside an interval as
+// narrow as such readings give: "DISAGREES" in every such cell).
+TEST(TickIntervalsTest, ObservedSdIsThePopulationSdAsPredicted) {
+  std::vector<double> readings;
+  for (int i = 0; i < 400; ++i) readings.push_back(i % 2 == 0 ? 0 : kPeriod);
+  const std::vector<double> truth(400, kPeriod / 2);
+  const std::vector<int64_t> groups = {100, 100, 100, 100};
+  EXPECT_DOUBLE_EQ(ObserveTickFigures(readings, kPeriod, 0).sd_ns, kPeriod / 2);
+  EXPECT_DOUBLE_EQ(PredictTickFigures(truth, kPeriod, 0).sd_ns, kPeriod / 2);
+  const TickFigureIntervals observed = ObservedTickIntervals(readings, groups, kPeriod, 0);
+  EXPECT_TRUE(observed.sd_ns.Contains(kPeriod / 2))
+      << observed.sd_ns.low << " " << observed.sd_ns.high;
 }
 
 TEST(TickIntervalsTest, GroupsAreTheRunsSplitToAtLeastFour) {

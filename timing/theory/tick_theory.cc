@@ -74,7 +74,9 @@ TickObservation ObserveTickReadings(absl::Span<const double> readings_ns,
   o.mean_ns = sum / count;
   double squares = 0;
   for (double r : readings_ns) squares += (r - o.mean_ns) * (r - o.mean_ns);
-  o.sd_ns = readings_ns.size() > 1 ? std::sqrt(squares / (count - 1)) : 0;
+  // The population SD (divisor N), as the prediction's: with n - 1 the figure sits above
+  // T/2 where half the readings are n + 1 ticks, beyond any SD a tick can give.
+  o.sd_ns = std::sqrt(squares / count);
   o.share_above_n = above / count;
   o.share_ci95 =
       ProportionInterval(static_cast<int64_t>(above), static_cast<int64_t>(readings_ns.size()));

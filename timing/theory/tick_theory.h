@@ -42,7 +42,7 @@ struct TickObservation {
   // phases), to hold against the predicted f; invalid without readings.
   ConfidenceInterval share_ci95;
   double mean_ns = 0;
-  double sd_ns = 0;
+  double sd_ns = 0;  // the population SD (divisor N), as the prediction's
 };
 
 // Measured readings (ns, multiples of the period) summarised against `prediction`.
