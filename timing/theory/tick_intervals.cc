@@ -214,13 +214,13 @@ TickFigureIntervals PredictedTickIntervals(absl::Span<const double> true_ns,
       ci->high = std::max(ci->high, value);
     }
   }
-  // Rare events only where the durations vary: the same durations in every group (a fixed
-  // d) predict exactly.
+  // Rare events only where the durations vary: the same durations throughout (a fixed d)
+  // predict exactly. Where they vary, a share whose groups all predict 0 is not known to be
+  // 0: durations that reach it may just not have come up (a zero share of 1.9e-4 at 25 ms
+  // with normal jitter of 5 ms, none below T in 1588 trips in one cell of eight).
   const int64_t count = static_cast<int64_t>(true_ns.size());
-  if (!AllEqual(shares)) {
+  if (!AllEqual(std::vector<double>(true_ns.begin(), true_ns.end()))) {
     out.share = WithRareEvents(out.share, pooled.share * count, count, confidence);
-  }
-  if (!AllEqual(zeros)) {
     out.zero_share = WithRareEvents(out.zero_share, pooled.zero_share * count, count, confidence);
   }
   out.share = ClipShare(out.share);

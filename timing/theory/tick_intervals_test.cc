@@ -130,5 +130,21 @@ TEST(TickIntervalsTest, PredictionHoldsTheReferenceResolutionAndTheGroupsSpread)
   EXPECT_TRUE(spread.sd_ns.Contains(kPeriod / 2)) << spread.sd_ns.low << " " << spread.sd_ns.high;
 }
 
+// Durations that vary but never fell below T in these trips predict a zero share of 0 in
+// every group; it is rare, not known to be 0: the interval holds the exact binomial bound of
+// none in 400. A fixed d predicts exactly.
+TEST(TickIntervalsTest, ARarePredictedShareThatDidNotComeUpIsNotAPoint) {
+  std::mt19937_64 random(7);
+  std::uniform_real_distribution<double> length(1.5 * kPeriod, 3.5 * kPeriod);
+  std::vector<double> varied;
+  for (int i = 0; i < 400; ++i) varied.push_back(length(random));
+  const std::vector<int64_t> groups = {100, 100, 100, 100};
+  const TickFigureIntervals rare = PredictedTickIntervals(varied, groups, kPeriod, 2, 0);
+  EXPECT_EQ(rare.zero_share.estimate, 0);
+  EXPECT_NEAR(rare.zero_share.high, 1 - std::pow(0.025, 1.0 / 400), 1e-6);
+  const std::vector<double> fixed(400, 2.5 * kPeriod);
+  EXPECT_EQ(PredictedTickIntervals(fixed, groups, kPeriod, 2, 0).zero_share.high, 0);
+}
+
 }  // namespace
 }  // namespace tickbench::timing
