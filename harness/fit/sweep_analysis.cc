@@ -84,10 +84,15 @@ void JudgeDetectedSteps(const analysis::Sweep& sweep, const analysis::ModelFitOp
 
 std::string FormatFittedCost(const analysis::FamilyFit& family, size_t i) {
   const double se = family.cost_stderrs[i];
+  // The noise's interval, widened by what rounding the inputs to their printed resolution
+  // can move the cost (analysis::FamilyFit::cost_rounding_bounds).
+  const double rounding =
+      i < family.cost_rounding_bounds.size() && se > 0 ? family.cost_rounding_bounds[i] : 0;
   const double half_width = family.cost_degrees_of_freedom > 0
                                 ? timing::StudentTQuantile((1 + timing::kConfidence95) / 2,
                                                            family.cost_degrees_of_freedom) *
-                                      se
+                                          se +
+                                      rounding
                                 : std::numeric_limits<double>::quiet_NaN();
   if (!(half_width > 0) || !std::isfinite(half_width)) {  // fixed at 0, or no interval
     return absl::StrFormat("%s %.4g", family.cost_names[i], family.costs[i]);
