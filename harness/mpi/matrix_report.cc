@@ -96,7 +96,8 @@ MatrixCell CellFromRuns(const std::vector<RunRecord>& records, const absl::Statu
   cell.status = PairStatus::kMeasured;
   cell.p50_ns /= rtts.size();
   cell.p99_ns /= rtts.size();
-  const timing::ConfidenceInterval interval = timing::AcrossRunsInterval(rtts);
+  // A round trip takes time: its interval on the log scale, never below 0.
+  const timing::ConfidenceInterval interval = timing::OnLogScale(timing::AcrossRunsInterval(rtts));
   cell.rtt_ns = interval.estimate;
   // One valid run has no interval across runs: its figure stands alone, low = high.
   cell.rtt_low_ns = interval.valid ? interval.low : interval.estimate;
