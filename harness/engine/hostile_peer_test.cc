@@ -158,7 +158,7 @@ TEST(HostilePeerTest, OnDatagramsAWrongEchoIsCountedAndTheRunGoesOn) {
       absl::StatusOr<size_t> got = server.ReceiveDatagram(absl::MakeSpan(datagram));
       if (!got.ok()) return;
       if (transport::ParseControlFrame(absl::MakeSpan(datagram.data(), *got))) continue;
-      if (*got == 1) return;  // the test's own end
+      if (*got == 1) return;                 // the test's own end
       if (i == 30) datagram[*got - 1] ^= 1;  // one corrupted echo
       if (!server.Send(absl::MakeConstSpan(datagram.data(), *got)).ok()) return;
     }

@@ -58,27 +58,27 @@ TEST_P(WholeMessageDeadlineTest, APeerDrippingItsMessageEndsTheReceive) {
   const absl::Duration took = absl::Now() - start;
   stop = true;
   dripper.join();
-  EXPECT_EQ(received.code(), absl::StatusCode::kDeadlineExceeded) << CaseName(c) << ": " << received;
+  EXPECT_EQ(received.code(), absl::StatusCode::kDeadlineExceeded)
+      << CaseName(c) << ": " << received;
   // Wide bound: the promise is under 2 timeouts plus a tick; the drip takes 9.6.
   EXPECT_LT(took, c.timeout * 8) << CaseName(c);
   EXPECT_GE(took, c.timeout) << CaseName(c);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    StreamTransports, WholeMessageDeadlineTest,
-    ::testing::Values(DripCase{"tcp", absl::Milliseconds(100), false},
-                      DripCase{"tcp", absl::Milliseconds(10), false},
-                      DripCase{"tcp", absl::Milliseconds(100), true},
-                      DripCase{"unix_stream", absl::Milliseconds(100), false},
-                      DripCase{"unix_stream", absl::Milliseconds(10), false},
-                      DripCase{"pipe", absl::Milliseconds(100), false},
-                      DripCase{"pipe", absl::Milliseconds(10), false},
-                      DripCase{"pipe", absl::Milliseconds(100), true}),
-    [](const ::testing::TestParamInfo<DripCase>& info) {
-      return absl::StrCat(info.param.transport, "_",
-                          absl::ToInt64Milliseconds(info.param.timeout), "ms",
-                          info.param.busy_poll ? "_busy_poll" : "");
-    });
+INSTANTIATE_TEST_SUITE_P(StreamTransports, WholeMessageDeadlineTest,
+                         ::testing::Values(DripCase{"tcp", absl::Milliseconds(100), false},
+                                           DripCase{"tcp", absl::Milliseconds(10), false},
+                                           DripCase{"tcp", absl::Milliseconds(100), true},
+                                           DripCase{"unix_stream", absl::Milliseconds(100), false},
+                                           DripCase{"unix_stream", absl::Milliseconds(10), false},
+                                           DripCase{"pipe", absl::Milliseconds(100), false},
+                                           DripCase{"pipe", absl::Milliseconds(10), false},
+                                           DripCase{"pipe", absl::Milliseconds(100), true}),
+                         [](const ::testing::TestParamInfo<DripCase>& info) {
+                           return absl::StrCat(info.param.transport, "_",
+                                               absl::ToInt64Milliseconds(info.param.timeout), "ms",
+                                               info.param.busy_poll ? "_busy_poll" : "");
+                         });
 
 }  // namespace
 }  // namespace tickbench::transport
