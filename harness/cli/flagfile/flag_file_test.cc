@@ -37,9 +37,9 @@ std::string Refusal(const std::vector<std::string>& args) {
 TEST(FlagFileTest, ItsFlagsTakeItsPlaceCommentsAndBlankLinesSkipped) {
   const std::string a = FileWith("a.flags", "# sizes\n  --sizes=64,128  \n\n--runs=2\n");
   const std::string b = FileWith("b.flags", "--quiet");
-  const absl::StatusOr<std::vector<std::string>> out = ExpandFlagFiles(
-      {"--transport=sim", absl::StrCat("--flagfile=", a, ",", b), "--format=json", "--flagfile", a,
-       "--", "--flagfile=kept"});
+  const absl::StatusOr<std::vector<std::string>> out =
+      ExpandFlagFiles({"--transport=sim", absl::StrCat("--flagfile=", a, ",", b), "--format=json",
+                       "--flagfile", a, "--", "--flagfile=kept"});
   ASSERT_TRUE(out.ok()) << out.status();
   EXPECT_EQ(*out, (std::vector<std::string>{"--transport=sim", "--sizes=64,128", "--runs=2",
                                             "--quiet", "--format=json", "--sizes=64,128",
@@ -77,8 +77,8 @@ TEST(FlagFileTest, ControlBytesAndLinesThatAreNotFlagsAreRefusedEscaped) {
   EXPECT_FALSE(absl::StrContains(message, "\x1b")) << message;
   EXPECT_TRUE(absl::StrContains(Refusal({"--flagfile=" + FileWith("word.flags", "sizes=64\n")}),
                                 "line 1: not a flag"));
-  EXPECT_TRUE(absl::StrContains(Refusal({"--flagfile=" + FileWith("dash.flags", "--\n")}),
-                                "not a flag"));
+  EXPECT_TRUE(
+      absl::StrContains(Refusal({"--flagfile=" + FileWith("dash.flags", "--\n")}), "not a flag"));
   EXPECT_TRUE(absl::StrContains(Refusal({"--flagfile=\x1b]0;x\x07"}), "\\x1b]0;x\\x07"));
 }
 
