@@ -50,6 +50,15 @@ std::string CsvCell(absl::string_view s) {
   return absl::StrCat("\"", absl::StrReplaceAll(s, {{"\"", "\"\""}}), "\"");
 }
 
+// "64,128,... (N more)": at most the first 20 sizes, so that a mismatch of thousands of sizes
+// is one short line.
+std::string SomeSizes(const std::vector<int64_t>& sizes) {
+  constexpr size_t kShown = 20;
+  if (sizes.size() <= kShown) return absl::StrJoin(sizes, ",");
+  return absl::StrCat(absl::StrJoin(sizes.begin(), sizes.begin() + kShown, ","), ",... (",
+                      sizes.size() - kShown, " more)");
+}
+
 // Why two files cannot be compared (their transports or their sizes differ); OK otherwise.
 absl::Status CheckComparable(const SweepFile& a, absl::string_view a_name, const SweepFile& b,
                              absl::string_view b_name) {
@@ -66,9 +75,9 @@ absl::Status CheckComparable(const SweepFile& a, absl::string_view a_name, const
   if (!only_a.empty() || !only_b.empty()) {
     std::string message = "the sizes differ:";
     if (!only_a.empty())
-      absl::StrAppend(&message, " only in ", a_name, ": ", absl::StrJoin(only_a, ","), ";");
+      absl::StrAppend(&message, " only in ", a_name, ": ", SomeSizes(only_a), ";");
     if (!only_b.empty())
-      absl::StrAppend(&message, " only in ", b_name, ": ", absl::StrJoin(only_b, ","), ";");
+      absl::StrAppend(&message, " only in ", b_name, ": ", SomeSizes(only_b), ";");
     message.pop_back();
     return absl::InvalidArgumentError(message);
   }
@@ -115,7 +124,18 @@ constexpr char kAsAveraged[] = "as averaged: each run's per-iteration mean is it
 struct Column {
   std::string header;
   std::vector<std::string> cells;
+  // The widest cell or header: set by AlignColumns once the cells are final.
+  size_t width = 0;
 };
+
+// Sets each column's width, once for the whole table (not once per line: a table of 10,000
+// rows would otherwise measure 10^8 cells).
+void AlignColumns(std::vector<Column>& columns) {
+  for (Column& column : columns) {
+    column.width = column.header.size();
+    for (const std::string& cell : column.cells) column.width = std::max(column.width, cell.size());
+  }
+}
 
 // A column of figures in us (ns / 1e3), "-" where a file has no valid run.
 Column FigureColumn(const std::string& header, const std::vector<Figure>& figures) {
@@ -160,8 +180,7 @@ std::string AlignedLine(const std::vector<Column>& columns,
                         const std::function<std::string(const Column&)>& text) {
   std::string l;
   for (const Column& column : columns) {
-    size_t width = column.header.size();
-    for (const std::string& cell : column.cells) width = std::max(width, cell.size());
+    const size_t width = column.width;
     const bool left = absl::StrContains(column.header, "B/A");
     const std::string t = text(column);
     absl::StrAppend(&l, l.empty() ? "" : "  ",
@@ -214,6 +233,7 @@ std::string CompareTable(const SweepFile& a, absl::string_view a_name, const Swe
       for (size_t c = columns.size() - 4; c < columns.size(); ++c) columns[c].cells[i] = "=";
     }
   }
+  AlignColumns(columns);
   absl::StrAppend(&out, "\n", AlignedLine(columns, [](const Column& c) { return c.header; }));
   for (size_t i = 0; i < rows.size(); ++i) {
     absl::StrAppend(&out, AlignedLine(columns, [i](const Column& c) { return c.cells[i]; }));
@@ -347,6 +367,9 @@ int RunCompareCommand(const CommandLine& command_line, const ReportStreams& stre
     const std::string resolved = ResolveUserPath(names[i]);
     shown[i] = absl::CHexEscape(resolved);
     absl::StatusOr<std::string> text = platform::ReadUserFile(resolved);
+    if (const int stopped = ExitIfStopped("while --compare read its files"); stopped >= 0) {
+      return stopped;
+    }
     if (!text.ok()) {
       return Usage(absl::InvalidArgumentError(
           absl::StrCat("--compare: cannot read ", shown[i], ": ", text.status().message())));
@@ -355,6 +378,10 @@ int RunCompareCommand(const CommandLine& command_line, const ReportStreams& stre
   }
   absl::StatusOr<std::string> report =
       CompareSweepJson(texts[0], shown[0], texts[1], shown[1], *format);
+  // A stop while the files were parsed or compared: nothing is printed, no half a table.
+  if (const int stopped = ExitIfStopped("while --compare read its files"); stopped >= 0) {
+    return stopped;
+  }
   if (!report.ok()) return Usage(WithFlag("compare", report.status()));
   streams.out(*report);
   return kExitOk;

@@ -323,5 +323,44 @@ TEST(CompareSweepJson, RefusesASchemaVersionItDoesNotKnow) {
                          kSchemaVersion, ")"));
 }
 
+// Issue 46, case 8: a single run without averaged.quantum_ns had no interval, so its figure
+// became 0 and the ratio "no figure"; its figure is its value.
+TEST(CompareSweepJson, ASingleRunWithoutAQuantumKeepsItsFigure) {
+  const std::string a = With(SweepJson("sim", {64}, {{1000}}), ",\"quantum_ns\":0.005", "");
+  const std::string b = With(SweepJson("sim", {64}, {{1100}}), ",\"quantum_ns\":0.005", "");
+  const absl::StatusOr<std::string> json = CompareSweepJson(a, "a", b, "b", OutputFormat::kJson);
+  ASSERT_TRUE(json.ok()) << json.status();
+  EXPECT_TRUE(absl::StrContains(*json, "\"a_ns\":1000,\"b_ns\":1100,\"valid\":true,\"ratio\":1.1,"))
+      << *json;
+  EXPECT_FALSE(absl::StrContains(*json, "no figure")) << *json;
+}
+
+// Issue 46, case 8: a size mismatch listed every size (300,000 sizes: one 2 MB line); more
+// than 10,000 sizes is refused.
+TEST(CompareSweepJson, ASizeMismatchIsOneShortLineAndTooManySizesAreRefused) {
+  std::vector<int> sizes_a, sizes_b;
+  std::vector<std::vector<double>> values;
+  for (int i = 1; i <= 5000; ++i) {
+    sizes_a.push_back(2 * i);
+    sizes_b.push_back(2 * i + 1);
+    values.push_back({1000});
+  }
+  absl::StatusOr<std::string> out =
+      CompareSweepJson(SweepJson("sim", sizes_a, values), "a", SweepJson("sim", sizes_b, values),
+                       "b", OutputFormat::kTable);
+  ASSERT_FALSE(out.ok());
+  EXPECT_LT(out.status().message().size(), 400u) << out.status();
+  EXPECT_TRUE(absl::StrContains(out.status().message(), ",40,... (4980 more); only in b: 3,5,"))
+      << out.status();
+  std::vector<int> many;
+  for (int i = 1; i <= 10001; ++i) many.push_back(i);
+  values.resize(many.size(), {1000});
+  out = CompareSweepJson(SweepJson("sim", many, values), "a", SweepJson("sim", many, values), "b",
+                         OutputFormat::kTable);
+  ASSERT_FALSE(out.ok());
+  EXPECT_TRUE(absl::StrContains(out.status().message(), "a: results[10000]: more than 10000 sizes"))
+      << out.status();
+}
+
 }  // namespace
 }  // namespace tickbench::harness
