@@ -66,8 +66,8 @@ Script PeerSends(absl::Span<const uint8_t> ops, size_t size) {
 }
 
 // `whole_echoes`: how many messages' worth of bytes the peer sent; each timed trip read one.
-void CheckRecord(const harness::RunRecord& r, const harness::EngineOptions& options,
-                 bool stream, int64_t whole_echoes) {
+void CheckRecord(const harness::RunRecord& r, const harness::EngineOptions& options, bool stream,
+                 int64_t whole_echoes) {
   FuzzCheck(r.completed <= options.iterations, "completed <= iterations");
   FuzzCheck(r.timed_trips + r.excluded_trips <= r.completed, "timed + excluded <= completed");
   FuzzCheck(r.timed_trips <= whole_echoes, "no more trips timed than echoes' bytes sent");
