@@ -29,22 +29,6 @@
 namespace tickbench::harness {
 namespace {
 
-std::string JsonString(absl::string_view s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    const unsigned char u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (u < 0x20 || u == 0x7f) {  // no control byte, DEL too, reaches a terminal
-      absl::StrAppendFormat(&out, "\\u%04x", u);
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
-
 std::string CsvCell(absl::string_view s) {
   if (s.find_first_of(",\"\n") == absl::string_view::npos) return std::string(s);
   return absl::StrCat("\"", absl::StrReplaceAll(s, {{"\"", "\"\""}}), "\"");
@@ -293,15 +277,15 @@ std::string CompareJson(absl::string_view a_name, absl::string_view b_name,
         !as_averaged.has_value() ? ""
         : *as_averaged           ? "\"as_averaged\":true,"
                                  : "\"as_averaged\":false,",
-        JsonString(as_averaged.value_or(false) ? kAsAveraged : Verdict(r)));
+        JsonQuote(as_averaged.value_or(false) ? kAsAveraged : Verdict(r)));
   };
   std::string out;
   // The provenance every tickbench JSON opens with (as run_context's WriteProvenanceJson).
   absl::StrAppend(&out, "{\"schema_version\":", kSchemaVersion,
-                  ",\"tickbench_version\":", JsonString(TickbenchVersion()),
-                  ",\"mode\":\"compare\",\"a\":", JsonString(a_name), ",\"b\":", JsonString(b_name),
-                  ",\"transport\":", JsonString(transport),
-                  ",\"confidence\":0.95,\"method\":", JsonString(kCompareMethod), ",\"sizes\":[");
+                  ",\"tickbench_version\":", JsonQuote(TickbenchVersion()),
+                  ",\"mode\":\"compare\",\"a\":", JsonQuote(a_name), ",\"b\":", JsonQuote(b_name),
+                  ",\"transport\":", JsonQuote(transport),
+                  ",\"confidence\":0.95,\"method\":", JsonQuote(kCompareMethod), ",\"sizes\":[");
   for (size_t i = 0; i < rows.size(); ++i) {
     const CompareRow& row = rows[i];
     absl::StrAppend(&out, i > 0 ? "," : "", "{\"size_bytes\":", row.size, ",\"averaged\":",

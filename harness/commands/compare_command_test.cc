@@ -270,6 +270,17 @@ TEST(CompareSweepJson, JsonEscapesEveryControlByteOfANameDelToo) {
   EXPECT_FALSE(absl::StrContains(*json, "\x7f")) << *json;
 }
 
+// The file's strings are written as every JSON string is (JsonQuote): a C1 control and a
+// bidirectional override read from a file are escaped, never written raw.
+TEST(CompareSweepJson, JsonEscapesAC1ControlAndABidiOverrideOfAName) {
+  const std::string a = SweepJson("s\\u009b\\u202e", {64}, {{1000, 1010}});
+  absl::StatusOr<std::string> json = CompareSweepJson(a, "a", a, "b", OutputFormat::kJson);
+  ASSERT_TRUE(json.ok()) << json.status();
+  EXPECT_TRUE(absl::StrContains(*json, "\"transport\":\"s\\u009b\\u202e\"")) << *json;
+  EXPECT_FALSE(absl::StrContains(*json, "\xc2\x9b")) << *json;
+  EXPECT_FALSE(absl::StrContains(*json, "\xe2\x80\xae")) << *json;
+}
+
 TEST(CompareSweepJson, RefusesADurationThatIsNotAFiniteNumberOfNanosecondsNamingIt) {
   const std::string good = SweepJson("sim", {64}, {{1000, 1010}});
   const std::string range = ": a duration is 0 or a magnitude from 1e-20 to 1e+20 ns";
