@@ -17,6 +17,7 @@
 #include "fuzz/compare_fuzz.h"
 #include "fuzz/control_frame_fuzz.h"
 #include "fuzz/csv_reader_fuzz.h"
+#include "fuzz/echo_stream_fuzz.h"
 #include "fuzz/remote_control_fuzz.h"
 #include "fuzz/size_list_fuzz.h"
 #include "gtest/gtest.h"
@@ -33,9 +34,10 @@ struct FuzzTarget {
 
 // One line per fuzzer in fuzz/BUILD.bazel, each with a corpus.
 constexpr FuzzTarget kTargets[] = {
-    {"size_list_fuzzer", &FuzzSizeList},   {"control_frame_fuzzer", &FuzzControlFrame},
-    {"csv_reader_fuzzer", &FuzzCsvReader}, {"remote_control_fuzzer", &FuzzRemoteControl},
-    {"analyze_fuzzer", &FuzzAnalyze},      {"compare_fuzzer", &FuzzCompare},
+    {"size_list_fuzzer", &FuzzSizeList},     {"control_frame_fuzzer", &FuzzControlFrame},
+    {"csv_reader_fuzzer", &FuzzCsvReader},   {"remote_control_fuzzer", &FuzzRemoteControl},
+    {"analyze_fuzzer", &FuzzAnalyze},        {"compare_fuzzer", &FuzzCompare},
+    {"echo_stream_fuzzer", &FuzzEchoStream},
 };
 
 // The corpus as the test's runfiles hold it (the `data` of this test).

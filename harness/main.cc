@@ -23,9 +23,10 @@ int main(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);
   const ParsedCommandLine parsed = ParseCommandLine(argc, argv);
   if (!parsed.positional.empty()) {
-    return Usage(absl::InvalidArgumentError(
+    return ExitAfterStandardStreams(Usage(absl::InvalidArgumentError(
         absl::StrCat("unexpected argument '", absl::CHexEscape(parsed.positional[0]),
-                     "'; flags take the form --name=value (see --help)")));
+                     "'; flags take the form --name=value (see --help)"))));
   }
-  return Dispatch(parsed.flags, DefaultCommands(), StandardStreams());
+  // Every write to standard output or error is checked: a failed one ends in exit 1.
+  return ExitAfterStandardStreams(Dispatch(parsed.flags, DefaultCommands(), StandardStreams()));
 }

@@ -21,6 +21,7 @@ fuzzers=(
   remote_control_fuzzer
   analyze_fuzzer
   compare_fuzzer
+  echo_stream_fuzzer
 )
 
 seconds=${1:-30}

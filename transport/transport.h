@@ -12,6 +12,14 @@
 //   * With a receive timeout set, Receive() returns DeadlineExceeded instead of waiting
 //     longer; a peer that has gone (EOF, reset) gives Unavailable. A datagram transport
 //     often cannot tell that its peer has gone: then the timeout is the only way out.
+//   * The timeout bounds the whole message, not each read: a stream peer that drips its
+//     message a byte at a time, each byte within the timeout, still ends the receive in
+//     DeadlineExceeded, within twice the timeout (plus a read watchdog's tick period) of
+//     its start. The rule, chosen so that a message whole at the first read costs no
+//     clock read: a bound that needs no clock (a read watchdog's ticks, read_watchdog.h)
+//     runs from the receive's start; a bound kept by the kernel per read (SO_RCVTIMEO) or
+//     by ppoll() bounds the wait for the first bytes, and the clock, read once when a read
+//     returns part of a message (or a wait begins), makes the rest due a timeout later.
 // What is NOT promised:
 //   * Endpoints are not thread-safe; each one has one user.
 //   * Datagram transports do not retransmit: a lost datagram is a timeout.

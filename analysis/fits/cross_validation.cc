@@ -75,7 +75,7 @@ struct Sums {
 };
 
 // One fold: the sizes i with i mod folds == fold left out, predicted from the rest.
-void RunFold(const Sweep& sweep, ModelFamily family, const ModelFitOptions& options, int folds,
+void RunFold(const Sweep& sweep, ModelFamily family, const FoldOptions& options_for, int folds,
              int fold, Sums& sums) {
   Sweep kept;
   kept.value_name = sweep.value_name;
@@ -93,6 +93,8 @@ void RunFold(const Sweep& sweep, ModelFamily family, const ModelFitOptions& opti
     sums.interpolation.Add(Interpolate(kept_sizes, kept_means, sweep.points[i].size_bytes),
                            PointMean(sweep.points[i]));
   }
+  ModelFitOptions options = options_for(kept);
+  options.fine_ranges = false;  // the folds predict; their ranges are not read
   const absl::StatusOr<ModelComparison> fits = FitBufferModels(kept, options);
   const FamilyFit* chosen = fits.ok() ? &fits->families[static_cast<int>(family)] : nullptr;
   if (!fits.ok() || !chosen->fitted) {
@@ -103,12 +105,13 @@ void RunFold(const Sweep& sweep, ModelFamily family, const ModelFitOptions& opti
       return;
     }
   }
-  sums.kept_family += fits->best == family;
+  const FamilyFit& choice = VerdictChoice(*fits);
+  sums.kept_family += choice.model.family == family;
   for (size_t i : left_out) {
     const double size = sweep.points[i].size_bytes;
     const double observed = PointMean(sweep.points[i]);
     if (chosen->fitted) sums.explanation.Add(Predict(*chosen, size), observed);
-    sums.procedure.Add(Predict(fits->best_fit(), size), observed);
+    sums.procedure.Add(Predict(choice, size), observed);
     sums.line.Add(Predict(fits->families[static_cast<int>(ModelFamily::kLinear)], size), observed);
   }
 }
@@ -122,8 +125,21 @@ std::string Percent(double fraction) {
 
 }  // namespace
 
+const FamilyFit& VerdictChoice(const ModelComparison& fits) {
+  return fits.beats_line && fits.best != ModelFamily::kLinear
+             ? fits.best_fit()
+             : fits.families[static_cast<int>(ModelFamily::kLinear)];
+}
+
 absl::StatusOr<CrossValidation> CrossValidate(const Sweep& sweep, ModelFamily family,
                                               const ModelFitOptions& options, int max_folds) {
+  return CrossValidateWholeChoice(
+      sweep, family, [&options](const Sweep&) { return options; }, max_folds);
+}
+
+absl::StatusOr<CrossValidation> CrossValidateWholeChoice(const Sweep& sweep, ModelFamily family,
+                                                         const FoldOptions& options_for,
+                                                         int max_folds) {
   if (absl::Status valid = ValidateSweep(sweep); !valid.ok()) return valid;
   const int n = static_cast<int>(sweep.points.size());
   if (n < 8) {
@@ -136,9 +152,9 @@ absl::StatusOr<CrossValidation> CrossValidate(const Sweep& sweep, ModelFamily fa
   cv.leave_one_out = n <= max_folds;
   cv.folds = cv.leave_one_out ? n : max_folds;
   Sums sums;
-  ModelFitOptions refit = options;
-  refit.fine_ranges = false;  // the folds predict; their ranges are not read
-  for (int fold = 0; fold < cv.folds; ++fold) RunFold(sweep, family, refit, cv.folds, fold, sums);
+  for (int fold = 0; fold < cv.folds; ++fold) {
+    RunFold(sweep, family, options_for, cv.folds, fold, sums);
+  }
   cv.explanation = sums.explanation.Result();
   cv.procedure = sums.procedure.Result();
   cv.procedure_kept_family = sums.kept_family;

@@ -20,12 +20,19 @@
 //  * Errors are relative to the left-out size's mean (sizes whose mean is 0 count in `rms`,
 //    not in `rms_relative`); a fold whose refit fails (fewer than 7 sizes left) predicts
 //    nothing and is counted in `failed_folds`.
-// Not promised: independence of the folds' errors (they share the data), nor that the
-// step detector's cut positions and system sizes (options.segmentations, extra_sizes)
-// were found without the left-out size: the caller's options are kept as they are.
+//  * Every choice made from the data is made again without the left-out sizes: with a
+//    FoldOptions, each fold's options (the step detector's cut positions and step sizes,
+//    options.segmentations and extra_sizes) come from the kept sizes alone; the rerun
+//    ranking's choice is its verdict's: its best family where that beats the line by the
+//    verdict's margin, else the straight line (`procedure_kept_family` counts the folds whose
+//    verdict chose `family`).
+// Not promised: independence of the folds' errors (they share the data); with fixed options
+// (the overload without FoldOptions) that options made from the data did not see the
+// left-out size.
 #ifndef ANALYSIS_CROSS_VALIDATION_H_
 #define ANALYSIS_CROSS_VALIDATION_H_
 
+#include <functional>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -64,6 +71,16 @@ inline constexpr int kDefaultMaxFolds = 20;
 absl::StatusOr<CrossValidation> CrossValidate(const Sweep& sweep, ModelFamily family,
                                               const ModelFitOptions& options,
                                               int max_folds = kDefaultMaxFolds);
+
+// The fit's options made from a fold's kept sizes (fine_ranges is turned off after).
+using FoldOptions = std::function<ModelFitOptions(const Sweep& kept)>;
+absl::StatusOr<CrossValidation> CrossValidateWholeChoice(const Sweep& sweep, ModelFamily family,
+                                                         const FoldOptions& options_for,
+                                                         int max_folds = kDefaultMaxFolds);
+
+// What a ranking's verdict chooses: its best family where it beats the line by the
+// verdict's margin, else the straight line.
+const FamilyFit& VerdictChoice(const ModelComparison& fits);
 
 // Whether the winner of `fits` is called the explanation: it beats the straight line and the
 // runner-up by `strong_evidence_delta_bic` (the ranking's "explains") and `cv` (of the

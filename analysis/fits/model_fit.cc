@@ -199,7 +199,8 @@ FamilyResult ChooseSegmentation(const Inputs& in, const Form& form, const ModelF
   return best;
 }
 
-// Fills parameters, bic, cost_stderrs and cost_covariance of a fitted family.
+// Fills parameters, bic, cost_stderrs, cost_covariance and cost_rounding_bounds of a fitted
+// family.
 void Score(FamilyResult* family, const Inputs& in, const Form& form) {
   FamilyFit& out = family->fit;
   const double n = static_cast<double>(in.sizes.size());
@@ -218,6 +219,7 @@ void Score(FamilyResult* family, const Inputs& in, const Form& form) {
     out.cost_stderrs.push_back(std::sqrt(scale * family->covariance[a * costs + a]));
   }
   for (double c : family->covariance) out.cost_covariance.push_back(scale * c);
+  out.cost_rounding_bounds = RoundingBounds(out.model, family->covariance, in);
 }
 
 // The fitted layout families' ranges from the fine profiles of their sizes, under the
@@ -258,8 +260,9 @@ std::string Verdict(const ModelComparison& c, double threshold) {
 
 // The weighted inputs of the fits: sizes, means, weights 1 / variance of each mean.
 Inputs MakeInputs(const Sweep& sweep, const NoiseModel& noise) {
-  Inputs in{Sizes(sweep), Means(sweep), {}};
+  Inputs in{Sizes(sweep), Means(sweep), {}, {}};
   for (double variance : noise.mean_variance) in.weights.push_back(1 / variance);
+  for (const SweepPoint& point : sweep.points) in.resolutions.push_back(point.resolution);
   const double weighted_mean =
       Dot(in.weights, in.means) / std::accumulate(in.weights.begin(), in.weights.end(), 0.0);
   for (size_t i = 0; i < in.means.size(); ++i) {

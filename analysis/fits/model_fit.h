@@ -150,6 +150,11 @@ struct FamilyFit {
   double cost_degrees_of_freedom = 0;
   // Row-major costs.size()², on the same scale as cost_stderrs; 0 for a cost fixed at 0.
   std::vector<double> cost_covariance;
+  // The most each cost can move when every mean moves by up to its printed resolution
+  // (SweepPoint::resolution): Σ_i |row j of (XᵀWX)⁻¹XᵀW|_i · resolution_i, a hard bound the
+  // reports add to the cost's half-width, so that an interval never claims digits the input
+  // did not print. Empty or 0 where the resolution is unknown.
+  std::vector<double> cost_rounding_bounds;
   double weighted_rss = 0;
   double r_squared = 0;  // weighted, about the weighted mean
   double bic = 0;

@@ -1,5 +1,6 @@
 #include "analysis/fits/model_fit.h"
 
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -303,6 +304,36 @@ TEST(FormatDeltaBicTest, OneDecimalBelowAThousandThreeDigitsAbove) {
   EXPECT_EQ(FormatDeltaBic(-5.55), "-5.5");
   EXPECT_EQ(FormatDeltaBic(3564223.2), "3.56e+06");
   EXPECT_EQ(FormatDeltaBic(932071410799.9), "9.32e+11");
+}
+
+// A table printed to 10 us: every mean rounded to a multiple of 10000 ns (resolution 5000
+// ns). The noise interval comes from the residuals (or the runs), which rounding can leave
+// as small as it likes; the rounding bound holds whatever they are: each cost's interval
+// (t x SE + bound) holds its truth, and the bound of the fixed cost is a few resolutions at
+// most (here about 8200 ns beside a noise half-width of about 2600).
+TEST(ModelFitTest, ThePrintedResolutionIsInsideEveryCostInterval) {
+  Sweep sweep;
+  sweep.value_name = "averaged_rtt_ns";
+  sweep.unit = "ns";
+  for (double n : ClassicTableSizes()) {
+    const double truth = 2012800 + 250 * n;
+    sweep.points.push_back({n, {std::round(truth / 10000) * 10000}});
+    sweep.points.back().resolution = 5000;
+  }
+  absl::StatusOr<ModelComparison> fits = FitBufferModels(sweep, {});
+  ASSERT_TRUE(fits.ok()) << fits.status();
+  const FamilyFit& line = fits->families[static_cast<int>(ModelFamily::kLinear)];
+  ASSERT_EQ(line.cost_rounding_bounds.size(), 2u);
+  ASSERT_EQ(line.cost_degrees_of_freedom, 9);  // 11 sizes, 2 costs, noise from the residuals
+  const double t = 2.262157;                   // Student t's 97.5% quantile on 9
+  const double truths[] = {2012800, 250};
+  for (int j = 0; j < 2; ++j) {
+    EXPECT_LE(std::abs(line.costs[j] - truths[j]),
+              t * line.cost_stderrs[j] + line.cost_rounding_bounds[j])
+        << line.cost_names[j];
+    EXPECT_GT(line.cost_rounding_bounds[j], 0);
+  }
+  EXPECT_LE(line.cost_rounding_bounds[0], 3 * 5000);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "analysis/fits/model_fit.h"
+#include "analysis/fits/model_screen.h"
 #include "analysis/models/buffer_models.h"
 #include "analysis/sweep.h"
 
@@ -137,5 +138,31 @@ absl::StatusOr<Sweep> RttFromThroughput(const Sweep& throughput) {
   }
   return rtt;
 }
+
+// FamilyFit::cost_rounding_bounds: each cost's most movement when every mean moves by up to
+// its resolution, from the rows of (XᵀWX)⁻¹XᵀW (`covariance` is (XᵀWX)⁻¹).
+namespace model_fit_internal {
+
+std::vector<double> RoundingBounds(const BufferModel& model, const std::vector<double>& covariance,
+                                   const Inputs& in) {
+  const size_t costs = static_cast<size_t>(std::sqrt(static_cast<double>(covariance.size())));
+  if (std::none_of(in.resolutions.begin(), in.resolutions.end(), [](double r) { return r > 0; })) {
+    return {};
+  }
+  const std::vector<std::vector<double>> columns = DesignColumns(model, in.sizes);
+  std::vector<double> bounds(costs, 0);
+  for (size_t j = 0; j < costs; ++j) {
+    for (size_t i = 0; i < in.sizes.size() && i < in.resolutions.size(); ++i) {
+      double weight = 0;  // row j of (XᵀWX)⁻¹XᵀW at mean i
+      for (size_t k = 0; k < costs && k < columns.size(); ++k) {
+        if (i < columns[k].size()) weight += covariance[j * costs + k] * columns[k][i];
+      }
+      bounds[j] += std::abs(weight * in.weights[i]) * in.resolutions[i];
+    }
+  }
+  return bounds;
+}
+
+}  // namespace model_fit_internal
 
 }  // namespace tickbench::analysis

@@ -14,11 +14,16 @@ namespace tickbench::analysis::model_fit_internal {
 
 struct Inputs {
   std::vector<double> sizes, means, weights;
-  double total_weighted_ss = 0;  // Σ w (y − ȳ_w)², for R²
+  std::vector<double> resolutions;  // each mean's printed resolution (SweepPoint::resolution)
+  double total_weighted_ss = 0;     // Σ w (y − ȳ_w)², for R²
   // A noiseless sweep can fit exactly: RSS below 1e-12 of the total counts as this much,
   // which keeps ln RSS finite and makes exact fits tie.
   double rss_floor = 0;
 };
+
+// FamilyFit::cost_rounding_bounds of `model` fitted to `in` (covariance: its (XᵀWX)⁻¹).
+std::vector<double> RoundingBounds(const BufferModel& model, const std::vector<double>& covariance,
+                                   const Inputs& in);
 
 // The straight line's part of every fit, done once. With √W·[1, n] = Q·R, a candidate's RSS
 // is that of √W·y on its √W-scaled count columns after all are projected off Q, and the count

@@ -29,25 +29,18 @@
 namespace tickbench::harness {
 namespace {
 
-std::string JsonString(absl::string_view s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    const unsigned char u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (u < 0x20 || u == 0x7f) {  // no control byte, DEL too, reaches a terminal
-      absl::StrAppendFormat(&out, "\\u%04x", u);
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
-
 std::string CsvCell(absl::string_view s) {
   if (s.find_first_of(",\"\n") == absl::string_view::npos) return std::string(s);
   return absl::StrCat("\"", absl::StrReplaceAll(s, {{"\"", "\"\""}}), "\"");
+}
+
+// "64,128,... (N more)": at most the first 20 sizes, so that a mismatch of thousands of sizes
+// is one short line.
+std::string SomeSizes(const std::vector<int64_t>& sizes) {
+  constexpr size_t kShown = 20;
+  if (sizes.size() <= kShown) return absl::StrJoin(sizes, ",");
+  return absl::StrCat(absl::StrJoin(sizes.begin(), sizes.begin() + kShown, ","), ",... (",
+                      sizes.size() - kShown, " more)");
 }
 
 // Why two files cannot be compared (their transports or their sizes differ); OK otherwise.
@@ -66,9 +59,9 @@ absl::Status CheckComparable(const SweepFile& a, absl::string_view a_name, const
   if (!only_a.empty() || !only_b.empty()) {
     std::string message = "the sizes differ:";
     if (!only_a.empty())
-      absl::StrAppend(&message, " only in ", a_name, ": ", absl::StrJoin(only_a, ","), ";");
+      absl::StrAppend(&message, " only in ", a_name, ": ", SomeSizes(only_a), ";");
     if (!only_b.empty())
-      absl::StrAppend(&message, " only in ", b_name, ": ", absl::StrJoin(only_b, ","), ";");
+      absl::StrAppend(&message, " only in ", b_name, ": ", SomeSizes(only_b), ";");
     message.pop_back();
     return absl::InvalidArgumentError(message);
   }
@@ -115,7 +108,18 @@ constexpr char kAsAveraged[] = "as averaged: each run's per-iteration mean is it
 struct Column {
   std::string header;
   std::vector<std::string> cells;
+  // The widest cell or header: set by AlignColumns once the cells are final.
+  size_t width = 0;
 };
+
+// Sets each column's width, once for the whole table (not once per line: a table of 10,000
+// rows would otherwise measure 10^8 cells).
+void AlignColumns(std::vector<Column>& columns) {
+  for (Column& column : columns) {
+    column.width = column.header.size();
+    for (const std::string& cell : column.cells) column.width = std::max(column.width, cell.size());
+  }
+}
 
 // A column of figures in us (ns / 1e3), "-" where a file has no valid run.
 Column FigureColumn(const std::string& header, const std::vector<Figure>& figures) {
@@ -160,8 +164,7 @@ std::string AlignedLine(const std::vector<Column>& columns,
                         const std::function<std::string(const Column&)>& text) {
   std::string l;
   for (const Column& column : columns) {
-    size_t width = column.header.size();
-    for (const std::string& cell : column.cells) width = std::max(width, cell.size());
+    const size_t width = column.width;
     const bool left = absl::StrContains(column.header, "B/A");
     const std::string t = text(column);
     absl::StrAppend(&l, l.empty() ? "" : "  ",
@@ -214,6 +217,7 @@ std::string CompareTable(const SweepFile& a, absl::string_view a_name, const Swe
       for (size_t c = columns.size() - 4; c < columns.size(); ++c) columns[c].cells[i] = "=";
     }
   }
+  AlignColumns(columns);
   absl::StrAppend(&out, "\n", AlignedLine(columns, [](const Column& c) { return c.header; }));
   for (size_t i = 0; i < rows.size(); ++i) {
     absl::StrAppend(&out, AlignedLine(columns, [i](const Column& c) { return c.cells[i]; }));
@@ -273,15 +277,15 @@ std::string CompareJson(absl::string_view a_name, absl::string_view b_name,
         !as_averaged.has_value() ? ""
         : *as_averaged           ? "\"as_averaged\":true,"
                                  : "\"as_averaged\":false,",
-        JsonString(as_averaged.value_or(false) ? kAsAveraged : Verdict(r)));
+        JsonQuote(as_averaged.value_or(false) ? kAsAveraged : Verdict(r)));
   };
   std::string out;
   // The provenance every tickbench JSON opens with (as run_context's WriteProvenanceJson).
   absl::StrAppend(&out, "{\"schema_version\":", kSchemaVersion,
-                  ",\"tickbench_version\":", JsonString(TickbenchVersion()),
-                  ",\"mode\":\"compare\",\"a\":", JsonString(a_name), ",\"b\":", JsonString(b_name),
-                  ",\"transport\":", JsonString(transport),
-                  ",\"confidence\":0.95,\"method\":", JsonString(kCompareMethod), ",\"sizes\":[");
+                  ",\"tickbench_version\":", JsonQuote(TickbenchVersion()),
+                  ",\"mode\":\"compare\",\"a\":", JsonQuote(a_name), ",\"b\":", JsonQuote(b_name),
+                  ",\"transport\":", JsonQuote(transport),
+                  ",\"confidence\":0.95,\"method\":", JsonQuote(kCompareMethod), ",\"sizes\":[");
   for (size_t i = 0; i < rows.size(); ++i) {
     const CompareRow& row = rows[i];
     absl::StrAppend(&out, i > 0 ? "," : "", "{\"size_bytes\":", row.size, ",\"averaged\":",
@@ -347,6 +351,9 @@ int RunCompareCommand(const CommandLine& command_line, const ReportStreams& stre
     const std::string resolved = ResolveUserPath(names[i]);
     shown[i] = absl::CHexEscape(resolved);
     absl::StatusOr<std::string> text = platform::ReadUserFile(resolved);
+    if (const int stopped = ExitIfStopped("while --compare read its files"); stopped >= 0) {
+      return stopped;
+    }
     if (!text.ok()) {
       return Usage(absl::InvalidArgumentError(
           absl::StrCat("--compare: cannot read ", shown[i], ": ", text.status().message())));
@@ -355,6 +362,10 @@ int RunCompareCommand(const CommandLine& command_line, const ReportStreams& stre
   }
   absl::StatusOr<std::string> report =
       CompareSweepJson(texts[0], shown[0], texts[1], shown[1], *format);
+  // A stop while the files were parsed or compared: nothing is printed, no half a table.
+  if (const int stopped = ExitIfStopped("while --compare read its files"); stopped >= 0) {
+    return stopped;
+  }
   if (!report.ok()) return Usage(WithFlag("compare", report.status()));
   streams.out(*report);
   return kExitOk;

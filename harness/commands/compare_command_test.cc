@@ -262,12 +262,16 @@ TEST(CompareRatio, TheIntervalHoldsTheRatioWhereTheSpreadIsBelowARounding) {
   EXPECT_EQ(r.estimate, 1e40);
 }
 
-TEST(CompareSweepJson, JsonEscapesEveryControlByteOfANameDelToo) {
-  const std::string a = SweepJson("s\\u001b\\u007f", {64}, {{1000, 1010}});
+// The file's strings are written as every JSON string is (JsonQuote): C0, DEL, a C1 control
+// and a bidirectional override read from a file are escaped, never written raw.
+TEST(CompareSweepJson, JsonEscapesEveryControlOfANameDelC1AndBidiToo) {
+  const std::string a = SweepJson("s\\u001b\\u007f\\u009b\\u202e", {64}, {{1000, 1010}});
   absl::StatusOr<std::string> json = CompareSweepJson(a, "a", a, "b", OutputFormat::kJson);
   ASSERT_TRUE(json.ok()) << json.status();
-  EXPECT_TRUE(absl::StrContains(*json, "\"transport\":\"s\\u001b\\u007f\"")) << *json;
-  EXPECT_FALSE(absl::StrContains(*json, "\x7f")) << *json;
+  EXPECT_TRUE(absl::StrContains(*json, "\"transport\":\"s\\u001b\\u007f\\u009b\\u202e\"")) << *json;
+  for (const char* raw : {"\x7f", "\xc2\x9b", "\xe2\x80\xae"}) {
+    EXPECT_FALSE(absl::StrContains(*json, raw)) << *json;
+  }
 }
 
 TEST(CompareSweepJson, RefusesADurationThatIsNotAFiniteNumberOfNanosecondsNamingIt) {
@@ -321,6 +325,45 @@ TEST(CompareSweepJson, RefusesASchemaVersionItDoesNotKnow) {
   EXPECT_EQ(Refusal(With(good, version + ",", "")),
             absl::StrCat("b.json: no schema_version (a sweep's --format=json results have ",
                          kSchemaVersion, ")"));
+}
+
+// Issue 46, case 8: a single run without averaged.quantum_ns had no interval, so its figure
+// became 0 and the ratio "no figure"; its figure is its value.
+TEST(CompareSweepJson, ASingleRunWithoutAQuantumKeepsItsFigure) {
+  const std::string a = With(SweepJson("sim", {64}, {{1000}}), ",\"quantum_ns\":0.005", "");
+  const std::string b = With(SweepJson("sim", {64}, {{1100}}), ",\"quantum_ns\":0.005", "");
+  const absl::StatusOr<std::string> json = CompareSweepJson(a, "a", b, "b", OutputFormat::kJson);
+  ASSERT_TRUE(json.ok()) << json.status();
+  EXPECT_TRUE(absl::StrContains(*json, "\"a_ns\":1000,\"b_ns\":1100,\"valid\":true,\"ratio\":1.1,"))
+      << *json;
+  EXPECT_FALSE(absl::StrContains(*json, "no figure")) << *json;
+}
+
+// Issue 46, case 8: a size mismatch listed every size (300,000 sizes: one 2 MB line); more
+// than 10,000 sizes is refused.
+TEST(CompareSweepJson, ASizeMismatchIsOneShortLineAndTooManySizesAreRefused) {
+  std::vector<int> sizes_a, sizes_b;
+  std::vector<std::vector<double>> values;
+  for (int i = 1; i <= 5000; ++i) {
+    sizes_a.push_back(2 * i);
+    sizes_b.push_back(2 * i + 1);
+    values.push_back({1000});
+  }
+  absl::StatusOr<std::string> out =
+      CompareSweepJson(SweepJson("sim", sizes_a, values), "a", SweepJson("sim", sizes_b, values),
+                       "b", OutputFormat::kTable);
+  ASSERT_FALSE(out.ok());
+  EXPECT_LT(out.status().message().size(), 400u) << out.status();
+  EXPECT_TRUE(absl::StrContains(out.status().message(), ",40,... (4980 more); only in b: 3,5,"))
+      << out.status();
+  std::vector<int> many;
+  for (int i = 1; i <= 10001; ++i) many.push_back(i);
+  values.resize(many.size(), {1000});
+  out = CompareSweepJson(SweepJson("sim", many, values), "a", SweepJson("sim", many, values), "b",
+                         OutputFormat::kTable);
+  ASSERT_FALSE(out.ok());
+  EXPECT_TRUE(absl::StrContains(out.status().message(), "a: results[10000]: more than 10000 sizes"))
+      << out.status();
 }
 
 }  // namespace

@@ -9,13 +9,24 @@
 #include "timing/stats/confidence.h"
 
 namespace tickbench::harness {
+namespace {
+
+// The plain mean of `values` (0 when empty): a single run's figure is its value even where
+// it has no interval (no quantum to floor its spread).
+double MeanOf(const std::vector<double>& values) {
+  double sum = 0;
+  for (const double v : values) sum += v;
+  return values.empty() ? 0 : sum / static_cast<double>(values.size());
+}
+
+}  // namespace
 
 Figure FigureOf(const std::vector<double>& values, double quantum) {
   const timing::ConfidenceInterval ci = timing::AcrossRunsInterval(
       values, timing::QuantizedSdFloor(quantum, static_cast<int64_t>(values.size())));
   Figure f;
   f.runs = static_cast<int>(values.size());
-  f.mean = values.empty() ? 0 : ci.estimate;
+  f.mean = ci.valid ? ci.estimate : MeanOf(values);
   f.half = ci.valid ? ci.half_width() : 0;
   f.quantum = quantum;
   return f;
@@ -30,10 +41,12 @@ Ratio RatioOf(const std::vector<double>& a, double quantum_a, const std::vector<
       a, timing::QuantizedSdFloor(quantum_a, static_cast<int64_t>(a.size())));
   const timing::ConfidenceInterval ib = timing::AcrossRunsInterval(
       b, timing::QuantizedSdFloor(quantum_b, static_cast<int64_t>(b.size())));
-  if (a.empty() || b.empty() || !(ia.estimate > 0) || !(ib.estimate > 0)) return r;
+  const double mean_a = ia.valid ? ia.estimate : MeanOf(a);
+  const double mean_b = ib.valid ? ib.estimate : MeanOf(b);
+  if (a.empty() || b.empty() || !(mean_a > 0) || !(mean_b > 0)) return r;
   r.valid = true;
-  r.estimate = ib.estimate / ia.estimate;
-  r.resolution = r.estimate * (quantum_a / ia.estimate + quantum_b / ib.estimate);
+  r.estimate = mean_b / mean_a;
+  r.resolution = r.estimate * (quantum_a / mean_a + quantum_b / mean_b);
   // One run has no spread: a t test needs two a side (a quantum floor is no run spread).
   if (a.size() < 2 || b.size() < 2) return r;
   r.tested = true;

@@ -5,6 +5,8 @@
 #include "absl/time/time.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "harness/json/json_reader.h"
+#include "harness/json/json_writer.h"
 #include "transport/io/read_watchdog.h"
 
 namespace tickbench::harness {
@@ -205,6 +207,27 @@ TEST(RunContextTest, EveryStringFromTheSystemReachesTheTerminalEscaped) {
   for (absl::string_view line : absl::StrSplit(text, '\n', absl::SkipEmpty())) {
     EXPECT_TRUE(absl::StartsWith(line, "# ")) << line;
   }
+}
+
+// Issue 46 item 6: the context's JSON with a host name holding 8-bit CSI (0x9b, not
+// UTF-8) and U+202E: the file was not valid UTF-8 (a JSON parser refused it) and carried
+// the override raw. Now every byte of it is printable ASCII and the host reads back with
+// U+FFFD for the byte and the override as a character.
+TEST(RunContextTest, AHostNameWithC1AndBidiBytesMakesValidJson) {
+  RunContext context = MakeRunContext({Coarse(absl::Milliseconds(10))}, {{"clock", "tick"}});
+  context.system.hostname =
+      "evil\x9b"
+      "31m\xe2\x80\xae"
+      "host";
+  JsonWriter json;
+  WriteContextJson(json, context, "sweep");
+  for (const char c : json.text()) {
+    EXPECT_TRUE(c >= 0x20 && c < 0x7f)
+        << "byte " << static_cast<int>(static_cast<unsigned char>(c));
+  }
+  EXPECT_THAT(json.text(), HasSubstr(R"("host":"evil\ufffd31m\u202ehost")"));
+  const absl::StatusOr<JsonValue> parsed = ParseJson(json.text());
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
 }
 
 }  // namespace

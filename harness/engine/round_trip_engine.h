@@ -11,6 +11,9 @@
 //     out of every figure (RunRecord::timed_trips); a run with nothing left has no figure.
 //     Nor is the first clean round trip after one (slow: caches and the peer gone cold):
 //     its interval is cut out too, and it is counted (IntegrityCounts::after_fault).
+//   * On a byte stream an echo out of step (corrupted, late or reordered: a stray or
+//     missing byte shifts every later message) ends the run with a DataLoss error, keeping
+//     what was measured before it: no later echo is read as one.
 //   * On a byte stream a missing echo ends the run with an error; on a datagram transport
 //     it is counted as lost and the run goes on (unless continue_on_loss is false), until
 //     kMaxConsecutiveLosses round trips in a row are lost: the peer has stopped answering,

@@ -54,10 +54,17 @@ struct LoopOutcome {
 // it counts as lost: a bound, so that a flood of stale datagrams cannot hold the loop.
 inline constexpr int kMaxStaleEchoesPerTrip = 16;
 
+// On a byte stream an echo that is not the message sent (corrupted, late or reordered: a
+// stray or missing byte shifts every later message) leaves client and peer out of step,
+// with no boundary to find again: the round trip ends in this error, and so does the run.
+absl::Status StreamOutOfStepError(const transport::MessageCheck& check, uint64_t sequence);
+
 // One round trip: send the stamped message, receive until its own echo comes back.
-// Returns OK, or the transport's error. Integrity faults are counted, not returned,
-// except a lost datagram (DeadlineExceeded) which the caller decides about; with
-// `faulty`, a counted fault also sets *faulty.
+// Returns OK, or the transport's error. Integrity faults are counted; on a datagram
+// transport they are not returned, except a lost datagram (DeadlineExceeded) which the
+// caller decides about; on a byte stream (!keeps_boundaries()) a faulty echo is counted
+// and returned as StreamOutOfStepError (DataLoss). With `faulty`, a counted fault also
+// sets *faulty.
 // EndpointT is transport::Endpoint (virtual calls) or a `final` endpoint class (direct
 // calls).
 template <typename EndpointT>
@@ -75,16 +82,16 @@ TICKBENCH_ALWAYS_INLINE absl::Status RoundTrip(EndpointT& endpoint, const LoopBu
     }
     const transport::MessageCheck check = transport::CheckEcho(buffers.receive, sequence, false);
     if (faulty != nullptr) *faulty = true;
+    const bool stream = !endpoint.keeps_boundaries();
     if (check.result == transport::CheckResult::kCorrupted) {
       ++integrity.corrupted;
-      return absl::OkStatus();
+    } else if (check.late_or_duplicate()) {
+      ++integrity.late;  // an old echo: on datagrams, wait on for ours
+      if (!stream) continue;
+    } else {
+      ++integrity.reordered;
     }
-    if (check.late_or_duplicate()) {
-      ++integrity.late;  // an old echo: wait on for ours
-      continue;
-    }
-    ++integrity.reordered;
-    return absl::OkStatus();
+    return stream ? StreamOutOfStepError(check, sequence) : absl::OkStatus();
   }
   return absl::DeadlineExceededError("only stale echoes arrived");
 }

@@ -84,10 +84,15 @@ void JudgeDetectedSteps(const analysis::Sweep& sweep, const analysis::ModelFitOp
 
 std::string FormatFittedCost(const analysis::FamilyFit& family, size_t i) {
   const double se = family.cost_stderrs[i];
+  // The noise's interval, widened by what rounding the inputs to their printed resolution
+  // can move the cost (analysis::FamilyFit::cost_rounding_bounds).
+  const double rounding =
+      i < family.cost_rounding_bounds.size() && se > 0 ? family.cost_rounding_bounds[i] : 0;
   const double half_width = family.cost_degrees_of_freedom > 0
                                 ? timing::StudentTQuantile((1 + timing::kConfidence95) / 2,
                                                            family.cost_degrees_of_freedom) *
-                                      se
+                                          se +
+                                      rounding
                                 : std::numeric_limits<double>::quiet_NaN();
   if (!(half_width > 0) || !std::isfinite(half_width)) {  // fixed at 0, or no interval
     return absl::StrFormat("%s %.4g", family.cost_names[i], family.costs[i]);
@@ -133,9 +138,31 @@ std::string FormatRanking(const analysis::ModelComparison& fit) {
 // winner is called the explanation only when it beats the line by the verdict's margin and
 // predicts left-out sizes better than the line and the neighbours' interpolation; where it
 // does not, the ranking's verdict says so in place of "explains".
-std::string CheckOutOfSample(const analysis::Sweep& sweep, SweepAnalysis* result) {
-  result->cross_validation =
-      analysis::CrossValidate(sweep, result->fits->best, result->fit_options);
+// The fit's options from the data: the detector's cut positions and step sizes (when it
+// found steps) and the system's sizes.
+analysis::ModelFitOptions FitOptionsOf(const absl::StatusOr<analysis::StepDetection>& steps,
+                                       const analysis::SizeFacts& facts, bool explain) {
+  analysis::ModelFitOptions options;
+  options.fine_ranges = explain;  // only the ranking --explain prints shows the ranges
+  if (steps.ok()) {
+    for (const analysis::Step& step : steps->steps) {
+      options.extra_sizes.push_back(step.size_before);
+      options.extra_sizes.push_back(step.size_after);
+    }
+    options.segmentations = steps->segmentations;
+  }
+  for (const analysis::SizeFact& fact : facts) options.extra_sizes.push_back(fact.size_bytes);
+  return options;
+}
+
+// Each fold's steps found again without its left-out sizes: nothing chosen from the data
+// has seen what it predicts.
+std::string CheckOutOfSample(const analysis::Sweep& sweep, const analysis::SizeFacts& facts,
+                             SweepAnalysis* result) {
+  result->cross_validation = analysis::CrossValidateWholeChoice(
+      sweep, result->fits->best, [&facts](const analysis::Sweep& kept) {
+        return FitOptionsOf(analysis::DetectSteps(kept), facts, /*explain=*/false);
+      });
   if (!result->cross_validation.ok()) {
     return absl::StrCat("  out of sample: not checked (",
                         result->cross_validation.status().message(), ")\n");
@@ -152,18 +179,13 @@ SweepAnalysis AnalyzeSweep(const analysis::Sweep& sweep, const analysis::SizeFac
                            bool explain) {
   SweepAnalysis result;
   result.steps = analysis::DetectSteps(sweep);
-  analysis::ModelFitOptions options;
-  options.fine_ranges = explain;  // only the ranking --explain prints shows the ranges
   if (result.steps.ok()) {
     for (const analysis::Step& step : result.steps->steps) {
       // A fact within 5% of either side counts as "next to" the step.
       result.causes.push_back(analysis::CandidateCauses(step, facts, 0.05));
-      options.extra_sizes.push_back(step.size_before);
-      options.extra_sizes.push_back(step.size_after);
     }
-    options.segmentations = result.steps->segmentations;
   }
-  for (const analysis::SizeFact& fact : facts) options.extra_sizes.push_back(fact.size_bytes);
+  const analysis::ModelFitOptions options = FitOptionsOf(result.steps, facts, explain);
   result.fits = analysis::FitBufferModels(sweep, options);
   JudgeDetectedSteps(sweep, options, &result);
   AddImpliedSteps(sweep, facts, &result);
@@ -174,7 +196,7 @@ SweepAnalysis AnalyzeSweep(const analysis::Sweep& sweep, const analysis::SizeFac
     return result;
   }
   result.fit_options = options;
-  const std::string out_of_sample = CheckOutOfSample(sweep, &result);
+  const std::string out_of_sample = CheckOutOfSample(sweep, facts, &result);
   result.explanation = FormatRanking(*result.fits) + out_of_sample;
   return result;
 }

@@ -155,6 +155,9 @@ TEST(SweepAnalysisTest, ACostWhoseIntervalIncludesZeroIsSaidSo) {
   EXPECT_THAT(FormatFittedCost(fit, 1), HasSubstr("(interval includes 0)"));
   fit.costs[1] = 530000;
   EXPECT_THAT(FormatFittedCost(fit, 1), Not(HasSubstr("includes 0")));
+  // What rounding the inputs to their printed resolution can move a cost widens its interval.
+  fit.cost_rounding_bounds = {5000, 0, 0};
+  EXPECT_EQ(FormatFittedCost(fit, 0), "fixed 1500000 ± 7400");
 }
 
 // An excursion is given as a share of the line under it only where that line is told from

@@ -102,8 +102,9 @@ absl::Status ReadRun(const JsonValue& record, const Place& place, SizeRuns& runs
 // What the file as a whole must be: JSON, a sweep's results, of a schema this reads.
 absl::StatusOr<JsonValue> ReadSweepRoot(absl::string_view text, absl::string_view name) {
   absl::StatusOr<JsonValue> root = ParseJson(text);
-  if (!root.ok())
-    return absl::InvalidArgumentError(absl::StrCat(name, ": ", root.status().message()));
+  if (!root.ok()) {
+    return absl::Status(root.status().code(), absl::StrCat(name, ": ", root.status().message()));
+  }
   // A study's JSON has "results" too, one per clock and size: not a sweep's runs.
   if (const std::string mode = StringAt(*root, "mode"); !mode.empty() && mode != "sweep") {
     const std::string what =
@@ -149,6 +150,10 @@ absl::StatusOr<SweepFile> ReadSweepFile(absl::string_view text, absl::string_vie
     if (file.clock.empty()) file.clock = StringAt(record, "clock");
     absl::StatusOr<int64_t> size = ReadSize(record, place);
     if (!size.ok()) return size.status();
+    if (file.sizes.size() == kMaxCompareSizes && file.sizes.count(*size) == 0) {
+      return place.Error(
+          absl::StrFormat("more than %d sizes, the most a sweep measures", kMaxCompareSizes));
+    }
     if (absl::Status s = ReadRun(record, place, file.sizes[*size]); !s.ok()) return s;
   }
   if (file.sizes.empty()) return absl::InvalidArgumentError(absl::StrCat(name, ": no results"));

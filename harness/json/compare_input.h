@@ -12,7 +12,9 @@
 // averaged.resolution_ns, where given) not a number that is 0 or a magnitude from 1e-20 to
 // 1e20 ns (analysis::InSweepRange: never negative, infinite, or so large that a mean or a
 // ratio of two of them overflows); per_iteration.intervals, where given, not a whole
-// number >= 0. A member that is null counts as not given.
+// number >= 0; more than kMaxCompareSizes sizes, or more than kMaxJsonValues JSON values
+// (harness/json/json_reader.h: the parse's memory bound). A member that is null counts as
+// not given. A SIGINT or SIGTERM while the text is parsed ends the read with Cancelled.
 #ifndef HARNESS_JSON_COMPARE_INPUT_H_
 #define HARNESS_JSON_COMPARE_INPUT_H_
 
@@ -37,6 +39,9 @@ struct SizeRuns {
   // batch 1 or any other), so that a comparison of the two would only repeat itself.
   bool per_iteration_is_averaged = true;
 };
+
+// The most sizes a file may hold: a sweep's (harness/cli/size_list.h, kMaxSweepSizes).
+inline constexpr size_t kMaxCompareSizes = 10'000;
 
 struct SweepFile {
   std::string transport;

@@ -6,6 +6,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_format.h"
+#include "platform/stop_signal.h"
 
 namespace tickbench::harness {
 namespace {
@@ -33,7 +34,7 @@ void AppendUtf8(unsigned code, std::string& out) {
 
 class JsonParser {
  public:
-  explicit JsonParser(absl::string_view text) : text_(text) {}
+  JsonParser(absl::string_view text, size_t max_values) : text_(text), max_values_(max_values) {}
 
   absl::StatusOr<JsonValue> ParseDocument() {
     JsonValue value;
@@ -59,6 +60,10 @@ class JsonParser {
 
   absl::Status Parse(JsonValue& value, int depth) {
     if (depth > kMaxJsonDepth) return Error("nested too deeply");
+    if (++values_ > max_values_) {
+      return Error(absl::StrFormat("more than %d values, the most a file may hold", max_values_));
+    }
+    if (values_ % 4096 == 0) TICKBENCH_RETURN_IF_STOPPED("reading JSON");
     SkipSpace();
     if (pos_ >= text_.size()) return Error("unexpected end");
     const char c = text_[pos_];
@@ -206,6 +211,8 @@ class JsonParser {
   }
 
   absl::string_view text_;
+  size_t max_values_;
+  size_t values_ = 0;
   size_t pos_ = 0;
 };
 
@@ -217,8 +224,8 @@ const JsonValue* JsonValue::Get(absl::string_view key) const {
   return nullptr;
 }
 
-absl::StatusOr<JsonValue> ParseJson(absl::string_view text) {
-  return JsonParser(text).ParseDocument();
+absl::StatusOr<JsonValue> ParseJson(absl::string_view text, size_t max_values) {
+  return JsonParser(text, max_values).ParseDocument();
 }
 
 double NumberAt(const JsonValue& object, absl::string_view group, absl::string_view key,

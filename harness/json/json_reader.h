@@ -31,9 +31,17 @@ struct JsonValue {
   const JsonValue* Get(absl::string_view key) const;
 };
 
+// The most values ParseJson keeps by default: a parsed value takes about 100 bytes, so a
+// document holds at most about 0.5 GB however its text is written ("[0,0,0,...]" would
+// otherwise take some 55 bytes per byte of text).
+inline constexpr size_t kMaxJsonValues = 4'000'000;
+
 // Parses `text` as one JSON value with nothing but white space after it. Errors are
-// InvalidArgument "not JSON at byte N: <what>"; they never quote the text.
-absl::StatusOr<JsonValue> ParseJson(absl::string_view text);
+// InvalidArgument "not JSON at byte N: <what>"; they never quote the text. More than
+// `max_values` values (each number, string, array, object, true/false/null counts one) is
+// InvalidArgument stating the limit. A SIGINT or SIGTERM (platform/stop_signal.h) is seen
+// every 4096 values: Cancelled.
+absl::StatusOr<JsonValue> ParseJson(absl::string_view text, size_t max_values = kMaxJsonValues);
 
 // The number at object[group][key] (object[key] when `group` is empty); `fallback` when
 // either is missing or the value is not a number.

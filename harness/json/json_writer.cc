@@ -5,36 +5,35 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "harness/output/terminal_text.h"
 
 namespace tickbench::harness {
 
 std::string JsonQuote(absl::string_view value) {
   std::string out = "\"";
-  for (char c : value) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          absl::StrAppendFormat(&out, "\\u%04x", static_cast<unsigned char>(c));
-        } else {
-          out += c;
-        }
+  ForEachTextUnit(value, [&out](absl::string_view bytes, TextUnit kind, uint32_t code_point) {
+    if (kind == TextUnit::kInvalidByte) {
+      out += "\\ufffd";  // JSON text is UTF-8: a byte that is not becomes U+FFFD
+    } else if (kind == TextUnit::kControl) {
+      switch (code_point) {
+        case '\n':
+          out += "\\n";
+          break;
+        case '\r':
+          out += "\\r";
+          break;
+        case '\t':
+          out += "\\t";
+          break;
+        default:  // C0, DEL, C1 and the bidirectional controls: all below U+10000
+          absl::StrAppendFormat(&out, "\\u%04x", code_point);
+      }
+    } else if (bytes == "\"" || bytes == "\\") {
+      absl::StrAppend(&out, "\\", bytes);
+    } else {
+      out.append(bytes.data(), bytes.size());
     }
-  }
+  });
   out += "\"";
   return out;
 }

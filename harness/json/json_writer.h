@@ -58,7 +58,11 @@ class JsonWriter {
 // finite (the caller writes its own "no figure" there).
 std::string ExactNumber(double value);
 
-// `value` as a JSON string literal, quotes included.
+// `value` as a JSON string literal, quotes included, always valid UTF-8 whatever `value`
+// holds (ForEachTextUnit, harness/output/terminal_text.h): " and \ escaped; tab, LF and CR
+// as \t \n \r; every other control (C0, DEL, C1 such as U+009B, the bidirectional
+// overrides and isolates such as U+202E) as \uXXXX, which reads back as the character but
+// puts no raw control in the file; a byte that is not UTF-8 as \ufffd.
 std::string JsonQuote(absl::string_view value);
 
 }  // namespace tickbench::harness

@@ -96,7 +96,8 @@ MatrixCell CellFromRuns(const std::vector<RunRecord>& records, const absl::Statu
   cell.status = PairStatus::kMeasured;
   cell.p50_ns /= rtts.size();
   cell.p99_ns /= rtts.size();
-  const timing::ConfidenceInterval interval = timing::AcrossRunsInterval(rtts);
+  // A round trip takes time: its interval on the log scale, never below 0.
+  const timing::ConfidenceInterval interval = timing::OnLogScale(timing::AcrossRunsInterval(rtts));
   cell.rtt_ns = interval.estimate;
   // One valid run has no interval across runs: its figure stands alone, low = high.
   cell.rtt_low_ns = interval.valid ? interval.low : interval.estimate;
@@ -169,10 +170,9 @@ std::string MatrixCsv(const Matrix& matrix) {
       "client_rank,client_host,server_rank,server_host,transport,size_bytes,status,runs,"
       "rtt_us,rtt_low_us,rtt_high_us,p50_us,p99_us\n";
   ForEachPair(matrix, [&out, &matrix](int c, int s, const MatrixCell& cell) {
-    absl::StrAppendFormat(&out, "%d,%s,%d,%s,%s,%d,%s,%d", c,
-                          CsvField(TerminalText(matrix.hosts[c])), s,
-                          CsvField(TerminalText(matrix.hosts[s])), matrix.transport,
-                          matrix.size_bytes, PairStatusName(cell.status), cell.valid_runs);
+    absl::StrAppendFormat(&out, "%d,%s,%d,%s,%s,%d,%s,%d", c, CsvText(matrix.hosts[c]), s,
+                          CsvText(matrix.hosts[s]), matrix.transport, matrix.size_bytes,
+                          PairStatusName(cell.status), cell.valid_runs);
     if (cell.status == PairStatus::kMeasured) {
       absl::StrAppendFormat(&out, ",%.3f,%.3f,%.3f,%.3f,%.3f\n", cell.rtt_ns / 1e3,
                             cell.rtt_low_ns / 1e3, cell.rtt_high_ns / 1e3, cell.p50_ns / 1e3,

@@ -156,6 +156,18 @@ TEST(MatrixReportTest, CellFromRunsAveragesTheValidRunsAndKeepsTheError) {
   EXPECT_GT(cell.rtt_high_ns, 1050);
   EXPECT_DOUBLE_EQ(cell.p50_ns, 950);
   EXPECT_EQ(cell.error, "during warm-up: DEADLINE_EXCEEDED");
+  // Three runs, one fast: the arithmetic interval [-2600, 8300] ns crossed 0; a round trip
+  // cannot, and its interval stays positive, about the same mean.
+  std::vector<RunRecord> spread(3);
+  for (int i = 0; i < 3; ++i) {
+    spread[i].timed_trips = 100;
+    spread[i].averaged_rtt_ns = i == 0 ? 300 : 3800 + 200 * i;
+  }
+  const MatrixCell positive = CellFromRuns(spread, absl::OkStatus());
+  EXPECT_NEAR(positive.rtt_ns, 8500.0 / 3, 1e-9);
+  EXPECT_GT(positive.rtt_low_ns, 0);
+  EXPECT_LT(positive.rtt_low_ns, positive.rtt_ns);
+  EXPECT_GT(positive.rtt_high_ns, positive.rtt_ns);
   runs.resize(1);
   runs[0].timed_trips = 0;
   const MatrixCell none = CellFromRuns(runs, absl::UnavailableError("peer gone"));

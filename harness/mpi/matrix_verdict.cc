@@ -1,5 +1,6 @@
 #include "harness/mpi/matrix_verdict.h"
 
+#include <cmath>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -34,8 +35,13 @@ timing::ConfidenceInterval CellInterval(const MatrixCell& cell) {
   if (cell.status != PairStatus::kMeasured || cell.valid_runs < 2) return ci;
   const double df = cell.valid_runs - 1;
   ci.estimate = cell.rtt_ns;
-  ci.low = cell.rtt_low_ns;
-  ci.high = cell.rtt_high_ns;
+  // The cell's interval is on the log scale (timing::OnLogScale): its half-width back on
+  // the RTT's own, where the runs' difference is tested.
+  const double half = cell.rtt_ns > 0 && cell.rtt_high_ns > 0
+                          ? cell.rtt_ns * std::log(cell.rtt_high_ns / cell.rtt_ns)
+                          : (cell.rtt_high_ns - cell.rtt_low_ns) / 2;
+  ci.low = cell.rtt_ns - half;
+  ci.high = cell.rtt_ns + half;
   ci.degrees_of_freedom = df;
   ci.standard_error = ci.half_width() / timing::StudentTQuantile(0.975, df);
   ci.valid = true;

@@ -25,6 +25,20 @@ absl::Status WithFlag(absl::string_view flag, const absl::Status& status);
 // ("stopped by signal N <what>"); else -1.
 int ExitIfStopped(absl::string_view what);
 
+// Records a failed write to standard output (fd 1) or standard error (fd 2) and its errno;
+// the first failure of each stream is kept. StandardStreams (harness/report) calls it.
+void NoteStandardStreamError(int fd, int error);
+
+// The exit code of a mode whose writes to the standard streams may have failed: both
+// streams are flushed and their error indicators read (stdio's and NoteStandardStreamError's).
+// Promised: a failed write to standard output (a full file system, /dev/full, a pipe whose
+// reader has gone) prints one line, "tickbench: cannot write standard output: <reason>",
+// and turns an exit code of 0 into 1 (another code, a usage error or a stop, is kept); a
+// failed write to standard error does the same without a line (there is nowhere to print it).
+// Not promised: which of several failures the reason names (the first one recorded), nor a
+// reason at all where stdio kept only its error indicator ("a write failed").
+int ExitAfterStandardStreams(int exit_code);
+
 }  // namespace tickbench::harness
 
 #endif  // HARNESS_OUTPUT_COMMAND_STATUS_H_

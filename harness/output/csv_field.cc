@@ -1,5 +1,7 @@
 #include "harness/output/csv_field.h"
 
+#include "harness/output/terminal_text.h"
+
 namespace tickbench::harness {
 
 std::string CsvField(absl::string_view text) {
@@ -11,5 +13,7 @@ std::string CsvField(absl::string_view text) {
   }
   return quoted + "\"";
 }
+
+std::string CsvText(absl::string_view text) { return CsvField(TerminalText(text)); }
 
 }  // namespace tickbench::harness

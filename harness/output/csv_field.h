@@ -14,6 +14,12 @@ namespace tickbench::harness {
 
 std::string CsvField(absl::string_view text);
 
+// Text from outside the program (an error, a clock's spec, a host's name) as one CSV field:
+// CsvField(TerminalText(text)), so that no control, bidirectional override or byte that is
+// not UTF-8 reaches the file or the terminal it is printed on, and no line break splits a
+// record.
+std::string CsvText(absl::string_view text);
+
 }  // namespace tickbench::harness
 
 #endif  // HARNESS_OUTPUT_CSV_FIELD_H_

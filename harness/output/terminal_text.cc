@@ -46,34 +46,35 @@ bool Prints(uint32_t code_point) {
 
 }  // namespace
 
+TextPiece FirstTextPiece(absl::string_view text) {
+  const unsigned char c = static_cast<unsigned char>(text[0]);
+  if (c < 0x80) {
+    const bool prints = c >= 0x20 && c < 0x7F;
+    return {text.substr(0, 1), prints ? TextUnit::kPrinting : TextUnit::kControl, c};
+  }
+  uint32_t code_point = 0;
+  const int length = Utf8Character(text, code_point);
+  if (length == 0) return {text.substr(0, 1), TextUnit::kInvalidByte, c};
+  return {text.substr(0, length), Prints(code_point) ? TextUnit::kPrinting : TextUnit::kControl,
+          code_point};
+}
+
 std::string TerminalText(absl::string_view text) {
   std::string safe;
   safe.reserve(text.size());
-  size_t i = 0;
-  while (i < text.size()) {
-    const unsigned char c = static_cast<unsigned char>(text[i]);
-    if (c == '\\') {
-      safe += "\\\\";
-      ++i;
-      continue;
+  ForEachTextUnit(text, [&safe](absl::string_view bytes, TextUnit kind, uint32_t) {
+    if (kind == TextUnit::kPrinting) {
+      if (bytes == "\\") {
+        safe += "\\\\";
+      } else {
+        safe.append(bytes.data(), bytes.size());
+      }
+      return;
     }
-    if (c >= 0x20 && c < 0x7F) {
-      safe += static_cast<char>(c);
-      ++i;
-      continue;
-    }
-    uint32_t code_point = 0;
-    const int length = c >= 0x80 ? Utf8Character(text.substr(i), code_point) : 0;
-    if (length > 0 && Prints(code_point)) {
-      safe.append(text.data() + i, length);
-      i += length;
-      continue;
-    }
-    // A control byte, or the first byte of what is not a printing character: each of its
-    // bytes escaped in turn (the next round sees the continuation bytes alone).
-    absl::StrAppendFormat(&safe, "\\x%02x", c);
-    ++i;
-  }
+    // A control or a byte that is not UTF-8: each of its bytes escaped.
+    for (const char b : bytes)
+      absl::StrAppendFormat(&safe, "\\x%02x", static_cast<unsigned char>(b));
+  });
   return safe;
 }
 

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "harness/output/build_info.h"
+#include "harness/output/terminal_text.h"
 #include "harness/report/sweep_report.h"
 
 // HtmlEscape, InlineableSvg and RenderReportPage; the pages' contents are put together in
@@ -238,32 +239,34 @@ constexpr char kStyle[] =
 std::string HtmlEscape(absl::string_view text) {
   std::string out;
   out.reserve(text.size());
-  for (const char ch : text) {
-    const unsigned char c = static_cast<unsigned char>(ch);
-    switch (ch) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        if ((c < 0x20 && ch != '\t' && ch != '\n' && ch != '\r') || c == 0x7f) {
-          absl::StrAppendFormat(&out, "\\x%02x", c);
-        } else {
-          out += ch;
-        }
+  ForEachTextUnit(text, [&out](absl::string_view bytes, TextUnit kind, uint32_t code_point) {
+    if (kind == TextUnit::kPrinting) {
+      switch (bytes.size() == 1 ? bytes[0] : '\0') {
+        case '&':
+          out += "&amp;";
+          break;
+        case '<':
+          out += "&lt;";
+          break;
+        case '>':
+          out += "&gt;";
+          break;
+        case '"':
+          out += "&quot;";
+          break;
+        case '\'':
+          out += "&#39;";
+          break;
+        default:
+          out.append(bytes.data(), bytes.size());
+      }
+    } else if (code_point == '\t' || code_point == '\n' || code_point == '\r') {
+      out.append(bytes.data(), bytes.size());  // (an invalid byte is 0x80 and up)
+    } else {  // a control, a bidirectional override or a byte that is not UTF-8: visible
+      for (const char b : bytes)
+        absl::StrAppendFormat(&out, "\\x%02x", static_cast<unsigned char>(b));
     }
-  }
+  });
   return out;
 }
 

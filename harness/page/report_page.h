@@ -67,8 +67,10 @@ struct ReportPage {
   std::vector<ReportPlot> plots;
 };
 
-// `text` for HTML text or a quoted attribute: & < > " ' as entities; control bytes other
-// than tab, newline and carriage return as the visible text \xNN.
+// `text` for HTML text or a quoted attribute: & < > " ' as entities; controls other than
+// tab, newline and carriage return (C0, DEL, C1 raw or in UTF-8, the bidirectional
+// overrides and isolates such as U+202E) and bytes that are not UTF-8 as the visible text
+// \xNN, byte by byte (ForEachTextUnit, harness/output/terminal_text.h).
 std::string HtmlEscape(absl::string_view text);
 
 // The <svg>...</svg> element of an SVG file (its XML declaration and doctype left out),

@@ -182,5 +182,27 @@ TEST(ReportPageHeadlineTest, TheRankingsVerdictIsAHeadline) {
             std::vector<std::string>{"t.csv: jump up between 96 and 160 bytes: +1994 ns"});
 }
 
+// Issue 46 item 6, on the page: 8-bit CSI (0x9b), U+009B, U+202E and a truncated UTF-8
+// sequence show as visible \xNN, byte by byte, never raw; tab and newline stay, and a
+// character that prints (µ) is kept.
+TEST(HtmlEscapeTest, C1BidiAndBytesThatAreNotUtf8AreShownNotWritten) {
+  EXPECT_EQ(HtmlEscape("host\x9b"
+                       "31m\xe2\x80\xae"
+                       "x\xc2\x9b<\xc2\xb5>\tz\xe2\x80"),
+            "host\\x9b31m\\xe2\\x80\\xaex\\xc2\\x9b&lt;\xc2\xb5&gt;\tz\\xe2\\x80");
+}
+
+TEST(RenderReportPageTest, AHostNameWithC1AndBidiBytesReachesThePageEscaped) {
+  ReportPage page = HostilePage();
+  page.context.system.hostname =
+      "evil\x9b"
+      "31m\xe2\x80\xae"
+      "host";
+  const std::string html = RenderReportPage(page);
+  EXPECT_THAT(html, HasSubstr("evil\\x9b31m\\xe2\\x80\\xaehost"));
+  EXPECT_THAT(html, Not(HasSubstr("\x9b")));
+  EXPECT_THAT(html, Not(HasSubstr("\xe2\x80\xae")));
+}
+
 }  // namespace
 }  // namespace tickbench::harness

@@ -1,25 +1,34 @@
 #include "harness/report/reporter.h"
 
+#include <cerrno>
 #include <cstdio>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "harness/output/command_status.h"
 #include "harness/report/csv_reporter.h"
 #include "harness/report/json_reporter.h"
 #include "harness/report/table_reporter.h"
 
 namespace tickbench::harness {
 
+namespace {
+
+// Writes `text` to `stream` (file descriptor `fd`) and flushes it; a failure is recorded
+// for ExitAfterStandardStreams (harness/output/command_status.h).
+void WriteChecked(std::FILE* stream, int fd, absl::string_view text) {
+  errno = 0;
+  if (std::fwrite(text.data(), 1, text.size(), stream) != text.size() || std::fflush(stream) != 0) {
+    NoteStandardStreamError(fd, errno);
+  }
+}
+
+}  // namespace
+
 ReportStreams StandardStreams() {
   ReportStreams streams;
-  streams.out = [](absl::string_view text) {
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    std::fflush(stdout);
-  };
-  streams.err = [](absl::string_view text) {
-    std::fwrite(text.data(), 1, text.size(), stderr);
-    std::fflush(stderr);
-  };
+  streams.out = [](absl::string_view text) { WriteChecked(stdout, 1, text); };
+  streams.err = [](absl::string_view text) { WriteChecked(stderr, 2, text); };
   return streams;
 }
 

@@ -43,59 +43,34 @@ std::string TheoryCsv(const StudyCell& c) {
 // One cell's CSV row (without its newline), in the header's order.
 std::string StudyCsvRow(const StudyCell& c) {
   const std::vector<std::string> cells = {
-      c.clock,
-      absl::StrCat(c.size_bytes),
-      absl::StrCat(c.runs),
-      absl::StrCat(c.iterations),
-      Fig(c.resolution_ns, 1),
-      Fig(c.truth_ns, 3),
-      Fig(c.truth_spread_ns, 3),
-      Fig(c.averaged_ns, 3),
-      Fig(c.averaged_error_ns, 3),
-      Fig(c.worst_run_error_ns, 3),
-      Fig(c.averaged_bound_ns, 3),
-      absl::StrCat(c.averaged_within_bound ? 1 : 0),
-      Fig(c.per_iteration.mean, 3),
-      Fig(c.per_iteration.sd, 3),
-      Fig(c.per_iteration.p50, 3),
-      Fig(c.per_iteration.min, 3),
-      Fig(c.per_iteration.zero_fraction, 6),
-      Fig(c.per_iteration_truth_ns, 3),
-      Fig(c.worst_run_bias_ns, 3),
-      Fig(c.prediction.f, 6),
-      Fig(c.observed.share_above_n, 6),
+      c.clock, absl::StrCat(c.size_bytes), absl::StrCat(c.runs), absl::StrCat(c.iterations),
+      Fig(c.resolution_ns, 1), Fig(c.truth_ns, 3), Fig(c.truth_spread_ns, 3), Fig(c.averaged_ns, 3),
+      Fig(c.averaged_error_ns, 3), Fig(c.worst_run_error_ns, 3), Fig(c.averaged_bound_ns, 3),
+      absl::StrCat(c.averaged_within_bound ? 1 : 0), Fig(c.per_iteration.mean, 3),
+      Fig(c.per_iteration.sd, 3), Fig(c.per_iteration.p50, 3), Fig(c.per_iteration.min, 3),
+      Fig(c.per_iteration.zero_fraction, 6), Fig(c.per_iteration_truth_ns, 3),
+      Fig(c.worst_run_bias_ns, 3), Fig(c.prediction.f, 6), Fig(c.observed.share_above_n, 6),
       Fig(c.prediction.sd_ns, 3),
-      absl::StrCat(c.prediction_applies ? static_cast<int>(c.verdict.agrees()) : -1),
-      Fig(c.phase_test.chi_square, 3),
-      Fig(c.phase_test.p_value, kG6),
-      absl::StrCat(c.phase_locked ? 1 : 0),
-      Fig(c.probe_effect_ns_per_read, 3),
-      Fig(c.read_cost_ns, 3),
-      absl::StrJoin(c.histogram, ";"),
+      // 1 "agrees", 0 "DISAGREES", -1 not judged or not applicable: as the words say.
+      absl::StrCat(c.theory_verdict() == StudyCell::TheoryVerdict::kAgrees      ? 1
+                   : c.theory_verdict() == StudyCell::TheoryVerdict::kDisagrees ? 0
+                                                                                : -1),
+      Fig(c.phase_test.chi_square, 3), Fig(c.phase_test.p_value, kG6),
+      absl::StrCat(c.phase_locked ? 1 : 0), Fig(c.probe_effect_ns_per_read, 3),
+      Fig(c.read_cost_ns, 3), absl::StrJoin(c.histogram, ";"),
       CsvInterval(timing::ClippedAtZero(c.truth_ci), kStudyDigits),
       CsvInterval(timing::ClippedAtZero(c.averaged_ci), kStudyDigits),
-      CsvInterval(c.averaged_error_ci, kStudyDigits),
-      Fig(c.pairing_bound_ns, kG6),
-      Fig(c.reference_bound_ns, kG6),
-      Fig(c.rate_bound_ns, kG6),
-      Fig(c.total_bound_ns(), kG6),
-      Fig(c.pair_skew_ns, kG6),
-      Fig(c.rate_ppm, kG6),
-      Fig(c.rate_bound_ppm, kG6),
-      absl::StrCat(c.averaged_unresolved ? 1 : 0),
-      absl::StrCat(c.round_trips_to_resolve),
+      CsvInterval(c.averaged_error_ci, kStudyDigits), Fig(c.pairing_bound_ns, kG6),
+      Fig(c.reference_bound_ns, kG6), Fig(c.rate_bound_ns, kG6), Fig(c.total_bound_ns(), kG6),
+      Fig(c.pair_skew_ns, kG6), Fig(c.rate_ppm, kG6), Fig(c.rate_bound_ppm, kG6),
+      absl::StrCat(c.averaged_unresolved ? 1 : 0), absl::StrCat(c.round_trips_to_resolve),
       absl::StrCat(c.single_reading_unresolved ? 1 : 0),
       CsvInterval(timing::ClippedAtZero(c.per_iteration_mean_ci), kStudyDigits),
-      CsvInterval(timing::ClippedAtZero(c.median_ci), kStudyDigits),
-      Fig(c.per_iteration.p99, kG6),
+      CsvInterval(timing::ClippedAtZero(c.median_ci), kStudyDigits), Fig(c.per_iteration.p99, kG6),
       CsvInterval(timing::ClippedAtZero(c.p99_ci), kStudyDigits),
-      CsvInterval(c.zero_share_ci, kStudyDigits),
-      Fig(c.bias_ci.estimate, kG6),
-      CsvInterval(c.bias_ci, kStudyDigits),
-      absl::StrCat(c.biased ? 1 : 0),
-      absl::StrCat(c.runs_biased),
-      CsvInterval(c.probe_effect_ci, kStudyDigits),
-      TheoryCsv(c)};
+      CsvInterval(c.zero_share_ci, kStudyDigits), Fig(c.bias_ci.estimate, kG6),
+      CsvInterval(c.bias_ci, kStudyDigits), absl::StrCat(c.biased ? 1 : 0),
+      absl::StrCat(c.runs_biased), CsvInterval(c.probe_effect_ci, kStudyDigits), TheoryCsv(c)};
   return absl::StrJoin(cells, ",");
 }
 
@@ -230,7 +205,9 @@ void WriteTheoryAndPhaseJson(JsonWriter& json, const StudyCell& c) {
   json.BoolField("mean", c.verdict.mean_agrees);
   json.BoolField("sd", c.verdict.sd_agrees);
   json.EndObject();
-  json.BoolField("agrees", c.verdict.agrees());
+  // The verdict the words print, and "agrees" true only where they say "agrees".
+  json.StringField("verdict", StudyCell::TheoryVerdictName(c.theory_verdict()));
+  json.BoolField("agrees", c.theory_verdict() == StudyCell::TheoryVerdict::kAgrees);
   json.IntegerField("disturbed_intervals_left_out", c.disturbed_intervals);
   json.EndObject();
   json.Key("phase");

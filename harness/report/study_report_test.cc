@@ -182,6 +182,38 @@ TEST(StudyReportTest, SdAndTheoryIntervalsInEveryFormat) {
   EXPECT_THAT(json, HasSubstr(R"("agrees_by_check":{"share":true,"mean":true,"sd":true})"));
 }
 
+// The verdict's fields say what the words say: "not judged" (phases not uniform) is not
+// "agrees: true" in the JSON nor 1 in the CSV, though every check's intervals overlap.
+TEST(StudyReportTest, VerdictFieldsEqualTheWords) {
+  struct Case {
+    bool applies, agrees, locked;
+    const char* word;
+    const char* csv;
+    const char* json;
+  };
+  for (const Case& k :
+       {Case{true, true, false, "agrees", "1", R"("verdict":"agrees","agrees":true)"},
+        Case{true, false, false, "DISAGREES", "0", R"("verdict":"DISAGREES","agrees":false)"},
+        Case{true, true, true, "not judged", "-1", R"("verdict":"not judged","agrees":false)"},
+        Case{false, true, false, "n/a", "-1", R"("verdict":"n/a","agrees":false)"}}) {
+    StudyCell c = Cell("tick:10ms", 32);
+    c.prediction_applies = k.applies;
+    c.verdict = {k.agrees, true, true};
+    c.phase_locked = k.locked;
+    c.phase_tested = k.locked;
+    EXPECT_THAT(FormatStudyTable({c}, TableWidth::kWide), HasSubstr(k.word)) << k.word;
+    std::vector<std::string> lines = absl::StrSplit(FormatStudyCsv({c}), '\n', absl::SkipEmpty());
+    ASSERT_EQ(lines.size(), 2u);
+    const std::vector<std::string> header = absl::StrSplit(lines[0], ',');
+    const std::vector<std::string> row = absl::StrSplit(lines[1], ',');
+    ASSERT_EQ(header.size(), row.size());
+    for (size_t i = 0; i < header.size(); ++i) {
+      if (header[i] == "theory_agrees") EXPECT_EQ(row[i], k.csv) << k.word;
+    }
+    EXPECT_THAT(FormatStudyJson(RunContext{}, {c}), HasSubstr(k.json)) << k.word;
+  }
+}
+
 // Where a line's '|' are, in characters (UTF-8 code points).
 std::vector<size_t> Separators(absl::string_view line) {
   std::vector<size_t> at;

@@ -151,13 +151,7 @@ std::string TheoryShares(const StudyCell& c) {
                       timing::FormatRounded(c.observed.share_above_n, observed));
 }
 
-std::string Verdict(const StudyCell& c) {
-  if (!c.prediction_applies) return "n/a";
-  if (!c.verdict.agrees()) return "DISAGREES";
-  // The prediction assumes uniform phases: where the phase test shows they are not, an
-  // agreement is no evidence against a lock.
-  return c.phase_locked ? "not judged" : "agrees";
-}
+std::string Verdict(const StudyCell& c) { return StudyCell::TheoryVerdictName(c.theory_verdict()); }
 
 std::string ClockHeading(const StudyCell& c) {
   return WrapText(absl::StrFormat("\n%s: %s, resolution T = %s, %s x %s\n", TerminalText(c.clock),

@@ -208,8 +208,8 @@ std::string FormatCsv(const std::vector<RunRecord>& records,
   std::string text = absl::StrJoin(std::begin(kCsvColumns), std::end(kCsvColumns), ",") +
                      PooledCsvHeader(percentiles) + "\n";
   for (const RunRecord& r : records) {
-    absl::StrAppendFormat(&text, "%s,%s,%s,%d,%d,%d,%d,%d,", r.transport, CsvField(r.clock),
-                          CsvField(r.reference_clock), r.size_bytes, r.run, r.iterations,
+    absl::StrAppendFormat(&text, "%s,%s,%s,%d,%d,%d,%d,%d,", r.transport, CsvText(r.clock),
+                          CsvText(r.reference_clock), r.size_bytes, r.run, r.iterations,
                           r.completed, r.batch);
     // A figure nothing measured is an empty cell (harness/engine/no_figure.h).
     const timing::Summary& it = r.per_iteration_ns;
@@ -233,15 +233,15 @@ std::string FormatCsv(const std::vector<RunRecord>& records,
     }
     absl::StrAppendFormat(&text, "%d,%d,%d,%d,%s,%d,%d,%d,%d,%s,%d,%d,%s,", r.integrity.lost,
                           r.integrity.late, r.integrity.reordered, r.integrity.corrupted,
-                          CsvField(r.error), r.attempt, r.valid() ? 1 : 0, r.timed_trips,
+                          CsvText(r.error), r.attempt, r.valid() ? 1 : 0, r.timed_trips,
                           r.excluded_trips, r.completed > 0 ? Number(LossRate(r), 6) : "",
-                          r.warmup_lost, r.receive_timeout_ns, CsvField(r.invalid_reason));
+                          r.warmup_lost, r.receive_timeout_ns, CsvText(r.invalid_reason));
     absl::StrAppend(&text, FigureTextSignificant(r.resolution_ns, 6, kNoFigureCsv), ",",
                     FigureTextSignificant(r.quantum_ns, 6, kNoFigureCsv), ",");
     // Whether the figure is resolved, and by how many trips: said of a figure only.
     if (r.valid()) {
       absl::StrAppendFormat(&text, "%d,%d,%s,", r.averaged_unresolved ? 1 : 0,
-                            r.round_trips_to_resolve, CsvField(r.throughput_note));
+                            r.round_trips_to_resolve, CsvText(r.throughput_note));
     } else {
       text += ",,,";
     }

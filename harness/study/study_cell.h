@@ -155,6 +155,30 @@ struct StudyCell {
   double loop_period_ns = 0;
   bool phase_locked = false;  // p < 1e-3: "phases not uniform", not a bias
 
+  // The theory's verdict, the one every report reads (words, table, CSV, JSON, page):
+  // "n/a" where the prediction does not apply, "DISAGREES" where a check fails, "not
+  // judged" where the phases are not uniform (the prediction assumes they are, so an
+  // agreement is no evidence against a lock), "agrees" otherwise.
+  enum class TheoryVerdict { kNotApplicable, kDisagrees, kNotJudged, kAgrees };
+  TheoryVerdict theory_verdict() const {
+    if (!prediction_applies) return TheoryVerdict::kNotApplicable;
+    if (!verdict.agrees()) return TheoryVerdict::kDisagrees;
+    return phase_locked ? TheoryVerdict::kNotJudged : TheoryVerdict::kAgrees;
+  }
+  static const char* TheoryVerdictName(TheoryVerdict v) {
+    switch (v) {
+      case TheoryVerdict::kNotApplicable:
+        return "n/a";
+      case TheoryVerdict::kDisagrees:
+        return "DISAGREES";
+      case TheoryVerdict::kNotJudged:
+        return "not judged";
+      case TheoryVerdict::kAgrees:
+        return "agrees";
+    }
+    return "n/a";
+  }
+
   // Median over pairs of interleaved blocks (one without, the next with a clock read per
   // round trip) of the difference in reference time per round trip: a median, because one
   // preemption in a block would otherwise outweigh a 30 ns read; its 95% interval from

@@ -67,9 +67,9 @@ std::string TheoryWords(const StudyCell& c) {
       "; theory %s (each check's observed and predicted intervals overlap at %.1f%%; "
       "95%% CIs: share of >%d-tick readings %s vs predicted %s, zero share %s vs %s, "
       "SD %s vs %s ns)",
-      !c.verdict.agrees() ? "DISAGREES"
-      : c.phase_locked    ? "not judged: it assumes uniform start phases, which these are not"
-                          : "agrees",
+      c.theory_verdict() == StudyCell::TheoryVerdict::kNotJudged
+          ? "not judged: it assumes uniform start phases, which these are not"
+          : StudyCell::TheoryVerdictName(c.theory_verdict()),
       100 * timing::kTheoryCheckConfidence, c.prediction.n,
       WithRange(c.observed_intervals.share, c.observed.share_above_n, kShare),
       WithRange(c.predicted.f, c.prediction.f, kShare),

@@ -166,6 +166,7 @@ absl::StatusOr<std::string> ReadUserFile(absl::string_view path, size_t max_byte
     }
     if (got == 0) break;
     filled += static_cast<size_t>(got);
+    TICKBENCH_RETURN_IF_STOPPED("reading a file");  // a file read whole never blocks
   }
   text.resize(filled);
   return text;

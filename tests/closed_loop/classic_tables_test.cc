@@ -4,12 +4,15 @@
 // recovered; a table with both socket buffers and IPv4 fragments is explained by the
 // combined layout; --fit_sim's costs replay the table within the fit's residual.
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "analysis/fits/cross_validation.h"
 #include "analysis/fits/model_fit.h"
 #include "analysis/models/buffer_models.h"
 #include "analysis/models/synthetic_sweep.h"
@@ -244,6 +247,65 @@ TEST(ClassicTablesTest, FittedSimulationReproducesTheTable) {
         EXPECT_LT(fit->max_residual, 4) << fit->flags;  // quarter-ns durations, ns rounding
       } else {
         EXPECT_LT(truth_error, 0.03) << fit->flags;
+      }
+    }
+  }
+}
+
+double FittedAt(const analysis::FamilyFit& fit, double size) {
+  const std::vector<std::vector<double>> columns = analysis::DesignColumns(fit.model, {size});
+  double value = 0;
+  for (size_t j = 0; j < columns.size() && j < fit.costs.size(); ++j) {
+    if (!columns[j].empty()) value += fit.costs[j] * columns[j][0];
+  }
+  return value;
+}
+
+// The printed leave-one-out error is honest: the test deletes each size and reruns the whole
+// choice on the rest (the step detector, the cut positions and sizes it gives the fit, the
+// ranking and its verdict: the line where no model beats it), and its errors equal the
+// printed ones, as does the count of reruns whose verdict kept the family. "explains" only
+// where that error beats the line's and the interpolation's.
+TEST(ClassicTablesTest, LeaveOneOutIsTheWholeChoiceRerunWithoutTheSize) {
+  for (uint64_t seed = 2; seed <= 3; ++seed) {
+    for (const analysis::Sweep& sweep :
+         {Table(ClassicUnixMachine(), analysis::ClassicTableSizes(), 0.01, seed),
+          Table(ClassicUdpMachine(), analysis::ClassicTableSizes(), 0.01, seed)}) {
+      harness::SweepAnalysis result;
+      Analyze(sweep, true, &result);
+      ASSERT_TRUE(result.cross_validation.ok()) << result.cross_validation.status();
+      const analysis::CrossValidation& cv = *result.cross_validation;
+      ASSERT_TRUE(cv.leave_one_out);
+      double own = 0, procedure = 0;
+      int kept_family = 0;
+      const double n = static_cast<double>(sweep.points.size());
+      for (size_t i = 0; i < sweep.points.size(); ++i) {
+        analysis::Sweep rest = sweep;
+        rest.points.erase(rest.points.begin() + static_cast<std::ptrdiff_t>(i));
+        const harness::SweepAnalysis rerun = harness::AnalyzeSweep(rest, {}, false);
+        ASSERT_TRUE(rerun.fits.ok());
+        const analysis::ModelComparison& fits = *rerun.fits;
+        const analysis::FamilyFit& choice =
+            fits.beats_line && fits.best != analysis::ModelFamily::kLinear
+                ? fits.best_fit()
+                : fits.families[static_cast<int>(analysis::ModelFamily::kLinear)];
+        kept_family += choice.model.family == cv.family;
+        const double size = sweep.points[i].size_bytes;
+        const double observed = analysis::PointMean(sweep.points[i]);
+        const double e_own =
+            (FittedAt(fits.families[static_cast<int>(cv.family)], size) - observed) / observed;
+        const double e_procedure = (FittedAt(choice, size) - observed) / observed;
+        own += e_own * e_own / n;
+        procedure += e_procedure * e_procedure / n;
+      }
+      EXPECT_NEAR(std::sqrt(own), cv.explanation.rms_relative, 1e-9);
+      EXPECT_NEAR(std::sqrt(procedure), cv.procedure.rms_relative, 1e-9);
+      EXPECT_EQ(kept_family, cv.procedure_kept_family);
+      std::printf("%s: %s\n", analysis::FamilyName(cv.family),
+                  analysis::FormatCrossValidation(cv).c_str());
+      if (result.explanation_holds) {
+        EXPECT_LT(cv.explanation.rms_relative, cv.line.rms_relative);
+        EXPECT_LT(cv.explanation.rms_relative, cv.interpolation.rms_relative);
       }
     }
   }

@@ -462,4 +462,12 @@ ConfidenceInterval ClippedAtZero(ConfidenceInterval ci) {
   return ci;
 }
 
+ConfidenceInterval OnLogScale(ConfidenceInterval ci) {
+  if (!ci.valid || !(ci.estimate > 0) || !std::isfinite(ci.half_width())) return ci;
+  const double factor = std::exp(ci.half_width() / ci.estimate);
+  ci.low = ci.estimate / factor;
+  ci.high = ci.estimate * factor;
+  return ci;
+}
+
 }  // namespace tickbench::timing

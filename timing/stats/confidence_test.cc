@@ -315,5 +315,22 @@ TEST(ConfidenceTest, APositiveQuantitysIntervalIsClippedAtZero) {
   EXPECT_EQ(clipped.estimate, ci.estimate);
 }
 
+// A positive quantity's interval on the log scale: positive, about the estimate, and the
+// arithmetic one to first order where it is narrow.
+TEST(ConfidenceTest, OnLogScaleStaysPositiveAndMatchesANarrowInterval) {
+  const ConfidenceInterval wide = OnLogScale(AcrossRunsInterval({300, 4000, 4200}));
+  ASSERT_TRUE(wide.valid);
+  EXPECT_LT(AcrossRunsInterval({300, 4000, 4200}).low, 0);
+  EXPECT_GT(wide.low, 0);
+  EXPECT_NEAR(wide.low * wide.high, wide.estimate * wide.estimate, 1e-6 * wide.high * wide.high);
+  const ConfidenceInterval narrow = AcrossRunsInterval({1000, 1001, 999, 1000.5});
+  const ConfidenceInterval log = OnLogScale(narrow);
+  // Apart by the second-order term, h^2 / (2 x): a thousandth of the half-width here.
+  const double second_order = narrow.half_width() * narrow.half_width() / narrow.estimate;
+  EXPECT_NEAR(log.low, narrow.low, second_order);
+  EXPECT_NEAR(log.high, narrow.high, second_order);
+  EXPECT_FALSE(OnLogScale(ConfidenceInterval()).valid);
+}
+
 }  // namespace
 }  // namespace tickbench::timing

@@ -20,7 +20,7 @@
 //    group, and of the SD's step when one reading moves by a tick), so that groups that
 //    happen to agree do not make a point of the interval;
 //  * shares of rare events (fewer than 20 readings, or for a prediction from durations that
-//    differ between groups an expected count under 20, on the rarer side): the interval
+//    vary an expected count under 20 — none included —, on the rarer side): the interval
 //    also holds the exact binomial interval of that count, where a t interval over a few
 //    nonzero groups is too narrow;
 //  * predicted: the figures are functions of the durations, each group's computed from its
@@ -55,7 +55,8 @@ struct TickFigures {
 TickFigures PredictTickFigures(absl::Span<const double> true_ns, double period_ns, int64_t n,
                                double shift_ns = 0);
 
-// Observed from readings (ns, multiples of the period); the SD is the sample SD.
+// Observed from readings (ns, multiples of the period); the SD is the population SD (divisor
+// N), as the predicted one is: like is compared with like.
 TickFigures ObserveTickFigures(absl::Span<const double> readings_ns, double period_ns, int64_t n);
 
 struct TickFigureIntervals {

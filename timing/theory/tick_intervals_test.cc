@@ -42,7 +42,23 @@ TEST(TickIntervalsTest, ObservedFiguresCountTicks) {
   const TickFigures o = ObserveTickFigures(readings, kPeriod, 0);
   EXPECT_DOUBLE_EQ(o.share, 0.4);
   EXPECT_DOUBLE_EQ(o.zero_share, 0.6);
-  EXPECT_NEAR(o.sd_ns, kPeriod * std::sqrt(0.8), 1e-6);  // sample SD of 0, 0, 1, 0, 2
+  EXPECT_NEAR(o.sd_ns, kPeriod * 0.8, 1e-6);  // population SD of 0, 0, 1, 0, 2
+}
+
+// Like with like: the observed SD is a population SD, as the prediction is. Readings of 0
+// and 1 tick half and half (a round trip of T/2) have the SD T/2 that the theory predicts,
+// never above it (a sample SD, divisor N - 1, put it above T/2 and outside an interval as
+// narrow as such readings give: "DISAGREES" in every such cell).
+TEST(TickIntervalsTest, ObservedSdIsThePopulationSdAsPredicted) {
+  std::vector<double> readings;
+  for (int i = 0; i < 400; ++i) readings.push_back(i % 2 == 0 ? 0 : kPeriod);
+  const std::vector<double> truth(400, kPeriod / 2);
+  const std::vector<int64_t> groups = {100, 100, 100, 100};
+  EXPECT_DOUBLE_EQ(ObserveTickFigures(readings, kPeriod, 0).sd_ns, kPeriod / 2);
+  EXPECT_DOUBLE_EQ(PredictTickFigures(truth, kPeriod, 0).sd_ns, kPeriod / 2);
+  const TickFigureIntervals observed = ObservedTickIntervals(readings, groups, kPeriod, 0);
+  EXPECT_TRUE(observed.sd_ns.Contains(kPeriod / 2))
+      << observed.sd_ns.low << " " << observed.sd_ns.high;
 }
 
 TEST(TickIntervalsTest, GroupsAreTheRunsSplitToAtLeastFour) {
@@ -112,6 +128,22 @@ TEST(TickIntervalsTest, PredictionHoldsTheReferenceResolutionAndTheGroupsSpread)
   const TickFigureIntervals spread = PredictedTickIntervals(varied, groups, kPeriod, 2, 0);
   EXPECT_GT(spread.sd_ns.half_width(), 0);
   EXPECT_TRUE(spread.sd_ns.Contains(kPeriod / 2)) << spread.sd_ns.low << " " << spread.sd_ns.high;
+}
+
+// Durations that vary but never fell below T in these trips predict a zero share of 0 in
+// every group; it is rare, not known to be 0: the interval holds the exact binomial bound of
+// none in 400. A fixed d predicts exactly.
+TEST(TickIntervalsTest, ARarePredictedShareThatDidNotComeUpIsNotAPoint) {
+  std::mt19937_64 random(7);
+  std::uniform_real_distribution<double> length(1.5 * kPeriod, 3.5 * kPeriod);
+  std::vector<double> varied;
+  for (int i = 0; i < 400; ++i) varied.push_back(length(random));
+  const std::vector<int64_t> groups = {100, 100, 100, 100};
+  const TickFigureIntervals rare = PredictedTickIntervals(varied, groups, kPeriod, 2, 0);
+  EXPECT_EQ(rare.zero_share.estimate, 0);
+  EXPECT_NEAR(rare.zero_share.high, 1 - std::pow(0.025, 1.0 / 400), 1e-6);
+  const std::vector<double> fixed(400, 2.5 * kPeriod);
+  EXPECT_EQ(PredictedTickIntervals(fixed, groups, kPeriod, 2, 0).zero_share.high, 0);
 }
 
 }  // namespace

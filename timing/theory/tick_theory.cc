@@ -74,7 +74,9 @@ TickObservation ObserveTickReadings(absl::Span<const double> readings_ns,
   o.mean_ns = sum / count;
   double squares = 0;
   for (double r : readings_ns) squares += (r - o.mean_ns) * (r - o.mean_ns);
-  o.sd_ns = readings_ns.size() > 1 ? std::sqrt(squares / (count - 1)) : 0;
+  // The population SD (divisor N), as the prediction's: with n - 1 the figure sits above
+  // T/2 where half the readings are n + 1 ticks, beyond any SD a tick can give.
+  o.sd_ns = std::sqrt(squares / count);
   o.share_above_n = above / count;
   o.share_ci95 =
       ProportionInterval(static_cast<int64_t>(above), static_cast<int64_t>(readings_ns.size()));
@@ -180,6 +182,10 @@ double FUpperTail(double x, double d1, double d2) {
 
 }  // namespace
 
+// What a batch mean of cos 2πku or sin 2πku (values in [-1, 1]) is known to: the rounding
+// of a sum of up to millions of them, well above an ulp and far below any real spread.
+constexpr double kBatchMeanRounding = 1e-12;
+
 UniformityTest TestUniformPhases(absl::Span<const double> phases, int harmonics, int batches) {
   UniformityTest t;
   t.samples = static_cast<int64_t>(phases.size());
@@ -212,12 +218,18 @@ UniformityTest TestUniformPhases(absl::Span<const double> phases, int harmonics,
     }
   }
   for (double& v : covariance) v /= b - 1;
+  // The batch means are known to rounding only: a spread below it is none. Phases that
+  // cycle evenly through q points (a round trip of 1.3 T: q = 10) give batches of a
+  // multiple of q the same means, 0 to rounding, and no spread; a lock gives them all
+  // one point far from 0. The floor tells the two apart (T² about 0, or enormous) where
+  // the bare covariance is singular and said "lock" for both.
+  for (int a = 0; a < p; ++a) covariance[a * p + a] += kBatchMeanRounding * kBatchMeanRounding;
   std::vector<double> solved = grand;
   double t2 = 0;
   if (SolveInPlace(covariance, solved, p)) {
     for (int a = 0; a < p; ++a) t2 += b * grand[a] * solved[a];
   } else {
-    t2 = std::numeric_limits<double>::infinity();  // no spread at all: a lock
+    t2 = std::numeric_limits<double>::infinity();
   }
   t.statistic = (b - p) * t2 / (p * (b - 1.0));
   t.p_value = std::isfinite(t.statistic) ? FUpperTail(t.statistic, p, b - p) : 0;

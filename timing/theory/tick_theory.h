@@ -42,7 +42,7 @@ struct TickObservation {
   // phases), to hold against the predicted f; invalid without readings.
   ConfidenceInterval share_ci95;
   double mean_ns = 0;
-  double sd_ns = 0;
+  double sd_ns = 0;  // the population SD (divisor N), as the prediction's
 };
 
 // Measured readings (ns, multiples of the period) summarised against `prediction`.
@@ -93,7 +93,10 @@ TickVerdict JudgeTickIntervals(const TickIntervals& observed, const TickInterval
 // contiguous batches, whose spread carries the dependence inside them: F = (B − p) T² /
 // (p (B − 1)) on (p, B − p) degrees of freedom, p = 2 · harmonics (exact for normal batch
 // means, which long batches give). A lock puts every batch's means at the same point, far
-// from 0, with almost no spread: T² is then enormous. Fewer batches than asked for short
+// from 0, with almost no spread: T² is then enormous. Batch means with no spread beyond
+// rounding (phases that cycle evenly through q points, batches a multiple of q long) are
+// judged by where they sit: at 0, as uniform as the harmonics can see (p near 1); elsewhere,
+// a lock (p near 0). Fewer batches than asked for short
 // series (at least 5 phases a batch); no test (p-value 1) with fewer than p + 2 batches.
 struct UniformityTest {
   double statistic = 0;        // F

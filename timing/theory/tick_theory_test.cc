@@ -141,5 +141,26 @@ TEST(TickTheoryTest, UniformityCorrectionNeverWeakensALock) {
   EXPECT_LT(TestUniformPhases(locked).p_value, 1e-12);
 }
 
+// Phases that cycle evenly (round trips of 1.3 T back to back: ten points, 0.3 T apart) in
+// batches of a multiple of ten have batch means of 0 and no spread: as uniform as two
+// harmonics can see, not a lock (the bare covariance was singular and said p = 0). A
+// frozen phase, with no spread either, is still a lock.
+TEST(TickTheoryTest, UniformityTestIsDefinedWhereBatchMeansHaveNoSpread) {
+  std::vector<double> cycling, frozen(1000, 0.37);
+  double u = 0.123;
+  for (int i = 0; i < 1000; ++i) {
+    cycling.push_back(u - std::floor(u));
+    u += 1.3;
+  }
+  const UniformityTest even = TestUniformPhases(cycling);
+  EXPECT_EQ(even.batches, 20);
+  EXPECT_GT(even.p_value, 0.5) << even.statistic;
+  EXPECT_LT(TestUniformPhases(frozen).p_value, 1e-12);
+  // Two points half a tick apart (2.5 T) cancel the first harmonic, not the second.
+  std::vector<double> two;
+  for (int i = 0; i < 1000; ++i) two.push_back(i % 2 == 0 ? 0.1 : 0.6);
+  EXPECT_LT(TestUniformPhases(two).p_value, 1e-12);
+}
+
 }  // namespace
 }  // namespace tickbench::timing

@@ -94,15 +94,22 @@ absl::Status WriteLoop(int fd, absl::Span<const char> data, WriteMode mode,
 // from the whole timeout each time.
 constexpr int64_t kStopCheckSliceNs = 250'000'000;
 
-absl::Status WaitReadable(int fd, absl::Duration timeout) {
-  const bool bounded = timeout != absl::InfiniteDuration();
-  const int64_t timeout_ns = bounded ? absl::ToInt64Nanoseconds(timeout) : 0;
-  const int64_t deadline_ns = bounded ? platform::MonotonicNanos() + timeout_ns : 0;
-  int64_t left_ns = timeout_ns;
-  while (true) {
+// A message's deadline: kNoDeadline until its bound starts (the first wait, or the first
+// part of the message), then CLOCK_MONOTONIC's nanoseconds when the whole message is due.
+constexpr int64_t kNoDeadline = 0;
+
+int64_t DeadlineIn(int64_t timeout_ns) { return platform::MonotonicNanos() + timeout_ns; }
+
+// Waits until `fd` is readable, has hung up, or has an error, for at most until
+// `deadline_ns` (SpinDeadline::kNever: no bound); `timeout_ns` is the whole message's
+// timeout, for the message.
+absl::Status WaitReadableUntil(int fd, int64_t deadline_ns, int64_t timeout_ns) {
+  const bool bounded = deadline_ns != SpinDeadline::kNever;
+  int64_t left_ns = bounded ? deadline_ns - platform::MonotonicNanos() : kStopCheckSliceNs;
+  while (left_ns > 0) {
     // In slices of at most kStopCheckSliceNs: a stop signal that went to another thread
     // does not interrupt this ppoll, and must still be seen within a second.
-    const int64_t slice_ns = bounded ? std::min(left_ns, kStopCheckSliceNs) : kStopCheckSliceNs;
+    const int64_t slice_ns = std::min(left_ns, kStopCheckSliceNs);
     const timespec slice = {static_cast<time_t>(slice_ns / 1000000000),
                             static_cast<long>(slice_ns % 1000000000)};
     pollfd poll_fd = {fd, POLLIN, 0};
@@ -110,13 +117,11 @@ absl::Status WaitReadable(int fd, absl::Duration timeout) {
     if (ready > 0) return absl::OkStatus();
     if (ready < 0 && errno != EINTR) return platform::ErrnoToStatus(errno, "ppoll");
     TICKBENCH_RETURN_IF_STOPPED("waiting for data");
-    if (bounded) {
-      left_ns = deadline_ns - platform::MonotonicNanos();
-      if (left_ns <= 0) break;
-    }
+    if (bounded) left_ns = deadline_ns - platform::MonotonicNanos();
   }
   return absl::DeadlineExceededError(
-      absl::StrCat("no data within ", absl::FormatDuration(timeout)));
+      absl::StrCat("the whole message did not come within ",
+                   absl::FormatDuration(absl::Nanoseconds(timeout_ns))));
 }
 
 absl::Status AnnotateWait(const absl::Status& waited, size_t done, size_t size) {
@@ -171,13 +176,23 @@ absl::Status FinishWrite(int fd, absl::Span<const char> data, WriteMode mode, ss
 
 namespace {
 
-// Reads buffer[done..]: the loop of ReadFull().
-absl::Status ReadLoop(int fd, absl::Span<char> buffer, ReadMode mode, absl::Duration wait_timeout,
-                      size_t done) {
-  const bool wait_first = wait_timeout != absl::InfiniteDuration();
+// Reads buffer[done..]: the loop of ReadFull(). `wait_ns` (not kNever): ppoll() before each
+// read, the whole message due `wait_ns` after the first. `rest_ns` (not kNever): the rest
+// of the message due `rest_ns` after its first part came, each read after that part
+// waiting with ppoll() for what is left (the descriptor's SO_RCVTIMEO bounds the reads
+// before it).
+absl::Status ReadLoop(int fd, absl::Span<char> buffer, ReadMode mode, int64_t wait_ns, size_t done,
+                      int64_t rest_ns = SpinDeadline::kNever) {
+  int64_t deadline_ns = kNoDeadline;
+  if (wait_ns != SpinDeadline::kNever) {
+    deadline_ns = DeadlineIn(wait_ns);
+  } else if (rest_ns != SpinDeadline::kNever && done > 0) {
+    deadline_ns = DeadlineIn(rest_ns);
+  }
   while (done < buffer.size()) {
-    if (wait_first) {
-      if (absl::Status waited = WaitReadable(fd, wait_timeout); !waited.ok()) {
+    if (deadline_ns != kNoDeadline) {
+      const int64_t timeout_ns = wait_ns != SpinDeadline::kNever ? wait_ns : rest_ns;
+      if (absl::Status waited = WaitReadableUntil(fd, deadline_ns, timeout_ns); !waited.ok()) {
         return AnnotateWait(waited, done, buffer.size());
       }
     }
@@ -195,6 +210,9 @@ absl::Status ReadLoop(int fd, absl::Span<char> buffer, ReadMode mode, absl::Dura
       return PeerClosedError(absl::StrFormat("read %u of %u bytes", done, buffer.size()));
     }
     done += static_cast<size_t>(n);
+    if (deadline_ns == kNoDeadline && rest_ns != SpinDeadline::kNever) {
+      deadline_ns = DeadlineIn(rest_ns);
+    }
   }
   return absl::OkStatus();
 }
@@ -205,25 +223,27 @@ namespace full_io_internal {
 
 absl::Status ReadFullSlow(int fd, absl::Span<char> buffer, ReadMode mode,
                           absl::Duration wait_timeout) {
-  return ReadLoop(fd, buffer, mode, wait_timeout, 0);
+  return ReadLoop(fd, buffer, mode, SpinDeadline::TimeoutNanoseconds(wait_timeout), 0);
 }
 
 absl::Status FinishRead(int fd, absl::Span<char> buffer, ReadMode mode, ssize_t first,
-                        int error_number) {
+                        int error_number, int64_t rest_ns) {
   if (first > 0) {
-    return ReadLoop(fd, buffer, mode, absl::InfiniteDuration(), static_cast<size_t>(first));
+    return ReadLoop(fd, buffer, mode, SpinDeadline::kNever, static_cast<size_t>(first), rest_ns);
   }
   if (first == 0) return PeerClosedError(absl::StrFormat("read 0 of %u bytes", buffer.size()));
   if (error_number != EINTR) {
     return IoErrnoToStatus(error_number, absl::StrFormat("read 0 of %u bytes", buffer.size()));
   }
   TICKBENCH_RETURN_IF_STOPPED("reading");
-  return ReadLoop(fd, buffer, mode, absl::InfiniteDuration(), 0);
+  return ReadLoop(fd, buffer, mode, SpinDeadline::kNever, 0, rest_ns);
 }
 
 }  // namespace full_io_internal
 
 absl::Status ReadFullWaitingOnEagain(int fd, absl::Span<char> buffer, absl::Duration timeout) {
+  const int64_t timeout_ns = SpinDeadline::TimeoutNanoseconds(timeout);
+  int64_t deadline_ns = kNoDeadline;  // from the first wait: the whole message due then
   size_t done = 0;
   while (done < buffer.size()) {
     const ssize_t n = read(fd, buffer.data() + done, buffer.size() - done);
@@ -243,7 +263,10 @@ absl::Status ReadFullWaitingOnEagain(int fd, absl::Span<char> buffer, absl::Dura
       return IoErrnoToStatus(error_number,
                              absl::StrFormat("read %u of %u bytes", done, buffer.size()));
     }
-    if (absl::Status waited = WaitReadable(fd, timeout); !waited.ok()) {
+    if (deadline_ns == kNoDeadline) {
+      deadline_ns = timeout_ns == SpinDeadline::kNever ? timeout_ns : DeadlineIn(timeout_ns);
+    }
+    if (absl::Status waited = WaitReadableUntil(fd, deadline_ns, timeout_ns); !waited.ok()) {
       return AnnotateWait(waited, done, buffer.size());
     }
   }
@@ -259,17 +282,16 @@ absl::Status FinishSpinRead(int fd, absl::Span<char> buffer, absl::Duration time
   while (true) {
     if (got > 0) {
       done += static_cast<size_t>(got);
-      if (done == buffer.size()) return absl::OkStatus();
-      deadline = SpinDeadline(timeout);  // as SO_RCVTIMEO: the wait is for the next byte
+      if (done == buffer.size()) return absl::OkStatus();  // the deadline runs on: whole message
     } else if (got == 0) {
       return PeerClosedError(absl::StrFormat("read %u of %u bytes", done, buffer.size()));
     } else if (error_number == EINTR || error_number == EAGAIN || error_number == EWOULDBLOCK) {
       // A signal that lands while spinning interrupts no system call: look for it here.
       TICKBENCH_RETURN_IF_STOPPED("busy polling");
       if (error_number != EINTR && deadline.Expired()) {
-        return absl::DeadlineExceededError(
-            absl::StrFormat("read %u of %u bytes: nothing arrived within %s (busy polling)", done,
-                            buffer.size(), absl::FormatDuration(timeout)));
+        return absl::DeadlineExceededError(absl::StrFormat(
+            "read %u of %u bytes: the whole message did not come within %s (busy polling)", done,
+            buffer.size(), absl::FormatDuration(timeout)));
       }
     } else {
       return IoErrnoToStatus(error_number,

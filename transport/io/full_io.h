@@ -67,7 +67,7 @@ namespace full_io_internal {
 absl::Status FinishWrite(int fd, absl::Span<const char> data, WriteMode mode, ssize_t first,
                          int error_number);
 absl::Status FinishRead(int fd, absl::Span<char> buffer, ReadMode mode, ssize_t first,
-                        int error_number);
+                        int error_number, int64_t rest_ns = SpinDeadline::kNever);
 // The whole of each, for what the inline part does not take (a pipe whose writes mask
 // SIGPIPE; a read that waits first; an empty buffer).
 absl::Status WriteFullSlow(int fd, absl::Span<const char> data, WriteMode mode);
@@ -94,12 +94,13 @@ inline absl::Status WriteFull(int fd, absl::Span<const char> data, WriteMode mod
 }
 
 // Reads until `buffer` is full (recv(2) or read(2), as `mode` says), retrying short reads
-// and EINTR. With a finite
-// `wait_timeout`, waits for data with ppoll() before each read and returns
-// DeadlineExceeded when none comes in that time: for blocking descriptors that have no
-// SO_RCVTIMEO. With absl::InfiniteDuration() it only reads, so sockets with SO_RCVTIMEO
-// set pay for no extra system call. The clock is read only when a wait happens: once for
-// its deadline, and after a signal interrupted it, for what is left.
+// and EINTR. With a finite `wait_timeout`, waits for data with ppoll() before each read
+// and returns DeadlineExceeded when the whole message has not come within `wait_timeout`
+// of the first wait (one deadline for the message, not one per read): for blocking
+// descriptors that have no SO_RCVTIMEO. With absl::InfiniteDuration() it only reads, so
+// sockets with SO_RCVTIMEO set pay for no extra system call (ReadFullWithin() bounds the
+// whole message on those). The clock is read only when a wait happens: once for its
+// deadline, and after a signal interrupted it, for what is left.
 //
 // A timeout or error part-way through a message leaves the stream out of step with the
 // peer: the bytes already read are lost to the caller. The message says how many.
@@ -116,13 +117,30 @@ inline absl::Status ReadFull(int fd, absl::Span<char> buffer, ReadMode mode,
   return full_io_internal::FinishRead(fd, buffer, mode, n, errno);
 }
 
+// ReadFull() for a socket whose SO_RCVTIMEO is the receive timeout, with the whole message
+// bounded too, not only each read: SO_RCVTIMEO bounds the wait for the first bytes (and
+// ends it with DeadlineExceeded); once a read has returned part of the message, the clock
+// is read once and the rest is due `rest_timeout_ns` later (SpinDeadline::kNever: no
+// bound), each further read waiting with ppoll() for at most what is left. So a peer that
+// drips its message a byte at a time, each byte within SO_RCVTIMEO, still ends in
+// DeadlineExceeded, less than twice the timeout after the receive began. A message whole
+// at the first read costs that read and a comparison, as ReadFull()'s: no clock, no ppoll.
+inline absl::Status ReadFullWithin(int fd, absl::Span<char> buffer, ReadMode mode,
+                                   int64_t rest_timeout_ns) {
+  if (ABSL_PREDICT_FALSE(buffer.empty())) return absl::OkStatus();
+  const ssize_t n = ReadOnce(fd, buffer.data(), buffer.size(), mode);
+  if (ABSL_PREDICT_TRUE(n == static_cast<ssize_t>(buffer.size()))) return absl::OkStatus();
+  return full_io_internal::FinishRead(fd, buffer, mode, n, errno, rest_timeout_ns);
+}
+
 // ReadFull() for a descriptor with O_NONBLOCK set (a pipe's read end) that is to be
 // waited on: reads first, and only when the read finds nothing (EAGAIN) waits with
 // ppoll() for at most `timeout` (absl::InfiniteDuration(): no bound), then reads again.
 // Bytes already there cost one read(2) and nothing else; an empty descriptor costs a
-// read, a ppoll and a read. DeadlineExceeded when nothing arrives within `timeout` of a
-// wait's start (the wait is for the next byte, as SO_RCVTIMEO's is). The clock is read
-// only when a wait happens (for its deadline), never when the bytes are there.
+// read, a ppoll and a read. DeadlineExceeded when the whole message has not arrived
+// within `timeout` of the first wait's start (one deadline for the message: a peer
+// dripping bytes cannot stretch it). The clock is read only when a wait happens (for its
+// deadline), never when the bytes are there.
 // On a blocking descriptor it is a plain blocking read: `timeout` does not apply.
 absl::Status ReadFullWaitingOnEagain(int fd, absl::Span<char> buffer, absl::Duration timeout);
 
@@ -145,9 +163,10 @@ absl::Status FinishSpinRead(int fd, absl::Span<char> buffer, absl::Duration time
 }  // namespace full_io_internal
 
 // ReadFull() for busy polling: never sleeps in the kernel, but asks for bytes again and
-// again until `buffer` is full. DeadlineExceeded when no byte arrives for `timeout`, as
-// SO_RCVTIMEO bounds each blocking read (absl::InfiniteDuration(): spins for ever); see
-// SpinDeadline for when the clock is read. The errors are mapped as for ReadFull().
+// again until `buffer` is full. DeadlineExceeded when the whole message has not arrived
+// within `timeout` of the first clock read (absl::InfiniteDuration(): spins for ever); see
+// SpinDeadline for when the clock is read. Bytes that come do not restart it: one deadline
+// for the message. The errors are mapped as for ReadFull().
 // A stop request (platform/stop_signal.h) ends it with Cancelled, seen within
 // SpinDeadline::kAttemptsPerCheck attempts (tens of microseconds).
 // Inline, the common case: up to kAttemptsPerCheck attempts that find nothing, then one

@@ -183,8 +183,7 @@ absl::Status ReadWatchdog::ReadLoop(int fd, absl::Span<char> buffer, ReadMode mo
   size_t done = 0;
   while (true) {
     if (n > 0) {
-      done += static_cast<size_t>(n);
-      t_watch.ticks = 0;  // as SO_RCVTIMEO: the wait is for the next byte
+      done += static_cast<size_t>(n);  // the ticks run on: the bound is the whole message's
       if (done >= buffer.size()) return absl::OkStatus();
     } else if (n == 0) {  // (an empty buffer never gets here: Read() returns at once)
       return PeerClosedError(absl::StrFormat("read %u of %u bytes", done, buffer.size()));
@@ -201,9 +200,9 @@ absl::Status ReadWatchdog::ReadLoop(int fd, absl::Span<char> buffer, ReadMode mo
       TICKBENCH_RETURN_IF_STOPPED("waiting for data");
       std::atomic_signal_fence(std::memory_order_seq_cst);
       if (t_watch.ticks >= tick_limit_) {
-        return absl::DeadlineExceededError(absl::StrFormat("read %u of %u bytes: no data within %s",
-                                                           done, buffer.size(),
-                                                           absl::FormatDuration(timeout_)));
+        return absl::DeadlineExceededError(
+            absl::StrFormat("read %u of %u bytes: the whole message did not come within %s", done,
+                            buffer.size(), absl::FormatDuration(timeout_)));
       }
     }
     n = ReadOnce(fd, buffer.data() + done, buffer.size() - done, mode);

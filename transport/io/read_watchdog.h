@@ -22,16 +22,17 @@
 //     interrupted read (a socket's too, having no SO_RCVTIMEO), which now finds the
 //     descriptor non-blocking and, nothing having come, fails with EAGAIN. Read() then
 //     clears O_NONBLOCK again and, unless the wait is over, reads again.
-//   * The wait is over after ceil(timeout / P) + 1 ticks with no byte: at least the
-//     timeout, less than the timeout + P (the first tick comes anywhere within a period
-//     of the read's start). As SO_RCVTIMEO's, the wait is for the next byte.
+//   * The wait is over after ceil(timeout / P) + 1 ticks since the Read() began, bytes
+//     or none: at least the timeout, less than the timeout + P (the first tick comes
+//     anywhere within a period of the read's start). Unlike SO_RCVTIMEO's, the bound is
+//     the whole message's: a peer that drips it a byte at a time does not restart it.
 //
 // Promised:
 //   * A Read() whose bytes are there, or come before the timeout, makes read(2) calls
 //     and nothing else: no clock read, no mask change, no wait call.
-//   * A Read() on which nothing arrives ends with DeadlineExceeded after at least the
-//     timeout and less than timeout + P (a stopped peer: SIGSTOP keeps the write end
-//     open and silent).
+//   * A Read() whose whole message has not arrived ends with DeadlineExceeded after at
+//     least the timeout and less than timeout + P: a stopped peer (SIGSTOP keeps the
+//     write end open and silent), and a peer that sends part of it, or drips it, alike.
 //   * End of file (the writer closed, the peer died) ends a Read() at once, Unavailable.
 //   * A stop request (platform/stop_signal.h) is seen within one tick (<= 250 ms) even
 //     when the SIGINT/SIGTERM went to another thread; at once when it interrupts the read.
@@ -73,7 +74,7 @@ struct WatchState {
   volatile int id;              // the watchdog reading now, 0 for none
   volatile int fd;              // its descriptor
   volatile int non_blocking;    // its flags with O_NONBLOCK
-  volatile int64_t ticks;       // ticks since the last byte arrived
+  volatile int64_t ticks;       // ticks since the Read() began
   volatile int made_non_block;  // the handler set O_NONBLOCK since Read() last cleared it
   int tid;                      // this thread's id (gettid()), cached by Arm(); 0 until then
 };

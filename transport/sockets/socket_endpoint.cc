@@ -58,21 +58,29 @@ StreamSocketEndpoint::StreamSocketEndpoint(UniqueFd fd, std::string transport_na
 namespace {
 
 // How a stream socket's receives are bounded (see socket_endpoint.h): sets SO_RCVTIMEO and
-// `watchdog`'s timeout for `timeout` and `busy_poll`.
+// `watchdog`'s timeout for `timeout` and `busy_poll`, and `kernel_timeout_ns`, the bound
+// on the rest of a message when SO_RCVTIMEO keeps the timeout.
 absl::Status ApplyStreamReceiveModes(int fd, absl::Duration timeout, bool busy_poll,
-                                     ReadWatchdog& watchdog) {
+                                     ReadWatchdog& watchdog, int64_t& kernel_timeout_ns) {
   const bool watched = !busy_poll && WatchdogBounds(timeout);
   if (absl::Status set = SetSocketReceiveTimeout(fd, watched ? absl::InfiniteDuration() : timeout);
       !set.ok()) {
     return set;
   }
-  return watchdog.SetTimeout(watched ? timeout : absl::InfiniteDuration());
+  if (absl::Status set = watchdog.SetTimeout(watched ? timeout : absl::InfiniteDuration());
+      !set.ok()) {
+    return set;
+  }
+  kernel_timeout_ns =
+      watched || busy_poll ? SpinDeadline::kNever : SpinDeadline::TimeoutNanoseconds(timeout);
+  return absl::OkStatus();
 }
 
 }  // namespace
 
 absl::Status StreamSocketEndpoint::SetReceiveTimeout(absl::Duration timeout) {
-  if (absl::Status modes = ApplyStreamReceiveModes(fd_.get(), timeout, busy_poll_, watchdog_);
+  if (absl::Status modes =
+          ApplyStreamReceiveModes(fd_.get(), timeout, busy_poll_, watchdog_, kernel_timeout_ns_);
       !modes.ok()) {
     return modes;
   }
@@ -81,7 +89,8 @@ absl::Status StreamSocketEndpoint::SetReceiveTimeout(absl::Duration timeout) {
 }
 
 absl::Status StreamSocketEndpoint::SetBusyPoll(bool on) {
-  if (absl::Status modes = ApplyStreamReceiveModes(fd_.get(), receive_timeout_, on, watchdog_);
+  if (absl::Status modes =
+          ApplyStreamReceiveModes(fd_.get(), receive_timeout_, on, watchdog_, kernel_timeout_ns_);
       !modes.ok()) {
     return modes;
   }

@@ -17,6 +17,11 @@
 //     (ReadWatchdogsAvailable()): SO_RCVTIMEO too;
 //   * busy polling never waits in the kernel: its receives spin on MSG_DONTWAIT up to the
 //     timeout.
+// On a stream the timeout bounds the whole message, not each read (transport.h): the
+// watchdog's ticks and the busy poll's deadline run from the receive's start whatever
+// bytes come; under SO_RCVTIMEO, which bounds each read, the rest of a message is due a
+// timeout after its first part (ReadFullWithin, full_io.h): a clock read and a ppoll()
+// per further read, only when a read returned part of a message.
 #ifndef TRANSPORT_SOCKET_ENDPOINT_H_
 #define TRANSPORT_SOCKET_ENDPOINT_H_
 
@@ -36,6 +41,7 @@
 #include "transport/io/endpoint_checks.h"
 #include "transport/io/full_io.h"
 #include "transport/io/read_watchdog.h"
+#include "transport/io/spin_deadline.h"
 #include "transport/io/unique_fd.h"
 #include "transport/transport.h"
 
@@ -86,6 +92,9 @@ class StreamSocketEndpoint final : public Endpoint {
   // Kept for busy polling, which cannot use SO_RCVTIMEO: it never waits in the kernel.
   absl::Duration receive_timeout_ = absl::InfiniteDuration();
   ReadWatchdog watchdog_;  // the bound on a blocking receive, unless SO_RCVTIMEO keeps it
+  // While SO_RCVTIMEO keeps the timeout: the timeout in nanoseconds, the bound on the rest
+  // of a message after its first part; SpinDeadline::kNever otherwise.
+  int64_t kernel_timeout_ns_ = SpinDeadline::kNever;
 };
 
 // Send() and Receive() are inline, so that the loop specialised on StreamSocketEndpoint
@@ -104,6 +113,9 @@ TICKBENCH_ALWAYS_INLINE absl::Status StreamSocketEndpoint::Receive(absl::Span<ch
     return size;
   }
   if (busy_poll_) return SpinReadFull(fd_.get(), buffer, receive_timeout_, SpinRead::kRecvDontWait);
+  if (ABSL_PREDICT_FALSE(kernel_timeout_ns_ != SpinDeadline::kNever)) {
+    return ReadFullWithin(fd_.get(), buffer, ReadMode::kSocket, kernel_timeout_ns_);
+  }
   // ReadFull() when the watchdog is off; recv(2): a socket's own call, not read(2)'s file layer
   return watchdog_.Read(fd_.get(), buffer, ReadMode::kSocket);
 }
