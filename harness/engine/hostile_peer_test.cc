@@ -76,7 +76,9 @@ class HostilePeer {
       std::vector<char> message(frame->message_size);
       for (int64_t i = 0; i < frame->count; ++i) {
         if (!server.Receive(absl::MakeSpan(message)).ok()) return;
-        if (!Echo(server, message, i)) return;
+        // Echoes are counted over the session: the warm-up's windows and the timed trips
+        // are blocks of their own.
+        if (!Echo(server, message, echoed_++)) return;
       }
     }
   }
@@ -100,6 +102,7 @@ class HostilePeer {
   transport::EndpointPair pair_;
   std::thread peer_;
   std::atomic<bool> stop_{false};
+  int64_t echoed_ = 0;  // echoes sent so far, every block's (the peer thread's alone)
 };
 
 // Item 4: an echo dripped a byte every 200 ms (16 bytes: 3.2 s a round trip) under a
