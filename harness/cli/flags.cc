@@ -104,7 +104,10 @@ ABSL_FLAG(std::string, sizes, Defaults().sizes,
           "or both; 1k = 1024. Default: the experiment's. Each must fit the transport's "
           "largest message.");
 ABSL_FLAG(int64_t, iterations, Defaults().iterations,
-          "Timed round trips per size and run (unix_throughput: 1000, udp_rtt: 5000).");
+          "Timed round trips per size and run (unix_throughput: 1000, udp_rtt: 5000). The study "
+          "on real hardware without it chooses each cell's N: at least 1000, and 100 T / d so "
+          "that the averaged figure resolves (T/N within 1% of the round trip d timed by a "
+          "200-trip pilot), within its time budget and 200000.");
 ABSL_FLAG(int64_t, runs, Defaults().runs, "Runs per size (unix_throughput: 4, udp_rtt: 1).");
 ABSL_FLAG(int64_t, warmup, Defaults().warmup,
           "Untimed round trips before each run's timed ones: a count, or -1 for until the "
@@ -121,7 +124,9 @@ ABSL_FLAG(std::string, precision, Defaults().precision,
           "exactly, and the table says what precision they reached).");
 ABSL_FLAG(DurationFlag, max_time, DurationFlag{Defaults().max_time},
           "Run until known: no run of a size is added that would end later than this after "
-          "the sweep began (the first --runs rounds are always measured).");
+          "the sweep began (the first --runs rounds are always measured). The study on real "
+          "hardware without --iterations shares it among its cells when it chooses each "
+          "cell's N (default there 3m).");
 ABSL_FLAG(int64_t, batch, Defaults().batch,
           "Round trips per per-iteration reading: 1 times every round trip; --batch equal to "
           "--iterations is the averaged case alone.");

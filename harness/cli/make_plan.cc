@@ -369,6 +369,7 @@ absl::Status ResolveStudyOptions(PlanState& st) {
     study.dither = c.dither;
     study.seed = c.seed;
     study.rephase_tick_clocks = !plan.environment.fixed_phase;
+    ChooseStudyCounts(c, plan);
   }
   return absl::OkStatus();
 }

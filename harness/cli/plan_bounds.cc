@@ -41,7 +41,10 @@ double EstimatePlanBytes(const Plan& plan) {
     // StudyPasses: marks and four per-trip arrays (5 x 8 bytes per trip); per cell, for
     // every run, its readings, truths and phases (3 x 8) and their pooled and cleaned
     // copies (4 x 8), with room for a sorted copy in the summaries (3 x 8): 10 x 8 bytes.
-    const double n = static_cast<double>(plan.study_options.iterations);
+    const StudyOptions& study = plan.study_options;
+    const double n = static_cast<double>(
+        study.choose.on ? std::max(study.iterations, study.choose.max_iterations)
+                        : study.iterations);
     const double cells = sizes * static_cast<double>(plan.study_clocks.size());
     return 40 * n + 80 * runs * n + cells * kPerRecord + buffers;
   }
@@ -264,6 +267,12 @@ absl::Status ResolvePrecision(const CommandLine& c, Plan& plan) {
   }
   plan.precision = value / 100;
   return absl::OkStatus();
+}
+
+void ChooseStudyCounts(const CommandLine& c, Plan& plan) {
+  StudyOptions& study = plan.study_options;
+  study.choose.on = !plan.simulate && !Given(c, "iterations");
+  if (Given(c, "max_time")) study.choose.budget = c.max_time;
 }
 
 }  // namespace tickbench::harness

@@ -237,6 +237,7 @@ std::string FormatStudyJson(const RunContext& context, const std::vector<StudyCe
     json.IntegerField("size_bytes", c.size_bytes);
     json.IntegerField("runs", c.runs);
     json.IntegerField("iterations", c.iterations);
+    json.StringField("iterations_note", c.count_note);
     json.NumberField("resolution_ns", c.resolution_ns);
     json.Key("reference");
     json.BeginObject();

@@ -345,6 +345,12 @@ std::string FormatStudyTable(const std::vector<StudyCell>& cells, TableWidth wid
   }
   absl::StrAppend(&text, "\nIn plain words:\n");
   for (const StudyCell& c : cells) {
+    if (!c.count_note.empty()) {  // the study chose N, and could not take the one that resolves
+      absl::StrAppend(&text,
+                      WrapText(absl::StrFormat("  %s at %d B: N = %d: %s.\n", TerminalText(c.clock),
+                                               c.size_bytes, c.iterations, c.count_note),
+                               kTableColumns, 4));
+    }
     absl::StrAppend(
         &text,
         WrapText(absl::StrCat("  ",

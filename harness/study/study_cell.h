@@ -26,6 +26,9 @@ struct StudyCell {
   size_t size_bytes = 0;
   int runs = 0;
   int64_t iterations = 0;
+  // Why N is not the one that resolves the averaged figure to 1% (the study chose it:
+  // StudyOptions::choose), or "".
+  std::string count_note;
   double resolution_ns = 0;  // T: the larger of claimed and observed resolution
 
   double truth_ns = 0;            // reference, averaged pass, mean over runs

@@ -30,6 +30,9 @@ constexpr int kPairAttempts = 3;
 // Blocks per probe pass: enough for a median that one preemption cannot move.
 constexpr int kProbeBlocks = 10;
 
+// Round trips of the pilot that times a cell's round trip before its N is chosen.
+constexpr int64_t kPilotTrips = 200;
+
 // Elements a large array is filled by at a time (8 MiB, a few ms), between which a stop is seen.
 constexpr int64_t kFillChunk = int64_t{1} << 20;
 
@@ -66,7 +69,7 @@ class StudyPasses {
   // page fault inside a timed pass) and a chunk at a time: Cancelled when a stop comes meanwhile.
   // The marks are bounded by the probe pass's longest block (one per round trip and one more).
   absl::Status Allocate() {
-    const int64_t n = options_.iterations;
+    const int64_t n = std::max(options_.iterations, options_.choose.max_iterations);
     marks_.assign(std::max<int64_t>(1, n / kProbeBlocks) + 2, 0);
     for (std::vector<int64_t>* v : {&starts_, &stops_, &reference_starts_, &reference_stops_}) {
       if (absl::Status s = ResizeUnlessStopped(*v, n); !s.ok()) return s;
@@ -79,7 +82,7 @@ class StudyPasses {
     buffers_ =
         LoopBuffers{absl::MakeSpan(send_.data(), size), absl::MakeSpan(receive_.data(), size),
                     absl::MakeSpan(marks_), absl::Span<int64_t>()};
-    const int64_t n = options_.iterations;
+    const int64_t n = n_;
     absl::Status status = transport::SendBlockHeader(endpoint_, static_cast<uint32_t>(size),
                                                      static_cast<uint32_t>(options_.warmup + n));
     for (int64_t i = 0; status.ok() && i < options_.warmup; ++i) {
@@ -111,13 +114,42 @@ class StudyPasses {
 
   const IntegrityCounts& integrity() const { return integrity_; }
 
+  // The round trips of each pass of the next runs (at most what Allocate made room for).
+  void set_iterations(int64_t n) { n_ = n; }
+
+  // The median round trip at `size`, in ns of the reference, over `trips` untimed round trips
+  // after the warm-up (the pilot that chooses a cell's N); 0 where none came back clean.
+  absl::StatusOr<double> PilotRoundTripNs(size_t size, int64_t trips) {
+    buffers_ =
+        LoopBuffers{absl::MakeSpan(send_.data(), size), absl::MakeSpan(receive_.data(), size),
+                    absl::MakeSpan(marks_), absl::Span<int64_t>()};
+    const int64_t total = options_.warmup + trips;
+    absl::Status status = transport::SendBlockHeader(endpoint_, static_cast<uint32_t>(size),
+                                                     static_cast<uint32_t>(total));
+    std::vector<double> rtt;
+    rtt.reserve(trips);
+    for (int64_t i = 0; status.ok() && i < total; ++i) {
+      const int64_t before = reference_.NowTicks();
+      const int64_t faults = integrity_.total();
+      status = RoundTrip(endpoint_, buffers_, sequence_++, integrity_);
+      if (status.ok() && i >= options_.warmup && integrity_.total() == faults) {
+        rtt.push_back(reference_.TicksToNanos(reference_.NowTicks() - before));
+      }
+      if (status.ok()) status = platform::CancelledIfStopRequested("choosing the round trips");
+    }
+    if (!status.ok()) return status;
+    if (rtt.empty()) return 0.0;
+    std::nth_element(rtt.begin(), rtt.begin() + rtt.size() / 2, rtt.end());
+    return rtt[rtt.size() / 2];
+  }
+
  private:
   // The probe pass: interleaved blocks, alternately without and with a clock read after every
   // round trip; the reference is read only around each block. None is kept in virtual time,
   // where a read costs nothing and blocks differ by the simulated jitter alone.
   absl::Status ProbePass(timing::Clock& clock, size_t size, int64_t faults_before, StudyRun& run) {
     const RoundTripEngine::LoopFunction loop = SelectLoop(endpoint_, clock, nullptr);
-    const int64_t n = options_.iterations;
+    const int64_t n = n_;
     const int64_t block = std::max<int64_t>(1, n / kProbeBlocks);
     absl::Status status = transport::SendBlockHeader(
         endpoint_, static_cast<uint32_t>(size), static_cast<uint32_t>(2 * kProbeBlocks * block));
@@ -141,7 +173,7 @@ class StudyPasses {
   // The per-iteration pass: both clocks at the start and end of each round trip.
   absl::Status PerIterationPass(timing::Clock& clock, double resolution_ns, size_t size,
                                 StudyRun& run) {
-    const int64_t n = options_.iterations;
+    const int64_t n = n_;
     absl::Status status = transport::SendBlockHeader(endpoint_, static_cast<uint32_t>(size),
                                                      static_cast<uint32_t>(n));
     if (!status.ok()) return status;
@@ -219,6 +251,7 @@ class StudyPasses {
   IntegrityCounts integrity_;
   uint64_t sequence_ = 1;
   std::mt19937_64 random_;
+  int64_t n_ = options_.iterations;
 };
 
 // No interval, and no estimate to show in its place.
@@ -325,6 +358,37 @@ void FinishCell(const std::vector<StudyRun>& runs, const StudyOptions& options, 
 
 }  // namespace
 
+CellCount ChooseCellIterations(const StudyOptions& options, double resolution_ns, double rtt_ns,
+                               size_t cells) {
+  CellCount count;
+  count.iterations = options.iterations;
+  if (!(rtt_ns > 0) || !(resolution_ns > 0)) {
+    count.note = "the pilot timed no round trip: N kept";
+    return count;
+  }
+  // T/N within 1% of the round trip: N >= 100 T / d.
+  const double resolving = std::ceil(100 * resolution_ns / rtt_ns);
+  // Each run makes 4 N round trips (averaged, probe twice, per-iteration) plus the
+  // per-iteration pass's gaps; with the clock reads, pilots and warm-ups a study took 1.37x
+  // that on a 2-vCPU VM (82 s for a 60 s budget), so 5.5 round trips are counted per N.
+  // The budget is shared evenly by the cells.
+  const double per_trip = 5.5 * rtt_ns + absl::ToDoubleNanoseconds(options.gap);
+  const double in_budget = std::floor(absl::ToDoubleNanoseconds(options.choose.budget) /
+                                      static_cast<double>(std::max<size_t>(1, cells)) /
+                                      std::max(1, options.runs) / per_trip);
+  const double most = static_cast<double>(options.choose.max_iterations);
+  double n = std::max(static_cast<double>(options.iterations), resolving);
+  if (n > in_budget || n > most) {
+    n = std::max(static_cast<double>(options.iterations), std::min(in_budget, most));
+    count.note = absl::StrFormat(
+        "N = %.0f resolves T/N to 1%% of the %.3g us round trip; %s allows %.0f", resolving,
+        rtt_ns / 1e3, in_budget < most ? "the time budget (--max_time)" : "the array limit",
+        std::min(in_budget, most));
+  }
+  count.iterations = static_cast<int64_t>(n);
+  return count;
+}
+
 int64_t StudyRoundTripsPerRun(const StudyOptions& options) {
   const int64_t n = options.iterations;
   return options.warmup + n + 2 * kProbeBlocks * std::max<int64_t>(1, n / kProbeBlocks) + n;
@@ -353,6 +417,18 @@ StudyOutcome RunStudy(transport::Endpoint& endpoint, const std::vector<StudyCloc
       cell.clock_name = clock.info().name;
       cell.size_bytes = size;
       cell.iterations = options.iterations;
+      if (options.choose.on) {
+        absl::StatusOr<double> rtt = passes.PilotRoundTripNs(size, kPilotTrips);
+        if (!rtt.ok()) {
+          outcome.status = rtt.status();
+          return outcome;
+        }
+        const CellCount count = ChooseCellIterations(options, resolution_ns, *rtt,
+                                                     clocks.size() * options.sizes.size());
+        cell.iterations = count.iterations;
+        cell.count_note = count.note;
+      }
+      passes.set_iterations(cell.iterations);
       cell.resolution_ns = resolution_ns;
       cell.read_cost_ns = study_clock.probe.read_cost_ns;
       // A uniqtime tick's reading sits up to T - 1 us above its edge (ClockInfo).

@@ -16,9 +16,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "harness/study/study_cell.h"
 #include "timing/clock.h"
@@ -44,6 +46,14 @@ struct StudyOptions {
   // The reference's own resolution: phases within T are tested only where the reference
   // resolves T finely enough (a 20 ns reference cannot place starts within a 1 us tick).
   double reference_resolution_ns = 1;
+  // Without --iterations on real hardware: each cell's N chosen so that its averaged figure
+  // resolves, T/N within 1% of the round trip timed by a pilot (ChooseCellIterations), at
+  // least `iterations`, within `budget` for the whole study and `max_iterations` per pass.
+  struct ChooseIterations {
+    bool on = false;
+    absl::Duration budget = absl::Minutes(3);
+    int64_t max_iterations = 200'000;
+  } choose;
   // Called after each run of each clock and size (a progress meter), or empty.
   std::function<void()> run_done;
 };
@@ -64,6 +74,18 @@ struct StudyOutcome {
   std::vector<StudyCell> cells;
   absl::Status status;
 };
+
+// A cell's N (StudyOptions::choose): the round trips of each pass, and why it is not the
+// one that resolves the averaged figure to 1% ("" where it is).
+struct CellCount {
+  int64_t iterations = 0;
+  std::string note;
+};
+// N = max(iterations, ceil(100 T / d)) for a clock of resolution T and a round trip d (the
+// pilot's median), cut to what the budget (shared evenly by `cells`) and max_iterations
+// allow, with the note saying so.
+CellCount ChooseCellIterations(const StudyOptions& options, double resolution_ns, double rtt_ns,
+                               size_t cells);
 
 // The round trips one run of one clock at one size makes: warm-up, the averaged pass, the
 // probe pass's blocks and the per-iteration pass.

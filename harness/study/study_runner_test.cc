@@ -266,5 +266,34 @@ TEST(StudyRunnerTest, SameSeedSameResult) {
   EXPECT_EQ(a.histogram, b.histogram);
 }
 
+TEST(StudyChooseIterationsTest, NResolvesTheAveragedFigureWithinTheBudget) {
+  StudyOptions options;
+  options.runs = 4;
+  options.iterations = 1000;
+  options.choose.on = true;
+  options.choose.budget = absl::Minutes(3);
+  // A 10 ms tick and a 20 us round trip: T/N within 1% of d needs N = 100 T / d = 50000;
+  // 4 runs x 5.5 x 50000 x 20 us = 22 s a cell, 4 cells in 3 minutes: it fits.
+  CellCount count = ChooseCellIterations(options, 10e6, 20e3, 4);
+  EXPECT_EQ(count.iterations, 50000);
+  EXPECT_EQ(count.note, "");
+  EXPECT_LE(10e6 / static_cast<double>(count.iterations), 0.01 * 20e3);
+  // A fine clock needs no more than the default.
+  EXPECT_EQ(ChooseCellIterations(options, 1, 20e3, 4).iterations, 1000);
+  // A 20 ms tick at 20 us needs 100000: 44 s a cell; 12 cells share 3 minutes (15 s each),
+  // so N is cut to what fits and the note says which N would resolve it and why it is not.
+  count = ChooseCellIterations(options, 20e6, 20e3, 12);
+  EXPECT_EQ(count.iterations, 34090);  // 180 s / 12 / 4 runs / (5.5 x 20 us)
+  EXPECT_NE(count.note.find("N = 100000 resolves"), std::string::npos) << count.note;
+  EXPECT_NE(count.note.find("time budget"), std::string::npos) << count.note;
+  // The array limit bounds it too.
+  options.choose.budget = absl::Hours(10);
+  count = ChooseCellIterations(options, 20e6, 2e3, 1);
+  EXPECT_EQ(count.iterations, options.choose.max_iterations);
+  EXPECT_NE(count.note.find("array limit"), std::string::npos) << count.note;
+  // No pilot figure: N kept, and said.
+  EXPECT_EQ(ChooseCellIterations(options, 20e6, 0, 1).iterations, 1000);
+}
+
 }  // namespace
 }  // namespace tickbench::harness

@@ -8,10 +8,10 @@
 //
 // The test (TestRunGroups). Sort the k run figures; for every split into the j lowest and
 // the k - j highest, each side at least SmallestGroup(k) runs (2, and a fifth of the runs:
-// one disturbed run, or two of twenty, is a tail, not a group), the gap between the two groups' means in units of their pooled
-// within-group SD, G_j = (mean_high - mean_low) / (s_pooled sqrt(1/j + 1/(k - j))),
-// s_pooled on k - 2 degrees of freedom; the statistic is G = max_j G_j (the best split).
-// Under the null hypothesis that the runs are independent draws from one normal
+// one disturbed run, or two of twenty, is a tail, not a group), the gap between the two groups'
+// means in units of their pooled within-group SD, G_j = (mean_high - mean_low) / (s_pooled sqrt(1/j
+// + 1/(k - j))), s_pooled on k - 2 degrees of freedom; the statistic is G = max_j G_j (the best
+// split). Under the null hypothesis that the runs are independent draws from one normal
 // distribution (any mean, any SD: run-to-run drift of a normal size is not "groups"), G's
 // distribution depends on k alone; its p-value is found by Monte Carlo over
 // kGroupNullSamples null sets drawn from a fixed seed (deterministic), and the runs are
@@ -19,8 +19,8 @@
 //   Promised: the false-alarm rate on independent normal runs is at most `level` (plus the
 //   Monte Carlo's error, +-0.2% at 1%), for every k >= kMinRunsForGroups; the power on
 //   two-mode runs is checked in simulation (run_groups_test): modes 10 SDs apart are found
-//   86% of the time at 8 runs, 7 SDs apart 89% at 12 runs and 98% at 16. Four runs have almost no power
-//   (the pooled SD has 2 degrees of freedom), so a sweep that is to name groups makes
+//   86% of the time at 8 runs, 7 SDs apart 89% at 12 runs and 98% at 16. Four runs have almost no
+//   power (the pooled SD has 2 degrees of freedom), so a sweep that is to name groups makes
 //   kRunsToNameGroups runs at least.
 //   Promised: the SD is floored at QuantizedSdFloor(quantum, k), so that runs that all
 //   read the same quantum of a coarse clock are not "groups" of identical values.

@@ -24,7 +24,8 @@ std::vector<double> Runs(std::mt19937_64& bits, int k, bool two_modes, double se
 double GroupedShare(int k, bool two_modes, double separation, int trials, uint64_t seed) {
   std::mt19937_64 bits(seed);
   int grouped = 0;
-  for (int t = 0; t < trials; ++t) grouped += TestRunGroups(Runs(bits, k, two_modes, separation)).grouped;
+  for (int t = 0; t < trials; ++t)
+    grouped += TestRunGroups(Runs(bits, k, two_modes, separation)).grouped;
   return static_cast<double>(grouped) / trials;
 }
 
