@@ -367,9 +367,7 @@ absl::Status ResolveStudyOptions(PlanState& st) {
     study.warmup = plan.sweep.engine.warmup >= 0 ? plan.sweep.engine.warmup : kStudyWarmup;
     study.gap = c.gap;
     study.dither = c.dither;
-    study.seed = c.seed;
-    study.rephase_tick_clocks = !plan.environment.fixed_phase;
-    ChooseStudyCounts(c, plan);
+    FinishStudyOptions(c, plan);
   }
   return absl::OkStatus();
 }

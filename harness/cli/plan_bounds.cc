@@ -269,8 +269,10 @@ absl::Status ResolvePrecision(const CommandLine& c, Plan& plan) {
   return absl::OkStatus();
 }
 
-void ChooseStudyCounts(const CommandLine& c, Plan& plan) {
+void FinishStudyOptions(const CommandLine& c, Plan& plan) {
   StudyOptions& study = plan.study_options;
+  study.seed = c.seed;
+  study.rephase_tick_clocks = !plan.environment.fixed_phase;
   study.choose.on = !plan.simulate && !Given(c, "iterations");
   if (Given(c, "max_time")) study.choose.budget = c.max_time;
 }

@@ -25,9 +25,9 @@ double EstimatePlanBytes(const Plan& plan);
 // default only where neither --runs nor --iterations was given.
 absl::Status ResolvePrecision(const CommandLine& c, Plan& plan);
 
-// The study on real hardware without --iterations chooses each cell's N (StudyOptions::
-// choose), within --max_time where given (else its own budget).
-void ChooseStudyCounts(const CommandLine& c, Plan& plan);
+// The study's seed and tick phases, and on real hardware without --iterations each cell's N
+// chosen (StudyOptions::choose), within --max_time where given (else its own budget).
+void FinishStudyOptions(const CommandLine& c, Plan& plan);
 
 // The most virtual time a simulated plan can take, in ns.
 double WorstSimulatedNanos(const Plan& plan);
