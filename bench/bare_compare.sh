@@ -8,7 +8,7 @@
 #                         [--transports=unix_stream,unix_dgram,udp,tcp,pipe]
 #                         [--cpus=0,1] [--cases=same:blocking,split:blocking,split:busy_poll]
 #                         [--harness=bazel-bin/harness/harness] [--bare=bazel-bin/bench/bare_loop]
-#                         [--raw=FILE] [--against=HARNESS]
+#                         [--raw=FILE] [--against=HARNESS] [--tickbench_warmup=default]
 #
 # Needs both binaries built (bazel build //harness //bench:bare_loop); each pins itself
 # and its peer (--pin). A case is PLACEMENT:MODE: placement `same` pins client and
@@ -18,6 +18,10 @@
 # CPU hand over only when the scheduler preempts one, and a round trip then takes a
 # scheduler slice (about 8 ms on a 2-vCPU VM), which measures the scheduler, not the
 # transport; asked for, it runs a hundredth of --iterations and --warmup (at least 10).
+#
+# tickbench warms up as its users' runs do, by its own rule (until the round trip is steady:
+# no --warmup flag), while the bare loop makes --warmup round trips first:
+# --tickbench_warmup=N gives tickbench a count instead (N = --warmup compares like with like).
 #
 # Each run: tickbench --experiment=sweep --runs=1 --batch=1 --clock=clock_gettime (CLOCK_MONOTONIC,
 # the clock bare_loop reads too) --reference_clock=none. Four figures of each run are
@@ -57,6 +61,7 @@ harness=bazel-bin/harness/harness
 bare=bazel-bin/bench/bare_loop
 raw=""
 against=""
+tickbench_warmup=default
 for arg in "$@"; do
   case "$arg" in
     --reps=*) reps=${arg#*=} ;;
@@ -70,11 +75,13 @@ for arg in "$@"; do
     --bare=*) bare=${arg#*=} ;;
     --raw=*) raw=${arg#*=} ;;
     --against=*) against=${arg#*=} ;;
+    --tickbench_warmup=*) tickbench_warmup=${arg#*=} ;;
     -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$0"; exit 0 ;;
     *) echo "bare_compare.sh: unknown option '$arg' (see --help)" >&2; exit 2 ;;
   esac
 done
 [[ "$reps" =~ ^[1-9][0-9]*$ ]] || { echo "bare_compare.sh: --reps must be a positive number" >&2; exit 2; }
+[[ "$tickbench_warmup" =~ ^(default|[0-9]+)$ ]] || { echo "bare_compare.sh: --tickbench_warmup takes default or a count" >&2; exit 2; }
 [[ "$cpus" =~ ^[0-9]+,[0-9]+$ ]] || { echo "bare_compare.sh: --cpus takes CLIENT,PEER" >&2; exit 2; }
 for binary in "$harness" "${against:-$bare}"; do
   [ -x "$binary" ] || { echo "bare_compare.sh: no binary at $binary (bazel build //harness //bench:bare_loop, or --harness=/--bare=/--against=)" >&2; exit 2; }
@@ -103,6 +110,10 @@ count_of() {
 }
 pin_of() { [ "$1" = same ] && echo "$client_cpu,$client_cpu" || echo "$client_cpu,$peer_cpu"; }
 flag_of() { [ "$1" = busy_poll ] && echo --busy_poll || true; }
+# tickbench's warm-up flag for a case: none (its own rule) or --tickbench_warmup's count.
+warmup_of() {
+  [ "$tickbench_warmup" = default ] || echo "--warmup=$(count_of "$tickbench_warmup" "$1" "$2")"
+}
 
 # Prints "mean p50 p90 p99" (µs) of a run of the tickbench build $5 (default --harness),
 # or nothing on failure.
@@ -111,7 +122,7 @@ run_tickbench() {
   # shellcheck disable=SC2046  # flag_of prints one flag or nothing
   if timeout "$run_limit" "$binary" --experiment=sweep --transport="$transport" \
       --sizes="$size" --runs=1 --iterations="$(count_of "$iterations" "$placement" "$mode")" \
-      --warmup="$(count_of "$warmup" "$placement" "$mode")" --format=csv \
+      $(warmup_of "$placement" "$mode") --format=csv \
       --csv_context=false \
       --clock=clock_gettime --reference_clock=none --batch=1 --pin="$(pin_of "$placement")" \
       $(flag_of "$mode") >"$csv" 2>"$work/tickbench.err"; then

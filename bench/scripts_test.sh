@@ -146,8 +146,18 @@ check "split places the peer on the second CPU and busy polls" \
 check "tickbench runs with the same placement and mode" has_line "$stubs/tb.args" '--pin=3,5 --busy_poll$'
 check "same:busy_poll runs a hundredth of the round trips (at least 10)" \
   has_line "$stubs/bare_loop.args" '--iterations=10 --warmup=10 --pin=3,3 --busy_poll$'
+check "tickbench warms up by its own rule by default (no --warmup)" \
+  lacks_line "$stubs/tb.args" '--warmup'
 check "tickbench reads the clock the bare loop reads, at every round trip" \
   has_line "$stubs/tb.args" '--clock=clock_gettime --reference_clock=none --batch=1'
+rm -f "$stubs/tb.args"
+check "--tickbench_warmup=N runs" exits 0 "$work/tbw.out" "$bare_compare" --reps=1 \
+  --iterations=200 --warmup=100 --tickbench_warmup=100 --sizes=1024 --transports=udp \
+  --cases=same:blocking --harness="$stubs/tb" --bare="$stubs/bare_loop"
+check "--tickbench_warmup=N gives tickbench that count" \
+  has_line "$stubs/tb.args" '--iterations=200 --warmup=100 --format=csv'
+check "--tickbench_warmup takes default or a count" exits 2 "$work/tbw_bad.out" "$bare_compare" \
+  --tickbench_warmup=soon --harness="$stubs/tb" --bare="$stubs/bare_loop"
 
 # A failed run leaves its repetition out of the pairs.
 make_harness flaky 1500 fail 1500
