@@ -10,6 +10,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
 #include "harness/engine/round_trip_engine.h"
+#include "harness/engine/sweep_runner.h"
 #include "harness/output/text_wrap.h"
 #include "harness/report/size_summary.h"
 #include "harness/report/sweep_report.h"
@@ -168,9 +169,11 @@ std::string GroupsAndPrecisionNote(const std::vector<RunRecord>& records) {
       parts.push_back(
           absl::StrFormat("%s at %d size%s", stop, list.size(), list.size() == 1 ? "" : "s"));
     }
-    absl::StrAppend(&text,
-                    "  Runs were added until each size was known: ", absl::StrJoin(parts, ", "),
-                    " (--precision, --max_time).\n");
+    absl::StrAppendFormat(&text,
+                          "  Runs were added to each size until its figure was within --precision "
+                          "(precise), its runs fell in two groups (groups), it had %d valid runs "
+                          "(run limit) or --max_time was up (out of time): %s.\n",
+                          SweepOptions::UntilKnown{}.max_runs, absl::StrJoin(parts, ", "));
   } else if (exact && widest > 0) {
     const std::string reached =
         widest <= kPlusMinusLimit
