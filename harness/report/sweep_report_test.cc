@@ -7,6 +7,7 @@
 #include "gtest/gtest.h"
 #include "harness/engine/no_figure.h"
 #include "harness/output/text_wrap.h"
+#include "harness/report/readings/run_readings.h"
 
 namespace tickbench::harness {
 namespace {
@@ -461,6 +462,42 @@ TEST(SweepReportTest, ManyUnresolvedSizesShareOneNote) {
   // Two of them: a line each, as before.
   records.resize(4);
   EXPECT_THAT(FormatTable(records, TableStyle::kRttMicros), HasSubstr("  100 B: ? unresolved"));
+}
+
+// "What a person sees": the p99 column printed 0 where the JSON's pooled p99 was 31.6 us,
+// rounded to the widest per-run interval (about 1.4 ms). The table's p50 and p99 are the
+// pooled ones now, at the digits of their own intervals, and never 0 above 0.
+TEST(SweepReportTest, TableQuantilesArePooledAtTheirOwnDigitsAndNeverZero) {
+  std::vector<RunRecord> records;
+  for (int run = 1; run <= 2; ++run) {
+    RunRecord r;
+    r.size_bytes = 4096;
+    r.run = run;
+    r.iterations = r.completed = r.timed_trips = 200;
+    r.batch = 1;
+    r.averaged_rtt_ns = 10'500;
+    r.throughput_bytes_per_s = 2 * 4096 / 10.5e-6;
+    r.quantum_ns = 1;
+    r.resolution_ns = 1;
+    // Readings of 10 us, and 1 in 100 of 31.6 us: the pooled p99 is between the two.
+    r.clock_marks.push_back(0);
+    for (int i = 0; i < 200; ++i)
+      r.clock_marks.push_back(r.clock_marks.back() + (i % 100 == 99 ? 31'600 : 10'000));
+    r.faulty_intervals.assign(200, 0);
+    r.per_iteration_ns.p50 = 10'000;
+    r.per_iteration_ns.p99 = 31'600;
+    // A run's own p99 interval as wide as the one that printed 0.
+    r.per_iteration_p99_ci95 = {31'600, 0, 1'400'000};
+    r.per_iteration_p99_ci95.valid = true;
+    records.push_back(r);
+  }
+  const std::vector<PooledPercentiles> pooled = PoolPercentiles(records, {50, 99});
+  const std::string table = FormatTable(records, TableStyle::kRttMicros);
+  const std::string p99 = timing::FormatDecimals(pooled[0].values[1].estimate / 1e3, 0);
+  // The row's p99 is no 0, at least its p50, and its figure is the pooled one's.
+  EXPECT_THAT(table, Not(::testing::ContainsRegex("  10\\.?[0-9]* +0 +0 \\|"))) << table;
+  EXPECT_THAT(table, ::testing::ContainsRegex(" 10\\.?[0-9]* +[1-3][0-9]\\.?[0-9]* +[0-9]+ \\|"))
+      << table << "pooled p99 " << pooled[0].values[1].estimate;
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "absl/strings/strip.h"
 #include "absl/time/time.h"
 #include "harness/output/text_wrap.h"
+#include "harness/report/readings/run_readings.h"
 #include "harness/report/size_summary.h"
 #include "harness/report/sweep_report.h"
 #include "timing/stats/confidence.h"
@@ -62,6 +63,10 @@ struct TableRow {
   // The widest 95% half-width of a run's per-iteration mean, p50 and p99 (0: none), which
   // their printed digits follow.
   double mean_half = 0, sd_half = 0, p50_half = 0, p99_half = 0;
+  // The p50 and p99 shown: pooled over every reading of the runs (the JSON's and CSV's
+  // pooled_percentiles, harness/report/readings/run_readings.h), their half-widths from
+  // their own intervals; the mean of the runs' own only where a run kept no readings.
+  double p50_shown = 0, p99_shown = 0;
 };
 
 // The widest finite half-width of `ci` so far, in the Scale's time unit.
@@ -76,6 +81,17 @@ std::string Digits(double value, int decimals, size_t width = 100) {
   if (!std::isfinite(value)) return Number(value, 0);
   std::string text = timing::FormatDecimals(value, decimals);
   while (text.size() > width && decimals > 0) text = timing::FormatDecimals(value, --decimals);
+  return text;
+}
+
+// A quantile at `decimals`, but never "0" for a figure above 0: rounded to its interval's
+// place, a 31.6 us p99 known within +-46 us is "30", and a 4 us one "4", one significant digit.
+std::string Quantile(double value, int decimals, size_t width) {
+  std::string text = Digits(value, decimals, width);
+  if (value > 0 && std::isfinite(value) && std::stod(text) == 0) {
+    const int place = static_cast<int>(std::floor(std::log10(value)));
+    text = Digits(value, std::max(0, -place), width);
+  }
   return text;
 }
 
@@ -116,6 +132,12 @@ void AddRun(const RunRecord& r, TableStyle style, const Scale& s, TableRow& row)
   }
 }
 
+// The longer side of an interval about its estimate (0 where it is none).
+double LongerSide(const timing::ConfidenceInterval& ci) {
+  if (!ci.valid || !std::isfinite(ci.low) || !std::isfinite(ci.high)) return 0;
+  return std::max(ci.high - ci.estimate, ci.estimate - ci.low);
+}
+
 TableRow TableRowOf(const std::vector<const RunRecord*>& runs, TableStyle style, const Scale& s) {
   TableRow row;
   for (const RunRecord* r : runs) {
@@ -127,6 +149,15 @@ TableRow TableRowOf(const std::vector<const RunRecord*>& runs, TableStyle style,
     if (!r->valid()) continue;  // no figure: a faulty trip is never timed
     ++row.valid;
     AddRun(*r, style, s, row);
+  }
+  row.p50_shown = row.p50.mean();
+  row.p99_shown = row.p99.mean();
+  const PooledPercentiles pooled = PoolSizePercentiles(runs, {50, 99});
+  if (pooled.readings > 0 && pooled.runs_not_kept == 0) {
+    row.p50_shown = pooled.values[0].estimate / s.time;
+    row.p99_shown = pooled.values[1].estimate / s.time;
+    row.p50_half = LongerSide(pooled.values[0]) / s.time;
+    row.p99_half = LongerSide(pooled.values[1]) / s.time;
   }
   row.summary = harness::SummarizeSize(runs);
   row.lead = style == TableStyle::kThroughput ? row.summary.throughput_bytes_per_s
@@ -182,8 +213,8 @@ TableDigits RowDigits(const TableRow& row) {
   d.lead = timing::FigureDecimals(row.lead.estimate, DigitsHalf(row.lead), row.quantum / k);
   d.mean = timing::FigureDecimals(row.mean.mean(), row.mean_half, row.time_quantum / k);
   d.sd = timing::FigureDecimals(row.sd.mean(), row.sd_half);
-  d.p50 = timing::FigureDecimals(row.p50.mean(), row.p50_half, row.grid);
-  d.p99 = timing::FigureDecimals(row.p99.mean(), row.p99_half, row.grid);
+  d.p50 = timing::FigureDecimals(row.p50_shown, row.p50_half, row.grid);
+  d.p99 = timing::FigureDecimals(row.p99_shown, row.p99_half, row.grid);
   d.ref = timing::FigureDecimals(row.ref_rtt.mean(),
                                  HalfOf(AcrossRuns(row.ref_values, row.ref_quantum), runs),
                                  row.ref_quantum / k);
@@ -263,7 +294,7 @@ std::string WideRow(size_t size, const TableRow& row, const TableDigits& d) {
   const std::vector<size_t>& it = kWide[1];
   return Line(kWide, {{absl::StrCat(size), absl::StrCat(row.valid), lead, half},
                       {Digits(row.mean.mean(), d.mean, it[0]), Digits(row.sd.mean(), d.sd, it[1]),
-                       Digits(row.p50.mean(), d.p50, it[2]), Digits(row.p99.mean(), d.p99, it[3]),
+                       Quantile(row.p50_shown, d.p50, it[2]), Quantile(row.p99_shown, d.p99, it[3]),
                        Number(row.zero.mean(), 0)},
                       {row.ref_rtt.count() ? Digits(row.ref_rtt.mean(), d.ref, kWide[2][0]) : "-",
                        row.ref_sd.count() ? Digits(row.ref_sd.mean(), d.ref_sd, kWide[2][1]) : "-"},
@@ -276,8 +307,8 @@ std::vector<std::vector<std::string>> NarrowSegments(size_t size, const TableRow
   const auto [lead, half] = LeadCells(row, d, true);
   const std::vector<size_t>& it = kNarrow[1];
   return {{absl::StrCat(size), absl::StrCat(row.valid), lead, half},
-          {Digits(row.mean.mean(), d.mean, it[0]), Digits(row.p50.mean(), d.p50, it[1]),
-           Digits(row.p99.mean(), d.p99, it[2]), Number(row.zero.mean(), 0)},
+          {Digits(row.mean.mean(), d.mean, it[0]), Quantile(row.p50_shown, d.p50, it[1]),
+           Quantile(row.p99_shown, d.p99, it[2]), Number(row.zero.mean(), 0)},
           {row.ref_rtt.count() ? Digits(row.ref_rtt.mean(), d.ref, kNarrow[2][0]) : "-"},
           {LossPercent(row), absl::StrCat(row.faults)}};
 }

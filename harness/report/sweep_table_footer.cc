@@ -201,9 +201,10 @@ std::string FormatTableFooter(const std::vector<RunRecord>& records, const std::
           "the SD floored at what runs that all read the same quantum T/N allow; one run: its "
           "batch means), as ± its longer side, or as ×÷ f (the figure divided to multiplied by "
           "f) where wider than ±20%; throughput is 2n bytes per round trip over that RTT, its "
-          "interval the RTT's (1 KB = 1000 bytes). Per-iteration figures are the mean over runs of "
-          "each run's "
-          "statistic; zero% is the share of readings that were 0. A lost, late, reordered or "
+          "interval the RTT's (1 KB = 1000 bytes). Per-iteration: the mean (and --wide's SD) "
+          "over runs of each run's; p50 and p99 over every reading of the runs pooled (the "
+          "JSON's pooled_percentiles), at the digits of their own intervals; zero% is the share "
+          "of readings that were 0. A lost, late, reordered or "
           "corrupted round trip is never timed: its interval is cut out of every figure; lost% "
           "is the share of timed round trips whose datagram got no echo, ",
           width == TableWidth::kWide

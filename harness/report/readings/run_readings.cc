@@ -73,33 +73,36 @@ std::string PercentileName(double percent) {
   return absl::StrCat("p", absl::StrReplaceAll(absl::StrFormat("%.10g", percent), {{".", "_"}}));
 }
 
+PooledPercentiles PoolSizePercentiles(const std::vector<const RunRecord*>& runs,
+                                      const std::vector<double>& percentiles) {
+  PooledPercentiles p;
+  std::vector<double> values;
+  for (const RunRecord* r : runs) {
+    p.size_bytes = r->size_bytes;
+    if (!r->valid()) continue;
+    if (!ReadingsKept(*r)) {
+      ++p.runs_not_kept;
+      continue;
+    }
+    ++p.runs;
+    ForEachReading(*r, [&values](const Reading& reading) {
+      if (reading.valid) values.push_back(reading.measured_ns);
+    });
+  }
+  p.readings = static_cast<int64_t>(values.size());
+  std::sort(values.begin(), values.end());
+  for (double percent : percentiles) {
+    p.values.push_back(timing::QuantileInterval(values, percent / 100));
+  }
+  return p;
+}
+
 std::vector<PooledPercentiles> PoolPercentiles(const std::vector<RunRecord>& records,
                                                const std::vector<double>& percentiles) {
   std::map<size_t, std::vector<const RunRecord*>> by_size;
   for (const RunRecord& r : records) by_size[r.size_bytes].push_back(&r);
   std::vector<PooledPercentiles> pooled;
-  for (const auto& [size, runs] : by_size) {
-    PooledPercentiles p;
-    p.size_bytes = size;
-    std::vector<double> values;
-    for (const RunRecord* r : runs) {
-      if (!r->valid()) continue;
-      if (!ReadingsKept(*r)) {
-        ++p.runs_not_kept;
-        continue;
-      }
-      ++p.runs;
-      ForEachReading(*r, [&values](const Reading& reading) {
-        if (reading.valid) values.push_back(reading.measured_ns);
-      });
-    }
-    p.readings = static_cast<int64_t>(values.size());
-    std::sort(values.begin(), values.end());
-    for (double percent : percentiles) {
-      p.values.push_back(timing::QuantileInterval(values, percent / 100));
-    }
-    pooled.push_back(std::move(p));
-  }
+  for (const auto& [size, runs] : by_size) pooled.push_back(PoolSizePercentiles(runs, percentiles));
   return pooled;
 }
 

@@ -68,6 +68,11 @@ struct PooledPercentiles {
   std::vector<timing::ConfidenceInterval> values;
 };
 
+// One size's percentiles (in percent) pooled over its valid runs among `runs` (all of one
+// size): the table's p50 and p99, and each entry of PoolPercentiles.
+PooledPercentiles PoolSizePercentiles(const std::vector<const RunRecord*>& runs,
+                                      const std::vector<double>& percentiles);
+
 // Per size, in increasing order, the percentiles (in percent) pooled over its valid runs.
 std::vector<PooledPercentiles> PoolPercentiles(const std::vector<RunRecord>& records,
                                                const std::vector<double>& percentiles);
