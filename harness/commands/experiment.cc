@@ -99,6 +99,8 @@ ExperimentHeader HeaderOf(const Experiment& e) {
   header.sizes = e.plan.sweep.sizes.size();
   header.runs = e.plan.sweep.runs;
   header.iterations = e.plan.sweep.engine.iterations;
+  header.runs_added = !e.plan.study && e.plan.precision > 0;
+  header.iterations_chosen = e.plan.study && e.plan.study_options.choose.on;
   return header;
 }
 

@@ -122,12 +122,16 @@ void AppendHeadline(std::string& html, const ReportPage& page) {
   }
   absl::StrAppend(&html, "</ul>\n<p class=\"title\">", HtmlEscape(page.title));
   if (page.header.runs > 0) {  // a measurement's
-    absl::StrAppend(&html, " &middot; ",
-                    HtmlEscape(absl::StrFormat(
-                        "%d size%s x %d runs x %d round trips%s%s", page.header.sizes,
-                        page.header.sizes == 1 ? "" : "s", page.header.runs, page.header.iterations,
-                        page.header.simulated ? ", simulated (virtual time)" : "",
-                        page.header.busy_poll ? ", busy-poll receives" : "")));
+    absl::StrAppend(
+        &html, " &middot; ",
+        HtmlEscape(absl::StrFormat(
+            "%d size%s x %d%s runs x %s round trips%s%s", page.header.sizes,
+            page.header.sizes == 1 ? "" : "s", page.header.runs, page.header.runs_added ? "+" : "",
+            page.header.iterations_chosen
+                ? absl::StrFormat("N (chosen per cell, at least %d)", page.header.iterations)
+                : absl::StrCat(page.header.iterations),
+            page.header.simulated ? ", simulated (virtual time)" : "",
+            page.header.busy_poll ? ", busy-poll receives" : "")));
   }
   absl::StrAppend(&html, " &middot; ", HtmlEscape(page.context.started_at), "</p>\n</header>\n");
 }

@@ -37,7 +37,11 @@ std::string FormatContextHeader(const RunContext& context, const ExperimentHeade
       "%s# experiment %s over %s%s%s: %s x %s x %s\n", FormatContextComment(context),
       header.experiment, header.transport, header.simulated ? " (simulated, virtual time)" : "",
       header.busy_poll ? " (busy-poll receives)" : "", Counted(header.sizes, "size"),
-      Counted(header.runs, "run"), Counted(header.iterations, "round trip"));
+      header.runs_added ? absl::StrFormat("%d+ runs (more until precise)", header.runs)
+                        : Counted(header.runs, "run"),
+      header.iterations_chosen
+          ? absl::StrFormat("N round trips chosen per cell (at least %d)", header.iterations)
+          : Counted(header.iterations, "round trip"));
 }
 
 void Reporter::WriteNow(absl::string_view text) {

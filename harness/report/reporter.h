@@ -50,6 +50,8 @@ struct ExperimentHeader {
   size_t sizes = 0;
   int runs = 0;
   int64_t iterations = 0;
+  bool runs_added = false;         // run until known: `runs` is the first rounds (--precision)
+  bool iterations_chosen = false;  // the study chooses each cell's N, at least `iterations`
   // --percentiles: pooled over each size's runs in CSV and JSON
   // (harness/report/readings/run_readings.h).
   std::vector<double> percentiles = DefaultPercentiles();

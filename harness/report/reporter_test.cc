@@ -100,6 +100,19 @@ TEST(FormatContextHeaderTest, EndsWithTheExperimentLine) {
       << header;
 }
 
+TEST(FormatContextHeaderTest, SaysWhereRunsAreAddedOrNIsChosen) {
+  ExperimentHeader h = Header();
+  h.runs = 4;
+  h.runs_added = true;
+  EXPECT_THAT(FormatContextHeader(Context(), h),
+              HasSubstr(": 2 sizes x 4+ runs (more until precise) x 100 round trips\n"));
+  h.runs_added = false;
+  h.iterations = 1000;
+  h.iterations_chosen = true;
+  EXPECT_THAT(FormatContextHeader(Context(), h),
+              HasSubstr("x 4 runs x N round trips chosen per cell (at least 1000)\n"));
+}
+
 TEST(ReporterTest, TablePutsContextResultsAndAnalysisOnStdoutInOrder) {
   Captured captured;
   const std::string results = ReportSweep(OutputFormat::kTable, captured);
