@@ -146,9 +146,9 @@ std::string GroupsAndPrecisionNote(const std::vector<RunRecord>& records) {
         &text,
         "  %d B: ‡ its runs fall in two groups (p = %.2g, a test at %g%% that runs from one "
         "normal distribution pass 99%% of the time): %s, %s. The figure averages two states "
-        "of the machine; on a virtual machine the slow one is usually a vCPU that halted "
-        "between round trips and was woken through the hypervisor: --busy_poll --pin keeps "
-        "both ends awake.\n",
+        "of the machine: another load that came and went during the sweep (the runs of a "
+        "size are spread over it), or on a virtual machine a vCPU that halted between round "
+        "trips and was woken through the hypervisor, which --busy_poll --pin keeps awake.\n",
         s.size_bytes, g.p_value, 100 * timing::kGroupsLevel, group(g.low), group(g.high));
   }
   std::map<std::string, std::vector<size_t>> stops;
