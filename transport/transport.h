@@ -78,6 +78,7 @@ class Endpoint {
   struct BufferSizes {
     int send_bytes = 0;
     int receive_bytes = 0;
+    bool pipe = false;  // a pipe's capacity (F_GETPIPE_SZ), not a socket's buffers
   };
   virtual absl::StatusOr<BufferSizes> SocketBufferSizes() const {
     return absl::UnimplementedError("no socket behind this endpoint");

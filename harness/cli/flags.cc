@@ -114,6 +114,11 @@ ABSL_FLAG(int64_t, warmup, Defaults().warmup,
           "round trip is steady (at least 400 trips and 10 ms, then windows of 200 trips until "
           "one's median is no more than 1% below the window's before it; at most 1 s). The "
           "context line and the JSON say how long each warm-up was and why it ended.");
+ABSL_FLAG(int64_t, pipe_size, Defaults().pipe_size,
+          "--transport=pipe: each pipe's capacity in bytes, set with F_SETPIPE_SZ (the kernel "
+          "rounds it up to a power of two pages; what it granted is among the analysis's system "
+          "sizes). 0: the kernel's (64 KiB on Linux). Without privilege at most "
+          "/proc/sys/fs/pipe-max-size.");
 ABSL_FLAG(std::string, precision, Defaults().precision,
           "Run until known: after --runs runs, one more run of each size whose averaged "
           "figure's 95% interval is wider than +-P% is added, round after round, until each "
@@ -433,6 +438,7 @@ void ReadMeasurementFlags(CommandLine& c) {
   c.runs = absl::GetFlag(FLAGS_runs);
   c.warmup = absl::GetFlag(FLAGS_warmup);
   c.precision = absl::GetFlag(FLAGS_precision);
+  c.pipe_size = absl::GetFlag(FLAGS_pipe_size);
   c.max_time = absl::GetFlag(FLAGS_max_time).value;
   c.batch = absl::GetFlag(FLAGS_batch);
   c.format = absl::GetFlag(FLAGS_format);

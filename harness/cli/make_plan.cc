@@ -1,5 +1,6 @@
 // MakePlan: the flags of a measurement checked and turned into a Plan, one step per
 // concern, each step reading the CommandLine and filling the plan.
+// Over 400 lines because every step reads and fills the one file-local PlanState.
 #include <algorithm>
 #include <limits>
 #include <memory>
@@ -70,8 +71,9 @@ absl::Status ResolveTransport(PlanState& st) {
         return BadFlag(flag, "applies only to --transport=sim");
       }
     }
+    if (absl::Status s = ResolveTransportKnobs(c, plan); !s.ok()) return s;
     absl::StatusOr<std::unique_ptr<transport::Transport>> transport =
-        transport::MakeTransport(plan.transport);
+        transport::MakeTransport(plan.transport, plan.transport_options);
     if (!transport.ok()) return BadFlag("transport", transport.status().message());
     st.max_message_bytes = (*transport)->max_message_size();
     st.may_lose = (*transport)->may_lose();

@@ -17,6 +17,7 @@
 #include "harness/output/output_format.h"
 #include "harness/study/study_runner.h"
 #include "timing/clocks/clock_spec.h"
+#include "transport/registry/transport_registry.h"
 #include "transport/sim/sim_rtt_model.h"
 #include "transport/sim/sim_transport.h"
 
@@ -25,6 +26,7 @@ namespace tickbench::harness {
 struct Plan {
   Preset preset;
   std::string transport;
+  transport::TransportOptions transport_options;  // --pipe_size
   timing::ClockSpec clock;
   bool has_reference = false;
   timing::ClockSpec reference;

@@ -1,5 +1,7 @@
 #include "harness/cli/plan_bounds.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <utility>
@@ -13,6 +15,7 @@
 #include "absl/strings/strip.h"
 #include "harness/engine/round_trip_engine.h"
 #include "platform/cpu/cpu_affinity.h"
+#include "transport/pipes/pipe_transport.h"
 #include "transport/sim/sim_rtt_model.h"
 
 namespace tickbench::harness {
@@ -275,6 +278,25 @@ void FinishStudyOptions(const CommandLine& c, Plan& plan) {
   study.rephase_tick_clocks = !plan.environment.fixed_phase;
   study.choose.on = !plan.simulate && !Given(c, "iterations");
   if (Given(c, "max_time")) study.choose.budget = c.max_time;
+}
+
+absl::Status ResolveTransportKnobs(const CommandLine& c, Plan& plan) {
+  if (!Given(c, "pipe_size")) return absl::OkStatus();
+  if (plan.transport != "pipe") return BadFlag("pipe_size", "applies only to --transport=pipe");
+  if (absl::Status s =
+          IntegerInRange("pipe_size", c.pipe_size, 0, INT32_MAX, " bytes (0: the kernel's)");
+      !s.ok()) {
+    return s;
+  }
+  const absl::StatusOr<int64_t> most = transport::PipeMaxSize();
+  if (geteuid() != 0 && most.ok() && c.pipe_size > *most) {
+    return BadFlag("pipe_size",
+                   absl::StrFormat("%d bytes is over /proc/sys/fs/pipe-max-size (%d bytes), the "
+                                   "most an unprivileged process may ask for",
+                                   c.pipe_size, *most));
+  }
+  plan.transport_options.pipe_size_bytes = c.pipe_size;
+  return absl::OkStatus();
 }
 
 }  // namespace tickbench::harness

@@ -21,6 +21,10 @@ namespace tickbench::harness {
 // the study keeps each cell's readings, 10 values per round trip per run, and its buffers.
 double EstimatePlanBytes(const Plan& plan);
 
+// --pipe_size into plan.transport_options: only for --transport=pipe, 0 (the kernel's) or
+// 1..2147483647 bytes, and without privilege at most /proc/sys/fs/pipe-max-size (named).
+absl::Status ResolveTransportKnobs(const CommandLine& c, Plan& plan);
+
 // --precision and --max_time into `plan`: a percentage ("2%", or 0 for exact counts), on by
 // default only where neither --runs nor --iterations was given.
 absl::Status ResolvePrecision(const CommandLine& c, Plan& plan);

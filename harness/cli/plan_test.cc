@@ -39,6 +39,7 @@ CommandLine With(std::initializer_list<std::pair<const char*, std::string>> flag
     if (n == "busy_poll") c.busy_poll = value == "true";
     if (n == "uniqtime") c.uniqtime = value == "true";
     if (n == "warmup") c.warmup = std::stoll(value);
+    if (n == "pipe_size") c.pipe_size = std::stoll(value);
     if (n == "retries") c.retries = std::stoll(value);
     if (n == "seed") c.seed = std::stoull(value);
     if (n == "peer_stop_after") c.peer_stop_after = std::stoll(value);
@@ -185,6 +186,17 @@ TEST(CliOptionsTest, NonFiniteAndHugeNumbersAreRefusedWithTheirRange) {
   ExpectRefused(With({{"transport", "udp"}, {"peer_drop_every", "-1"}}), {"--peer_drop_every"});
   ExpectRefused(With({{"warmup", "-2"}}), {"--warmup", "-1..1000000000", "until steady"});
   ExpectRefused(With({{"clock", "tick"}, {"tick_phase", "inf"}}), {"--tick_phase", "[0, 10ms)"});
+}
+
+TEST(CliOptionsTest, APipeSizeIsForPipesInRangeAndReachesTheTransport) {
+  ExpectRefused(With({{"transport", "unix_stream"}, {"pipe_size", "4096"}}),
+                {"--pipe_size", "applies only to --transport=pipe"});
+  ExpectRefused(With({{"transport", "pipe"}, {"pipe_size", "-1"}}),
+                {"--pipe_size", "0..2147483647 bytes"});
+  absl::StatusOr<Plan> plan = MakePlan(With({{"transport", "pipe"}, {"pipe_size", "4096"}}));
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ(plan->transport_options.pipe_size_bytes, 4096);
+  EXPECT_EQ(MakePlan(With({{"transport", "pipe"}}))->transport_options.pipe_size_bytes, 0);
 }
 
 TEST(CliOptionsTest, RetriesReachTheSweep) {

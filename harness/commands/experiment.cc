@@ -30,7 +30,7 @@ absl::Status MakeExperimentTransport(const remote::RoleOptions& role, Experiment
   }
   absl::StatusOr<std::unique_ptr<transport::Transport>> made =
       role.role != remote::Role::kClient
-          ? transport::MakeTransport(e.plan.transport)
+          ? transport::MakeTransport(e.plan.transport, e.plan.transport_options)
           : remote::MakeRemoteTransport(e.plan.transport, role.peer, e.plan.sweep.sizes);
   if (!made.ok()) return made.status();
   e.transport = std::move(*made);

@@ -26,7 +26,15 @@ analysis::SizeFacts CollectSizeFacts(
     const std::string& peer_address) {
   analysis::SizeFacts facts;
   facts.push_back({"page size", static_cast<double>(sysconf(_SC_PAGESIZE))});
-  if (socket_buffers) {
+  if (socket_buffers && socket_buffers->pipe) {
+    // A message over the pipe's capacity C goes in ceil(n / C) parts the reader must drain
+    // in turn: steps at C and its first multiples.
+    const double capacity = socket_buffers->send_bytes;
+    facts.push_back({"pipe capacity (F_GETPIPE_SZ)", capacity});
+    for (int k = 2; k <= 4; ++k) {
+      facts.push_back({absl::StrFormat("%d x pipe capacity", k), k * capacity});
+    }
+  } else if (socket_buffers) {
     facts.push_back({"SO_SNDBUF", static_cast<double>(socket_buffers->send_bytes)});
     facts.push_back({"SO_RCVBUF", static_cast<double>(socket_buffers->receive_bytes)});
     // A UNIX stream skb carries at most sndbuf/2 - 64 bytes (net/unix/af_unix.c).

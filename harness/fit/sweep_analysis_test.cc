@@ -197,6 +197,20 @@ TEST(SweepAnalysisTest, SystemFactsIncludeThePageSizeAndTheLoopbackMtu) {
   EXPECT_THAT(names, HasSubstr("net.core.wmem_default"));
 }
 
+// A pipe's capacity (--pipe_size) and its first multiples are candidate causes, not the
+// socket buffers a pipe does not have: a 4096-byte pipe stepped at 4096, 8192 and 12288.
+TEST(SweepAnalysisTest, APipesCapacityAndItsMultiplesAreCandidateCauses) {
+  transport::Endpoint::BufferSizes pipe{4096, 4096, true};
+  std::string names;
+  for (const auto& fact : CollectSizeFacts("pipe", pipe, "")) {
+    names += absl::StrCat(fact.name, "=", fact.size_bytes, ";");
+  }
+  EXPECT_THAT(names, HasSubstr("pipe capacity (F_GETPIPE_SZ)=4096;"));
+  EXPECT_THAT(names, HasSubstr("2 x pipe capacity=8192;"));
+  EXPECT_THAT(names, HasSubstr("3 x pipe capacity=12288;"));
+  EXPECT_THAT(names, Not(HasSubstr("SO_SNDBUF")));
+}
+
 // Which transports have a path MTU, and to where, is asked of the registry's rows.
 TEST(SweepAnalysisTest, MtuPeerAddressFollowsTheTransportsAddressFamily) {
   EXPECT_EQ(MtuPeerAddress("udp", ""), "127.0.0.1");

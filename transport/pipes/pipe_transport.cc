@@ -6,7 +6,10 @@
 #include <cerrno>
 #include <utility>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "platform/errno_status.h"
+#include "platform/facts/system_info.h"
 #include "transport/io/endpoint_checks.h"
 #include "transport/io/full_io.h"
 #include "transport/io/unique_fd.h"
@@ -62,10 +65,37 @@ absl::Status PipeEndpoint::SetReadNonBlocking(bool on) {
 
 size_t PipeEndpoint::max_message_size() const { return kMaxStreamMessageBytes; }
 
+absl::StatusOr<Endpoint::BufferSizes> PipeEndpoint::SocketBufferSizes() const {
+  const int send = fcntl(write_fd_.get(), F_GETPIPE_SZ);
+  const int receive = fcntl(read_fd_.get(), F_GETPIPE_SZ);
+  if (send < 0 || receive < 0) return platform::ErrnoToStatus(errno, "fcntl(F_GETPIPE_SZ)");
+  BufferSizes sizes;
+  sizes.send_bytes = send;
+  sizes.receive_bytes = receive;
+  sizes.pipe = true;
+  return sizes;
+}
+
+absl::StatusOr<int64_t> PipeMaxSize() { return platform::ReadSysctlInt("fs.pipe-max-size"); }
+
 namespace {
+
+// Sets the capacity of the pipe behind `fd` to `bytes`; the kernel's refusal named.
+absl::Status SetPipeSize(int fd, int64_t bytes) {
+  if (bytes > INT32_MAX || fcntl(fd, F_SETPIPE_SZ, static_cast<int>(bytes)) < 0) {
+    const int error = bytes > INT32_MAX ? EINVAL : errno;
+    const absl::StatusOr<int64_t> most = PipeMaxSize();
+    return absl::FailedPreconditionError(absl::StrFormat(
+        "the kernel refused a pipe of %d bytes (%s); /proc/sys/fs/pipe-max-size is %s", bytes,
+        platform::ErrnoToStatus(error, "F_SETPIPE_SZ").message(),
+        most.ok() ? absl::StrCat(*most, " bytes") : std::string("unreadable")));
+  }
+  return absl::OkStatus();
+}
 
 class PipeTransport final : public Transport {
  public:
+  explicit PipeTransport(int64_t pipe_size_bytes) : pipe_size_bytes_(pipe_size_bytes) {}
   absl::string_view name() const override { return kPipeName; }
   size_t max_message_size() const override { return kMaxStreamMessageBytes; }
   bool keeps_boundaries() const override { return false; }
@@ -77,6 +107,11 @@ class PipeTransport final : public Transport {
     UniqueFd to_server_read(to_server[0]), to_server_write(to_server[1]);
     if (pipe2(to_client, O_CLOEXEC) != 0) return platform::ErrnoToStatus(errno, "pipe2");
     UniqueFd to_client_read(to_client[0]), to_client_write(to_client[1]);
+    if (pipe_size_bytes_ > 0) {
+      for (int fd : {to_server_write.get(), to_client_write.get()}) {
+        if (absl::Status s = SetPipeSize(fd, pipe_size_bytes_); !s.ok()) return s;
+      }
+    }
     const WriteMode mode =
         ProcessIgnoresSigpipe() ? WriteMode::kPipeSigpipeIgnored : WriteMode::kPipe;
     EndpointPair pair;
@@ -86,12 +121,16 @@ class PipeTransport final : public Transport {
         std::make_unique<PipeEndpoint>(std::move(to_server_read), std::move(to_client_write), mode);
     return pair;
   }
+
+ private:
+  int64_t pipe_size_bytes_;
 };
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<Transport>> MakePipeTransport() {
-  return std::make_unique<PipeTransport>();
+absl::StatusOr<std::unique_ptr<Transport>> MakePipeTransport(int64_t pipe_size_bytes) {
+  if (pipe_size_bytes < 0) return absl::InvalidArgumentError("a pipe size must be positive");
+  return std::make_unique<PipeTransport>(pipe_size_bytes);
 }
 
 }  // namespace tickbench::transport

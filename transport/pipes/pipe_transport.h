@@ -74,6 +74,9 @@ class PipeEndpoint final : public Endpoint {
   bool keeps_boundaries() const override { return false; }
   bool may_lose() const override { return false; }
   size_t max_message_size() const override;
+  // Each pipe's capacity (F_GETPIPE_SZ): send_bytes the one written, receive_bytes the one
+  // read, `pipe` set.
+  absl::StatusOr<BufferSizes> SocketBufferSizes() const override;
 
  private:
   // Sets or clears O_NONBLOCK on the read end (a no-op when it is already so).
@@ -127,7 +130,13 @@ TICKBENCH_ALWAYS_INLINE absl::Status PipeEndpoint::Receive(absl::Span<char> buff
   return SpinReadFull(read_fd_.get(), buffer, timeout_, SpinRead::kNonBlockingRead);
 }
 
-absl::StatusOr<std::unique_ptr<Transport>> MakePipeTransport();
+// Pipes of the kernel's capacity, or with `pipe_size_bytes` > 0 that capacity set on both
+// (F_SETPIPE_SZ) when connected: FailedPrecondition naming /proc/sys/fs/pipe-max-size
+// where the kernel refuses it.
+absl::StatusOr<std::unique_ptr<Transport>> MakePipeTransport(int64_t pipe_size_bytes = 0);
+
+// The largest pipe an unprivileged process may ask for (/proc/sys/fs/pipe-max-size).
+absl::StatusOr<int64_t> PipeMaxSize();
 
 }  // namespace tickbench::transport
 

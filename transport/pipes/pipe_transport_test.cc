@@ -365,5 +365,39 @@ TEST(ReadWatchdogTest, AReadOnAnotherThreadMovesTheTimerThere) {
   close(fds[1]);
 }
 
+TEST(PipeTransportTest, APipeSizeIsSetOnBothPipesAndReadBack) {
+  for (const auto& [asked, granted] :
+       {std::pair<int64_t, int>{4096, 4096}, {16385, 32768}, {65536, 65536}}) {
+    absl::StatusOr<std::unique_ptr<Transport>> transport = MakePipeTransport(asked);
+    ASSERT_TRUE(transport.ok()) << transport.status();
+    absl::StatusOr<EndpointPair> pair = (*transport)->Connect();
+    ASSERT_TRUE(pair.ok()) << pair.status();
+    for (Endpoint* end : {pair->client.get(), pair->server.get()}) {
+      absl::StatusOr<Endpoint::BufferSizes> sizes = end->SocketBufferSizes();
+      ASSERT_TRUE(sizes.ok()) << sizes.status();
+      EXPECT_TRUE(sizes->pipe);
+      // The kernel rounds up to a power of two pages.
+      EXPECT_EQ(sizes->send_bytes, granted) << asked;
+      EXPECT_EQ(sizes->receive_bytes, granted) << asked;
+    }
+  }
+  // The default pipe is the kernel's (64 KiB on Linux), also read back.
+  EndpointPair pair = Connect();
+  absl::StatusOr<Endpoint::BufferSizes> sizes = pair.client->SocketBufferSizes();
+  ASSERT_TRUE(sizes.ok()) << sizes.status();
+  EXPECT_GT(sizes->send_bytes, 0);
+}
+
+TEST(PipeTransportTest, APipeSizeTheKernelRefusesNamesItsLimit) {
+  absl::StatusOr<std::unique_ptr<Transport>> transport = MakePipeTransport(int64_t{1} << 40);
+  ASSERT_TRUE(transport.ok()) << transport.status();
+  absl::StatusOr<EndpointPair> pair = (*transport)->Connect();
+  ASSERT_FALSE(pair.ok());
+  EXPECT_EQ(pair.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(pair.status().message().find("/proc/sys/fs/pipe-max-size is "), absl::string_view::npos)
+      << pair.status();
+  EXPECT_FALSE(MakePipeTransport(-1).ok());
+}
+
 }  // namespace
 }  // namespace tickbench::transport

@@ -12,6 +12,9 @@ absl::StatusOr<std::unique_ptr<Transport>> MakeTransport(const TransportInfo& ro
                      TransportNamesWhere([](const TransportInfo& r) { return r.is_ip(); }, " and "),
                      ", not ", row.name));
   }
+  if (options.pipe_size_bytes != 0 && absl::string_view(row.name) != "pipe") {
+    return absl::InvalidArgumentError(absl::StrCat("a pipe size applies to pipe, not ", row.name));
+  }
   return row.factory(options);
 }
 

@@ -38,8 +38,8 @@ absl::StatusOr<std::unique_ptr<Transport>> Tcp(const TransportOptions& options) 
 absl::StatusOr<std::unique_ptr<Transport>> Tcp6(const TransportOptions& options) {
   return MakeTcpTransport(IpFamily::kIpv6, options.bind_address);
 }
-absl::StatusOr<std::unique_ptr<Transport>> Pipe(const TransportOptions&) {
-  return MakePipeTransport();
+absl::StatusOr<std::unique_ptr<Transport>> Pipe(const TransportOptions& options) {
+  return MakePipeTransport(options.pipe_size_bytes);
 }
 absl::StatusOr<std::unique_ptr<Transport>> Mpi(const TransportOptions&) {
   return MakeMpiTransport();

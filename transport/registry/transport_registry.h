@@ -47,6 +47,9 @@ struct TransportOptions {
   // A numeric address for an IP transport to bind instead of the loopback address
   // ("0.0.0.0", "::", or one of this host's addresses); "" = loopback.
   std::string bind_address;
+  // pipe: each pipe's capacity set with F_SETPIPE_SZ (the kernel rounds it up to a power
+  // of two pages; what it granted is the endpoints' SocketBufferSizes()); 0 = the kernel's.
+  int64_t pipe_size_bytes = 0;
   // The simulated transport: its round-trip model, the virtual time it advances (null:
   // time is advanced nowhere, the echoes still come back), and its peer's fault hooks.
   SimRttModel sim_model;
