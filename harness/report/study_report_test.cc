@@ -38,6 +38,15 @@ StudyCell Cell(const std::string& clock, size_t size) {
   return c;
 }
 
+TEST(StudyTableTest, AClocksNChosenPerSizeIsShownAsARange) {
+  std::vector<StudyCell> cells = {Cell("tick:10ms", 32), Cell("tick:10ms", 4096)};
+  cells[0].iterations = 35685;
+  cells[1].iterations = 40122;
+  EXPECT_THAT(FormatStudyTable(cells), HasSubstr("35685 to 40122 round trips (N chosen per size)"));
+  cells[1].iterations = 35685;
+  EXPECT_THAT(FormatStudyTable(cells), HasSubstr("35685 round trips x"));
+}
+
 TEST(StudyReportTest, TableHasARowPerSizeTheHistogramsAndTheWords) {
   const std::vector<StudyCell> cells = {Cell("tick:10ms", 32), Cell("tick:10ms", 1024)};
   const std::string wide = FormatStudyTable(cells, TableWidth::kWide);

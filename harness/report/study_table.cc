@@ -153,11 +153,21 @@ std::string TheoryShares(const StudyCell& c) {
 
 std::string Verdict(const StudyCell& c) { return StudyCell::TheoryVerdictName(c.theory_verdict()); }
 
-std::string ClockHeading(const StudyCell& c) {
+// The clock's line over its cells; their N as a range where the study chose it per size.
+std::string ClockHeading(const std::vector<StudyCell>& cells, const StudyCell& c) {
+  int64_t fewest = c.iterations, most = c.iterations;
+  for (const StudyCell& other : cells) {
+    if (other.clock != c.clock) continue;
+    fewest = std::min(fewest, other.iterations);
+    most = std::max(most, other.iterations);
+  }
+  const std::string trips =
+      fewest == most ? Counted(c.iterations, "round trip")
+                     : absl::StrFormat("%d to %d round trips (N chosen per size)", fewest, most);
   return WrapText(absl::StrFormat("\n%s: %s, resolution T = %s, %s x %s\n", TerminalText(c.clock),
                                   TerminalText(c.clock_name),
-                                  absl::FormatDuration(absl::Nanoseconds(c.resolution_ns)),
-                                  Counted(c.iterations, "round trip"), Counted(c.runs, "run")),
+                                  absl::FormatDuration(absl::Nanoseconds(c.resolution_ns)), trips,
+                                  Counted(c.runs, "run")),
                   kTableColumns, 2);
 }
 
@@ -214,7 +224,7 @@ std::string LaidOut(const std::vector<StudyCell>& cells, const StudyLayout& layo
   for (size_t k = 0; k < cells.size(); ++k) {
     if (cells[k].clock != current) {
       current = cells[k].clock;
-      text += ClockHeading(cells[k]) + Header(layout, widths, names);
+      text += ClockHeading(cells, cells[k]) + Header(layout, widths, names);
     }
     text += Line(layout, rows[k], widths);
   }
@@ -373,7 +383,7 @@ StudyTableCells FormatStudyTableCells(const std::vector<StudyCell>& cells) {
   table.names = NarrowNames(u);
   table.rows = NarrowRows(cells, u);
   for (const StudyCell& c : cells) {
-    table.headings.push_back(std::string(absl::StripAsciiWhitespace(ClockHeading(c))));
+    table.headings.push_back(std::string(absl::StripAsciiWhitespace(ClockHeading(cells, c))));
   }
   table.legend = kNarrowLegend;
   return table;
