@@ -35,8 +35,10 @@ struct CommandLine {
   std::string sizes;
   int64_t iterations = 1000;
   int64_t runs = 4;
-  int64_t warmup = -1;           // harness/engine/round_trip_engine.h: kWarmupUntilSteady
-  int64_t pipe_size = 0;         // --transport=pipe: F_SETPIPE_SZ; 0 = the kernel's
+  int64_t warmup = -1;    // harness/engine/round_trip_engine.h: kWarmupUntilSteady
+  int64_t pipe_size = 0;  // --transport=pipe: F_SETPIPE_SZ; 0 = the kernel's
+  int64_t so_sndbuf = 0;  // --transport=unix_stream: SO_SNDBUF asked for; 0 = the kernel's
+  int64_t so_rcvbuf = 0;
   std::string precision = "2%";  // run until known (harness/engine/sweep_runner.h)
   absl::Duration max_time = absl::Seconds(20);
   int64_t batch = 1;

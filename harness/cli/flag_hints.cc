@@ -90,6 +90,8 @@ const std::vector<NumberFlag>& NumberFlags() {
       {"batch", K::kInteger, "must be 1..--iterations"},
       {"retries", K::kInteger, whole(0, kMaxRetries)},
       {"pipe_size", K::kInteger, whole(0, INT32_MAX, " bytes (0: the kernel's)")},
+      {"so_sndbuf", K::kInteger, whole(0, INT32_MAX / 2, " bytes (0: the kernel's)")},
+      {"so_rcvbuf", K::kInteger, whole(0, INT32_MAX / 2, " bytes (0: the kernel's)")},
       {"peer_drop_every", K::kInteger, whole(0, most, " (0 = off)")},
       {"peer_stop_after", K::kInteger, whole(0, most, " (0 = off)")},
       {"seed", K::kUnsigned, "must be 0..18446744073709551615"},  // all of uint64

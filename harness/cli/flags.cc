@@ -119,6 +119,13 @@ ABSL_FLAG(int64_t, pipe_size, Defaults().pipe_size,
           "rounds it up to a power of two pages; what it granted is among the analysis's system "
           "sizes). 0: the kernel's (64 KiB on Linux). Without privilege at most "
           "/proc/sys/fs/pipe-max-size.");
+ABSL_FLAG(int64_t, so_sndbuf, Defaults().so_sndbuf,
+          "--transport=unix_stream: SO_SNDBUF in bytes asked for on both ends (Linux doubles the "
+          "request; what it granted, and the largest skb it allows, are among the analysis's "
+          "system sizes). 0: the kernel's. At most net.core.wmem_max.");
+ABSL_FLAG(int64_t, so_rcvbuf, Defaults().so_rcvbuf,
+          "--transport=unix_stream: SO_RCVBUF in bytes asked for on both ends, as --so_sndbuf. "
+          "0: the kernel's. At most net.core.rmem_max.");
 ABSL_FLAG(std::string, precision, Defaults().precision,
           "Run until known: after --runs runs, one more run of each size whose averaged "
           "figure's 95% interval is wider than +-P% is added, round after round, until each "
@@ -439,6 +446,8 @@ void ReadMeasurementFlags(CommandLine& c) {
   c.warmup = absl::GetFlag(FLAGS_warmup);
   c.precision = absl::GetFlag(FLAGS_precision);
   c.pipe_size = absl::GetFlag(FLAGS_pipe_size);
+  c.so_sndbuf = absl::GetFlag(FLAGS_so_sndbuf);
+  c.so_rcvbuf = absl::GetFlag(FLAGS_so_rcvbuf);
   c.max_time = absl::GetFlag(FLAGS_max_time).value;
   c.batch = absl::GetFlag(FLAGS_batch);
   c.format = absl::GetFlag(FLAGS_format);

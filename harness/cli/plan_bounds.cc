@@ -15,6 +15,7 @@
 #include "absl/strings/strip.h"
 #include "harness/engine/round_trip_engine.h"
 #include "platform/cpu/cpu_affinity.h"
+#include "platform/facts/system_info.h"
 #include "transport/pipes/pipe_transport.h"
 #include "transport/sim/sim_rtt_model.h"
 
@@ -280,7 +281,43 @@ void FinishStudyOptions(const CommandLine& c, Plan& plan) {
   if (Given(c, "max_time")) study.choose.budget = c.max_time;
 }
 
+namespace {
+
+// --so_sndbuf / --so_rcvbuf: unix_stream only, within the sysctl that caps it (named).
+absl::Status ResolveSocketBuffer(const CommandLine& c, absl::string_view flag, int64_t value,
+                                 const char* sysctl, const Plan& plan, int& into) {
+  if (!Given(c, std::string(flag))) return absl::OkStatus();
+  if (plan.transport != "unix_stream") {
+    return BadFlag(flag, "applies only to --transport=unix_stream");
+  }
+  if (absl::Status s = IntegerInRange(flag, value, 0, INT32_MAX / 2, " bytes (0: the kernel's)");
+      !s.ok()) {
+    return s;
+  }
+  const absl::StatusOr<int64_t> most = platform::ReadSysctlInt(sysctl);
+  if (most.ok() && value > *most) {
+    return BadFlag(flag, absl::StrFormat("%d bytes is over %s (%d bytes), where the kernel would "
+                                         "cap it",
+                                         value, sysctl, *most));
+  }
+  into = static_cast<int>(value);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::Status ResolveTransportKnobs(const CommandLine& c, Plan& plan) {
+  transport::TransportOptions& options = plan.transport_options;
+  if (absl::Status s = ResolveSocketBuffer(c, "so_sndbuf", c.so_sndbuf, "net.core.wmem_max", plan,
+                                           options.so_sndbuf_bytes);
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = ResolveSocketBuffer(c, "so_rcvbuf", c.so_rcvbuf, "net.core.rmem_max", plan,
+                                           options.so_rcvbuf_bytes);
+      !s.ok()) {
+    return s;
+  }
   if (!Given(c, "pipe_size")) return absl::OkStatus();
   if (plan.transport != "pipe") return BadFlag("pipe_size", "applies only to --transport=pipe");
   if (absl::Status s =

@@ -22,7 +22,9 @@ namespace tickbench::harness {
 double EstimatePlanBytes(const Plan& plan);
 
 // --pipe_size into plan.transport_options: only for --transport=pipe, 0 (the kernel's) or
-// 1..2147483647 bytes, and without privilege at most /proc/sys/fs/pipe-max-size (named).
+// 1..2147483647 bytes, and without privilege at most /proc/sys/fs/pipe-max-size (named);
+// --so_sndbuf / --so_rcvbuf: only for --transport=unix_stream, at most net.core.wmem_max /
+// rmem_max (named).
 absl::Status ResolveTransportKnobs(const CommandLine& c, Plan& plan);
 
 // --precision and --max_time into `plan`: a percentage ("2%", or 0 for exact counts), on by

@@ -40,6 +40,8 @@ CommandLine With(std::initializer_list<std::pair<const char*, std::string>> flag
     if (n == "uniqtime") c.uniqtime = value == "true";
     if (n == "warmup") c.warmup = std::stoll(value);
     if (n == "pipe_size") c.pipe_size = std::stoll(value);
+    if (n == "so_sndbuf") c.so_sndbuf = std::stoll(value);
+    if (n == "so_rcvbuf") c.so_rcvbuf = std::stoll(value);
     if (n == "retries") c.retries = std::stoll(value);
     if (n == "seed") c.seed = std::stoull(value);
     if (n == "peer_stop_after") c.peer_stop_after = std::stoll(value);
@@ -197,6 +199,19 @@ TEST(CliOptionsTest, APipeSizeIsForPipesInRangeAndReachesTheTransport) {
   ASSERT_TRUE(plan.ok()) << plan.status();
   EXPECT_EQ(plan->transport_options.pipe_size_bytes, 4096);
   EXPECT_EQ(MakePlan(With({{"transport", "pipe"}}))->transport_options.pipe_size_bytes, 0);
+}
+
+TEST(CliOptionsTest, SocketBuffersAreForUnixStreamUnderTheirSysctlAndReachTheTransport) {
+  ExpectRefused(With({{"transport", "pipe"}, {"so_sndbuf", "4096"}}),
+                {"--so_sndbuf", "applies only to --transport=unix_stream"});
+  ExpectRefused(With({{"transport", "unix_stream"}, {"so_rcvbuf", "-1"}}), {"--so_rcvbuf"});
+  ExpectRefused(With({{"transport", "unix_stream"}, {"so_sndbuf", "1000000000"}}),
+                {"--so_sndbuf", "net.core.wmem_max"});
+  absl::StatusOr<Plan> plan =
+      MakePlan(With({{"transport", "unix_stream"}, {"so_sndbuf", "8192"}, {"so_rcvbuf", "16384"}}));
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ(plan->transport_options.so_sndbuf_bytes, 8192);
+  EXPECT_EQ(plan->transport_options.so_rcvbuf_bytes, 16384);
 }
 
 TEST(CliOptionsTest, RetriesReachTheSweep) {

@@ -15,6 +15,11 @@ absl::StatusOr<std::unique_ptr<Transport>> MakeTransport(const TransportInfo& ro
   if (options.pipe_size_bytes != 0 && absl::string_view(row.name) != "pipe") {
     return absl::InvalidArgumentError(absl::StrCat("a pipe size applies to pipe, not ", row.name));
   }
+  if ((options.so_sndbuf_bytes != 0 || options.so_rcvbuf_bytes != 0) &&
+      absl::string_view(row.name) != "unix_stream") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("socket buffer sizes apply to unix_stream, not ", row.name));
+  }
   return row.factory(options);
 }
 

@@ -20,8 +20,8 @@
 namespace tickbench::transport {
 namespace {
 
-absl::StatusOr<std::unique_ptr<Transport>> UnixStream(const TransportOptions&) {
-  return MakeUnixStreamTransport();
+absl::StatusOr<std::unique_ptr<Transport>> UnixStream(const TransportOptions& options) {
+  return MakeUnixStreamTransport(options.so_sndbuf_bytes, options.so_rcvbuf_bytes);
 }
 absl::StatusOr<std::unique_ptr<Transport>> UnixDgram(const TransportOptions&) {
   return MakeUnixDgramTransport();

@@ -50,6 +50,11 @@ struct TransportOptions {
   // pipe: each pipe's capacity set with F_SETPIPE_SZ (the kernel rounds it up to a power
   // of two pages; what it granted is the endpoints' SocketBufferSizes()); 0 = the kernel's.
   int64_t pipe_size_bytes = 0;
+  // unix_stream: SO_SNDBUF and SO_RCVBUF asked for on both ends (Linux doubles the request
+  // and caps it at net.core.wmem_max / rmem_max; what it granted is the endpoints'
+  // SocketBufferSizes()); 0 = the kernel's.
+  int so_sndbuf_bytes = 0;
+  int so_rcvbuf_bytes = 0;
   // The simulated transport: its round-trip model, the virtual time it advances (null:
   // time is advanced nowhere, the echoes still come back), and its peer's fault hooks.
   SimRttModel sim_model;

@@ -49,6 +49,18 @@ absl::StatusOr<SocketBufferSizes> SetSocketBufferSizes(int fd, int requested_byt
   return sizes;
 }
 
+absl::Status RequestSocketBuffers(int fd, int send_bytes, int receive_bytes) {
+  if (send_bytes > 0 &&
+      setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &send_bytes, sizeof(send_bytes)) != 0) {
+    return platform::ErrnoToStatus(errno, "setsockopt(SO_SNDBUF)");
+  }
+  if (receive_bytes > 0 &&
+      setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &receive_bytes, sizeof(receive_bytes)) != 0) {
+    return platform::ErrnoToStatus(errno, "setsockopt(SO_RCVBUF)");
+  }
+  return absl::OkStatus();
+}
+
 StreamSocketEndpoint::StreamSocketEndpoint(UniqueFd fd, std::string transport_name,
                                            size_t max_message_size)
     : fd_(std::move(fd)),

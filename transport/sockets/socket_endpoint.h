@@ -61,6 +61,10 @@ struct SocketBufferSizes {
 // Asks for `requested_bytes` of send and of receive buffer and reads back what was given.
 absl::StatusOr<SocketBufferSizes> SetSocketBufferSizes(int fd, int requested_bytes);
 
+// Asks for `send_bytes` of SO_SNDBUF and `receive_bytes` of SO_RCVBUF, each only where > 0
+// (--so_sndbuf, --so_rcvbuf); what the kernel granted is read back by ReadSocketBufferSizes.
+absl::Status RequestSocketBuffers(int fd, int send_bytes, int receive_bytes);
+
 // SO_SNDBUF and SO_RCVBUF of `fd` as the kernel reports them.
 absl::StatusOr<Endpoint::BufferSizes> ReadSocketBufferSizes(int fd);
 

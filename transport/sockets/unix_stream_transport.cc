@@ -19,11 +19,17 @@ constexpr char kName[] = "unix_stream";
 
 class UnixStreamTransport final : public Transport {
  public:
+  UnixStreamTransport(int so_sndbuf_bytes, int so_rcvbuf_bytes)
+      : so_sndbuf_bytes_(so_sndbuf_bytes), so_rcvbuf_bytes_(so_rcvbuf_bytes) {}
   absl::string_view name() const override { return kName; }
   size_t max_message_size() const override { return kMaxStreamMessageBytes; }
   bool keeps_boundaries() const override { return false; }
   bool may_lose() const override { return false; }
   absl::StatusOr<EndpointPair> Connect() override;
+
+ private:
+  int so_sndbuf_bytes_;
+  int so_rcvbuf_bytes_;
 };
 
 absl::StatusOr<UniqueFd> NewSocket() {
@@ -55,6 +61,10 @@ absl::StatusOr<EndpointPair> UnixStreamTransport::Connect() {
   if (!server.valid()) return platform::ErrnoToStatus(errno, "accept4");
   listener->reset();
   if (absl::Status removed = dir->Remove(); !removed.ok()) return removed;
+  for (int fd : {client->get(), server.get()}) {
+    if (absl::Status s = RequestSocketBuffers(fd, so_sndbuf_bytes_, so_rcvbuf_bytes_); !s.ok())
+      return s;
+  }
 
   EndpointPair pair;
   pair.client =
@@ -66,8 +76,12 @@ absl::StatusOr<EndpointPair> UnixStreamTransport::Connect() {
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<Transport>> MakeUnixStreamTransport() {
-  return std::make_unique<UnixStreamTransport>();
+absl::StatusOr<std::unique_ptr<Transport>> MakeUnixStreamTransport(int so_sndbuf_bytes,
+                                                                   int so_rcvbuf_bytes) {
+  if (so_sndbuf_bytes < 0 || so_rcvbuf_bytes < 0) {
+    return absl::InvalidArgumentError("a socket buffer size must be positive");
+  }
+  return std::make_unique<UnixStreamTransport>(so_sndbuf_bytes, so_rcvbuf_bytes);
 }
 
 }  // namespace tickbench::transport

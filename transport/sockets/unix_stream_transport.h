@@ -14,7 +14,10 @@
 
 namespace tickbench::transport {
 
-absl::StatusOr<std::unique_ptr<Transport>> MakeUnixStreamTransport();
+// With `so_sndbuf_bytes` / `so_rcvbuf_bytes` > 0, both ends ask for those buffers when
+// connected (RequestSocketBuffers); 0: the kernel's.
+absl::StatusOr<std::unique_ptr<Transport>> MakeUnixStreamTransport(int so_sndbuf_bytes = 0,
+                                                                   int so_rcvbuf_bytes = 0);
 
 }  // namespace tickbench::transport
 

@@ -66,5 +66,21 @@ TEST(UnixStreamTransportTest, MissingTmpdirFailsCleanly) {
   EXPECT_EQ(DirectoryEntryCount(tmpdir.path()), 0);
 }
 
+TEST(UnixStreamTransportTest, SocketBuffersAskedForAreSetOnBothEndsAndReadBack) {
+  absl::StatusOr<std::unique_ptr<Transport>> transport = MakeUnixStreamTransport(8192, 16384);
+  ASSERT_TRUE(transport.ok()) << transport.status();
+  absl::StatusOr<EndpointPair> pair = (*transport)->Connect();
+  ASSERT_TRUE(pair.ok()) << pair.status();
+  for (Endpoint* end : {pair->client.get(), pair->server.get()}) {
+    absl::StatusOr<Endpoint::BufferSizes> sizes = end->SocketBufferSizes();
+    ASSERT_TRUE(sizes.ok()) << sizes.status();
+    EXPECT_FALSE(sizes->pipe);
+    // Linux doubles the request for its bookkeeping.
+    EXPECT_EQ(sizes->send_bytes, 2 * 8192);
+    EXPECT_EQ(sizes->receive_bytes, 2 * 16384);
+  }
+  EXPECT_FALSE(MakeUnixStreamTransport(-1, 0).ok());
+}
+
 }  // namespace
 }  // namespace tickbench::transport
