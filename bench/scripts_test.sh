@@ -37,6 +37,7 @@ bare_compare=$(realpath "$1")
 compare=$(realpath "$2")
 bare_loop=$(realpath "$3")
 mpi_compare=$(realpath "$4")
+planted=$(realpath "$5")
 work=$(mktemp -d "${TEST_TMPDIR:-/tmp}/scripts_test.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 stubs="$work/stubs"
@@ -392,6 +393,27 @@ for bad in --transport=tcp4 --size=0 --size=65537 --iterations=0 --warmup=-1 --p
   check "bare_loop $bad exits 2" exits 2 "$out" "$bare_loop" "$bad"
   check "bare_loop $bad names the flag" has_line "$out" "^bare_loop: ${bad%%=*}|^bare_loop: .* ${bad%%=*} "
 done
+
+# planted.sh against a harness stub whose --explain reports known jumps: for a 4096-byte
+# pipe, one at 4096 named, one at 8192 found but not named, one false at 13000, none at 12288.
+cat >"$stubs/planted_harness" <<'STUB'
+#!/usr/bin/env bash
+echo "$*" >>"$(dirname "$0")/planted.args"
+echo "Steps in the averaged RTT (segmented regression, breakpoints chosen by BIC):"
+echo "  jump up between 4096 and 5120 bytes: +36500 ± 3100 ns (21.0 standard errors); near page size, pipe capacity (F_GETPIPE_SZ)"
+echo "  jump up between 8192 and 9216 bytes: +36100 ± 4600 ns (15.7 standard errors)"
+echo "  jump down between 12800 and 13312 bytes: -900 ± 100 ns (9.0 standard errors)"
+STUB
+chmod +x "$stubs/planted_harness"
+out="$work/planted.out"
+check "planted.sh runs" exits 0 "$out" "$planted" --harness="$stubs/planted_harness" \
+  --configs=pipe:4096
+check "planted.sh counts found, named and false steps" \
+  has_line "$out" '^pipe:4096 +4096 +3 +2 +1 +1$'
+check "planted.sh sweeps C/4 to 4C with the knob" \
+  has_line "$stubs/planted.args" '--transport=pipe --pipe_size=4096 --sizes=1024:16384:1024'
+check "planted.sh refuses a transport without a knob" exits 2 "$work/planted_bad.out" "$planted" \
+  --harness="$stubs/planted_harness" --configs=udp:1500
 
 echo "$((checks - failures)) of $checks checks passed"
 [ "$failures" = 0 ]

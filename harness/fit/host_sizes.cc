@@ -43,6 +43,11 @@ analysis::SizeFacts CollectSizeFacts(
         !(*row)->keeps_boundaries) {
       facts.push_back({"SO_SNDBUF/2 - 64 (largest AF_UNIX stream skb)",
                        static_cast<double>(socket_buffers->send_bytes / 2 - 64)});
+      // A message over the send buffer waits for the reader once per buffer's worth.
+      for (int k = 2; k <= 4; ++k) {
+        facts.push_back({absl::StrFormat("%d x SO_SNDBUF", k),
+                         k * static_cast<double>(socket_buffers->send_bytes)});
+      }
     }
   }
   if (!peer_address.empty()) {

@@ -234,6 +234,8 @@ TEST(SweepAnalysisTest, OnlyAUnixStreamTransportHasTheLargestSkbFact) {
     return joined;
   };
   EXPECT_THAT(names("unix_stream"), HasSubstr("largest AF_UNIX stream skb"));
+  EXPECT_THAT(names("unix_stream"), HasSubstr("3 x SO_SNDBUF"));
+  EXPECT_THAT(names("tcp"), Not(HasSubstr("x SO_SNDBUF")));
   for (const char* other : {"unix_dgram", "tcp", "pipe", "sim"}) {
     EXPECT_THAT(names(other), Not(HasSubstr("largest AF_UNIX stream skb"))) << other;
   }
