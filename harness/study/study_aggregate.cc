@@ -218,8 +218,8 @@ void SetPerIterationFigures(const RunTotals& t, double reference_resolution_ns, 
       t.true_ns, timing::QuantizedSdFloor(reference_resolution_ns, count));
   // The zero share and the SD as the theory's check has them (timing/theory/tick_intervals.h),
   // over every reading: the same intervals wherever no interval was disturbed.
-  const timing::TickFigureIntervals figures =
-      timing::ObservedTickIntervals(t.readings, timing::TickGroupSizes(t.run_sizes), period, 0);
+  const timing::TickFigureIntervals figures = timing::ObservedTickIntervals(
+      t.readings, timing::TickGroupSizes(t.run_sizes), period, 0, timing::kConfidence95, t.true_ns);
   cell.zero_share_ci = figures.zero_share;
   cell.sd_ci = figures.sd_ns;
   cell.median_ci = timing::QuantileInterval(t.readings, 0.5);

@@ -31,7 +31,7 @@ Intervals TheoryIntervals(const std::vector<double>& readings, const std::vector
   const int64_t n = cell.prediction.n;
   Intervals out;
   const timing::TickFigureIntervals observed =
-      timing::ObservedTickIntervals(readings, groups, period, n, confidence);
+      timing::ObservedTickIntervals(readings, groups, period, n, confidence, true_ns);
   out.observed.share = observed.share;
   out.observed_zero_share = observed.zero_share;
   out.observed.sd_ns = observed.sd_ns;

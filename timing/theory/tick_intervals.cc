@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <map>
 #include <vector>
 
 #include "core/tick_statistics.h"
@@ -61,6 +62,61 @@ ConfidenceInterval WithRareEvents(ConfidenceInterval ci, double events, int64_t 
   if (!exact.valid) return ci;
   ci.low = std::min(ci.low, exact.low);
   ci.high = std::max(ci.high, exact.high);
+  return ci;
+}
+
+// The population SD (ns) of readings on the tick grid, `shares` of them at each tick count.
+double MixtureSd(const std::map<int64_t, double>& shares, double period_ns) {
+  double first = 0, second = 0;
+  for (const auto& [ticks, share] : shares) {
+    first += share * static_cast<double>(ticks);
+    second += share * static_cast<double>(ticks) * static_cast<double>(ticks);
+  }
+  return period_ns * std::sqrt(std::max(0.0, second - first * first));
+}
+
+// The SD where some tick counts are rare: a reading of 2 ticks among 0s and 1s moves the SD far
+// more than its share, and groups that hold none or one of a handful of them make a t interval
+// that misses (30% coverage at d = 4.9 ms, T = 10 ms, exponential jitter of SD 1 ms, where 1
+// reading in 5000 is 2 ticks). Rare counts are those read fewer than kRareEvents times, and
+// the count just beyond the smallest or the largest read where some interval's duration
+// (`true_ns`, the reference's) reaches it: a duration d reads floor(d / T) or ceil(d / T)
+// ticks, so a count no duration reaches is not possible, while one that some duration reaches
+// may just not have come up. The interval also holds the SD with each rare count's share at
+// either end of its exact binomial interval (Clopper–Pearson), the difference taken from or
+// given to the most common count.
+ConfidenceInterval WithRareTicks(ConfidenceInterval ci, absl::Span<const double> readings_ns,
+                                 absl::Span<const double> true_ns, double period_ns,
+                                 double confidence) {
+  if (!ci.valid || readings_ns.empty()) return ci;
+  std::map<int64_t, int64_t> counts;
+  for (double r : readings_ns) ++counts[std::max<int64_t>(0, std::llround(r / period_ns))];
+  const int64_t total = static_cast<int64_t>(readings_ns.size());
+  const int64_t lowest = counts.begin()->first, highest = counts.rbegin()->first;
+  for (double d : true_ns) {
+    if (lowest > 0 && d < static_cast<double>(lowest) * period_ns) counts.emplace(lowest - 1, 0);
+    if (d > static_cast<double>(highest) * period_ns) counts.emplace(highest + 1, 0);
+  }
+  int64_t mode = lowest;
+  std::map<int64_t, double> shares;
+  for (const auto& [ticks, count] : counts) {
+    if (count > counts[mode]) mode = ticks;
+    shares[ticks] = static_cast<double>(count) / static_cast<double>(total);
+  }
+  for (const auto& [ticks, count] : counts) {
+    if (ticks == mode || !(static_cast<double>(count) < kRareEvents)) continue;
+    const ConfidenceInterval exact = ProportionInterval(count, total, confidence);
+    if (!exact.valid) continue;
+    for (double share : {exact.low, exact.high}) {
+      std::map<int64_t, double> moved = shares;
+      moved[mode] -= share - moved[ticks];
+      moved[ticks] = share;
+      if (moved[mode] < 0) continue;
+      const double sd = MixtureSd(moved, period_ns);
+      ci.low = std::min(ci.low, sd);
+      ci.high = std::max(ci.high, sd);
+    }
+  }
   return ci;
 }
 
@@ -156,7 +212,8 @@ std::vector<int64_t> TickGroupSizes(const std::vector<int64_t>& run_sizes) {
 
 TickFigureIntervals ObservedTickIntervals(absl::Span<const double> readings_ns,
                                           const std::vector<int64_t>& group_sizes, double period_ns,
-                                          int64_t n, double confidence) {
+                                          int64_t n, double confidence,
+                                          absl::Span<const double> true_ns) {
   TickFigureIntervals out;
   const std::vector<absl::Span<const double>> groups = Split(readings_ns, group_sizes);
   std::vector<double> shares, zeros, sds;
@@ -182,7 +239,9 @@ TickFigureIntervals ObservedTickIntervals(absl::Span<const double> readings_ns,
   out.zero_share =
       ClipShare(WithRareEvents(AroundPooled(pooled.zero_share, zeros, share_floor, confidence),
                                pooled.zero_share * count, count, confidence));
-  out.sd_ns = ClipSd(AroundPooled(pooled.sd_ns, sds, QuantizedSdFloor(sd_step, g), confidence));
+  out.sd_ns = ClipSd(
+      WithRareTicks(AroundPooled(pooled.sd_ns, sds, QuantizedSdFloor(sd_step, g), confidence),
+                    readings_ns, true_ns, period_ns, confidence));
   return out;
 }
 

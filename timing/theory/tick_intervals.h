@@ -26,6 +26,10 @@
 //  * predicted: the figures are functions of the durations, each group's computed from its
 //    own; the interval also holds the figures with every duration moved by the reference's
 //    resolution either way (what the reference cannot tell);
+//  * the observed SD where some tick counts are rare (a 2-tick reading in thousands): the
+//    interval also holds the SD with their shares at the ends of their exact binomial
+//    intervals, and a count not read but within the durations' reach (ceil(d / T)) as a
+//    count of 0;
 //  * shares are clipped to [0, 1], SDs at 0 from below.
 // Not promised: coverage with fewer than kMinTickGroups groups of a handful of readings
 // each; nor independence of groups that share a tick phase (runs without rephasing on a
@@ -69,10 +73,14 @@ struct TickFigureIntervals {
 std::vector<int64_t> TickGroupSizes(const std::vector<int64_t>& run_sizes);
 
 // The observed figures' intervals, over `readings_ns` in groups of `group_sizes` (summing
-// to its size). Invalid with fewer than 2 groups.
+// to its size). Invalid with fewer than 2 groups. The SD's interval also holds the SD with
+// each rare tick count (fewer than 20 readings) at either end of its exact binomial interval,
+// and with the count just beyond those read where some duration of `true_ns` (the
+// reference's, same intervals; none given: none) reaches it.
 TickFigureIntervals ObservedTickIntervals(absl::Span<const double> readings_ns,
                                           const std::vector<int64_t>& group_sizes, double period_ns,
-                                          int64_t n, double confidence = kConfidence95);
+                                          int64_t n, double confidence = kConfidence95,
+                                          absl::Span<const double> true_ns = {});
 
 // The predicted figures' intervals, over `true_ns` in groups of `group_sizes`, at
 // `confidence`; `reference_resolution_ns` the durations' own resolution. Invalid with

@@ -109,6 +109,35 @@ TEST(TickIntervalsTest, IdenticalGroupsGetTheirQuantizationFloor) {
   EXPECT_GT(i.sd_ns.half_width(), 0);
 }
 
+// A 2-tick reading in thousands of 0s and 1s: the SD's interval holds the SD at the ends of
+// the exact binomial interval of its count, and where none was read but a duration reaches 2
+// ticks, the SD with up to about 3 / N of them; a count no duration reaches adds nothing.
+TEST(TickIntervalsTest, RareTickCountsWidenTheSdWhereDurationsReachThem) {
+  std::vector<double> readings;
+  for (int i = 0; i < 4000; ++i) readings.push_back(i % 2 == 0 ? kPeriod : 0);
+  const std::vector<int64_t> groups = {1000, 1000, 1000, 1000};
+  const std::vector<double> short_trips(4000, 0.49 * kPeriod);
+  std::vector<double> one_long = short_trips;
+  one_long[17] = 1.2 * kPeriod;
+  const TickFigureIntervals none =
+      ObservedTickIntervals(readings, groups, kPeriod, 0, kConfidence95, short_trips);
+  const TickFigureIntervals reach =
+      ObservedTickIntervals(readings, groups, kPeriod, 0, kConfidence95, one_long);
+  ASSERT_TRUE(none.sd_ns.valid && reach.sd_ns.valid);
+  // Every group's SD is T/2: the floor of its grid, far below what a 2-tick share of 3 / N adds.
+  EXPECT_LT(none.sd_ns.high, 0.5005 * kPeriod);
+  // SD with a share p of 2 ticks taken from the 0s: sqrt(1/4 + 2 p - 4 p^2) T, p about 3.7 / 4000.
+  const double p = ProportionInterval(0, 4000).high;
+  EXPECT_NEAR(reach.sd_ns.high, kPeriod * std::sqrt(0.25 + 2 * p - 4 * p * p), 1e-6 * kPeriod);
+  EXPECT_DOUBLE_EQ(reach.sd_ns.estimate, none.sd_ns.estimate);
+
+  // One 2-tick reading read: its count's binomial interval, with or without durations.
+  readings[0] = 2 * kPeriod;
+  const TickFigureIntervals one = ObservedTickIntervals(readings, groups, kPeriod, 0);
+  const double q = ProportionInterval(1, 4000).high;
+  EXPECT_GT(one.sd_ns.high, kPeriod * std::sqrt(0.25 + 2 * q - 4 * q * q) - 1e-3 * kPeriod);
+}
+
 // The predicted interval holds the prediction at durations a reference resolution away,
 // and comes from the groups' spread: durations that vary from group to group widen it.
 TEST(TickIntervalsTest, PredictionHoldsTheReferenceResolutionAndTheGroupsSpread) {
