@@ -1,7 +1,10 @@
 // The command line end to end, on the binary: -h, what --help lists, "did you mean" for a
 // mistyped flag, --version, and --format=json for the modes that measure nothing.
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <regex>
@@ -294,6 +297,43 @@ TEST(CliTest, TablesFitOneHundredColumnsUnlessWide) {
       EXPECT_THAT(wide.out, HasSubstr("| phase p | ns/read (read)"));
     }
   }
+}
+
+// Issue 46, case 9, end to end: a name too long for its temporary file is refused before
+// the measurement, naming the flag (it failed after it); a 0600 output stays 0600 when
+// rewritten (it became 0644) and a 0444 one is refused and kept (it was replaced).
+TEST(CliTest, OutputNamesAndModesAreCheckedBeforeTheMeasurement) {
+  const std::string directory = std::getenv("TEST_TMPDIR");
+  const std::string sweep = "--transport=sim --sizes=32 --iterations=50 --runs=2 --quiet ";
+  for (const char* flag : {"--output=", "--report=", "--raw="}) {
+    const HarnessResult r =
+        RunHarness(absl::StrCat(sweep, flag, directory, "/", std::string(250, 'n')));
+    EXPECT_EQ(r.exit_code, 2) << flag << r.err;
+    EXPECT_THAT(r.err,
+                HasSubstr(absl::StrCat(absl::string_view(flag).substr(0, std::strlen(flag) - 1),
+                                       ": cannot write ")))
+        << r.err;
+    EXPECT_THAT(r.err, HasSubstr("at most 244 fit")) << r.err;
+    EXPECT_EQ(r.out, "") << "refused before measuring";
+  }
+  const std::string kept = absl::StrCat(directory, "/kept.csv");
+  const std::string private_file = absl::StrCat(directory, "/private.csv");
+  for (const std::string& path : {kept, private_file}) {
+    std::ofstream(path) << "old\n";
+  }
+  ASSERT_EQ(chmod(private_file.c_str(), 0600), 0);
+  ASSERT_EQ(chmod(kept.c_str(), 0444), 0);
+  HarnessResult r = RunHarness(absl::StrCat(sweep, "--format=csv --output=", private_file));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  struct stat st;
+  ASSERT_EQ(stat(private_file.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0600u);
+  r = RunHarness(absl::StrCat(sweep, "--format=csv --output=", kept));
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("--output: cannot write ")) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("read-only")) << r.err;
+  std::ifstream file(kept);
+  EXPECT_EQ(std::string((std::istreambuf_iterator<char>(file)), {}), "old\n");
 }
 
 }  // namespace

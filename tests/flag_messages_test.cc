@@ -66,6 +66,18 @@ TEST(FlagMessagesTest, AValueANumberFlagCannotHoldNamesTheFlagAndItsRange) {
   }
 }
 
+// Issue 46, case 10: --iterations=0x10 ran 16 iterations (Abseil reads hex); whole-number
+// flags are decimal only, exit 2 naming the flag.
+TEST(FlagMessagesTest, HexIsNoWholeNumber) {
+  for (const char* value : {"0x10", "0X10", "-0x1"}) {
+    const HarnessResult r = RunHarness(absl::StrCat("--transport=sim --iterations=", value));
+    EXPECT_EQ(r.exit_code, 2) << value << r.out;
+    EXPECT_THAT(r.err, HasSubstr("--iterations: must be 1..")) << r.err;
+    EXPECT_THAT(r.err, HasSubstr("not a decimal number")) << r.err;
+    EXPECT_EQ(r.out, "");
+  }
+}
+
 TEST(FlagMessagesTest, TheSeedSaysItsRangeToo) {
   for (const std::string bad : {"99999999999999999999", "-1", "1e3"}) {
     const HarnessResult r = RunHarness(absl::StrCat(kQuick, "--seed=", bad), "", 30);

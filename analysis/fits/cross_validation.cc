@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
+#include "platform/stop_signal.h"
 
 namespace tickbench::analysis {
 namespace {
@@ -153,6 +154,7 @@ absl::StatusOr<CrossValidation> CrossValidateWholeChoice(const Sweep& sweep, Mod
   cv.folds = cv.leave_one_out ? n : max_folds;
   Sums sums;
   for (int fold = 0; fold < cv.folds; ++fold) {
+    TICKBENCH_RETURN_IF_STOPPED("cross-validating");
     RunFold(sweep, family, options_for, cv.folds, fold, sums);
   }
   cv.explanation = sums.explanation.Result();

@@ -67,7 +67,8 @@ struct CrossValidation {
 inline constexpr int kDefaultMaxFolds = 20;
 
 // InvalidArgument for an invalid sweep or one of fewer than 8 sizes (a fold must keep the 7
-// a fit needs).
+// a fit needs). Cancelled when SIGINT or SIGTERM asked to stop (checked per fold, and
+// within each fold's fit).
 absl::StatusOr<CrossValidation> CrossValidate(const Sweep& sweep, ModelFamily family,
                                               const ModelFitOptions& options,
                                               int max_folds = kDefaultMaxFolds);

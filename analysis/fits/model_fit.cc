@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <iterator>
 #include <limits>
 #include <numeric>
 #include <set>
@@ -15,6 +14,7 @@
 #include "analysis/fits/model_ranges.h"
 #include "analysis/fits/model_screen.h"
 #include "analysis/steps/noise_model.h"
+#include "platform/stop_signal.h"
 
 namespace tickbench::analysis {
 namespace {
@@ -341,7 +341,6 @@ absl::StatusOr<ModelComparison> FitBufferModels(const Sweep& sweep,
   absl::StatusOr<NoiseModel> noise = EstimateNoise(sweep);
   if (!noise.ok()) return noise.status();
   const Inputs in = MakeInputs(sweep, *noise);
-
   const LineBasis basis = MakeLineBasis(in);
   const std::vector<FamilyScreen> screens = ScreenLayouts(in, basis, options);
   ModelComparison result;
@@ -378,6 +377,7 @@ absl::StatusOr<ModelComparison> FitBufferModels(const Sweep& sweep,
     }
   }
   if (options.fine_ranges) ProfileFamilies(screens, in, basis, form, options, result.families);
+  TICKBENCH_RETURN_IF_STOPPED("fitting buffer layouts");  // the screens stopped short
   // A family that contains another (BSD + fragments contains BSD) must beat it by the
   // verdict's margin to be preferred: its extra mechanism needs strong evidence too.
   const int best = PreferContained(order, result.families, options.strong_evidence_delta_bic);

@@ -202,7 +202,8 @@ struct ModelComparison {
 };
 
 // Needs at least 7 sizes (the BSD model has 4 costs, and the small-sample factor needs
-// n > 6). InvalidArgument otherwise or when the sweep is invalid.
+// n > 6). InvalidArgument otherwise or when the sweep is invalid. Cancelled when SIGINT or
+// SIGTERM asked to stop (platform/stop_signal.h, checked per candidate layout).
 absl::StatusOr<ModelComparison> FitBufferModels(const Sweep& sweep,
                                                 const ModelFitOptions& options = {});
 

@@ -11,6 +11,7 @@
 
 #include "analysis/fits/least_squares.h"
 #include "model/buffer_layout.h"
+#include "platform/stop_signal.h"
 
 namespace tickbench::analysis::model_fit_internal {
 namespace {
@@ -316,6 +317,10 @@ std::vector<SeriesResult> ScreenSeries(const Inputs& in, const LineBasis& basis,
   for (const OffColumn& c : off) pointers.push_back(&c);
   SeriesResult last;
   for (const BufferModel& model : models) {
+    if (platform::StopRequested()) {  // the rest repeat the last: FitBufferModels cancels
+      out.push_back(last);
+      continue;
+    }
     bool changed = out.empty();
     for (size_t k = 0; k < kinds.size(); ++k) {
       if (!out.empty() && !(varying & (1u << k))) continue;
@@ -355,6 +360,7 @@ std::vector<FamilyScreen> ScreenLayouts(const Inputs& in, const LineBasis& basis
     screen_of(ModelFamily::kIpv4Fragments).Add(mtu, rejection, screened);
   }
   for (const BufferModel& chunk : ChunkCandidates(options)) {
+    if (platform::StopRequested()) break;  // FitBufferModels returns Cancelled
     const OffColumn chunks = MakeOffColumn(basis, DesignColumns(chunk, in.sizes)[2]);
     Screened screened;
     screen_of(ModelFamily::kFixedChunks).Add(chunk, Screen({&chunks}, basis, &screened), screened);
@@ -367,6 +373,7 @@ std::vector<FamilyScreen> ScreenLayouts(const Inputs& in, const LineBasis& basis
     }
   }
   for (const BufferModel& bsd : BsdCandidates(options)) {
+    if (platform::StopRequested()) break;
     const std::vector<std::vector<double>> columns = DesignColumns(bsd, in.sizes);
     const OffColumn clusters = MakeOffColumn(basis, columns[2]);
     const OffColumn smalls = MakeOffColumn(basis, columns[3]);

@@ -4,6 +4,8 @@
 #include <limits>
 #include <vector>
 
+#include "platform/stop_signal.h"
+
 namespace tickbench::analysis {
 
 LineAccumulator FitLine(const WeightedPoints& data, int first, int last) {
@@ -19,6 +21,8 @@ Partitions Partition(const WeightedPoints& data, int min_points, int max_segment
   p.chi2.assign(max_segments + 1, std::vector<double>(n + 1, kInfinity));
   p.start.assign(max_segments + 1, std::vector<int>(n + 1, -1));
   for (int end = min_points; end <= n; ++end) {
+    // O(n · max_segments) per end: a stop request leaves the table unfinished (see header).
+    if (platform::StopRequested()) break;
     // Grow the last segment leftwards from `end`: every (start, end) pair costs one update.
     LineAccumulator line;
     for (int first = end - 1; first >= 0; --first) {

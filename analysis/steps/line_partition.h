@@ -68,6 +68,8 @@ struct Partitions {
   std::vector<std::vector<int>> start;
 };
 
+// O(n² · max_segments): a stop request (platform/stop_signal.h, checked once per end point)
+// leaves the table unfinished; the caller checks StopRequested() and discards it.
 Partitions Partition(const WeightedPoints& data, int min_points, int max_segments);
 
 }  // namespace tickbench::analysis

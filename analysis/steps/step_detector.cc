@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_format.h"
 #include "analysis/steps/line_partition.h"
+#include "platform/stop_signal.h"
 
 namespace tickbench::analysis {
 namespace {
@@ -314,6 +315,7 @@ absl::StatusOr<StepDetection> DetectSteps(const Sweep& sweep, const StepDetector
   const int min_points = options.min_segment_points;
   const int max_segments = std::max(1, std::min(options.max_steps + 1, n / min_points));
   const Partitions p = Partition(data, min_points, max_segments);
+  TICKBENCH_RETURN_IF_STOPPED("detecting steps");  // p is unfinished
   const double bic_penalty = options.penalty_multiplier * 3 * std::log(static_cast<double>(n));
 
   // Two ways to choose the number of segments: see Penalties.

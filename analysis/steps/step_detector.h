@@ -126,6 +126,8 @@ struct StepDetection {
   double smallest_detectable_jump = 0;
 };
 
+// Cancelled when SIGINT or SIGTERM asked to stop (platform/stop_signal.h, checked per end
+// point of the partition).
 absl::StatusOr<StepDetection> DetectSteps(const Sweep& sweep,
                                           const StepDetectorOptions& options = {});
 

@@ -118,8 +118,8 @@ const std::vector<NumberFlag>& NumberFlags() {
   return *flags;
 }
 
-// Why `text` is no value of a flag of `kind`, or "" when it is one (or is hex, which
-// Abseil's parser reads and this does not).
+// Why `text` is no value of a flag of `kind`, or "" when it is one. Whole numbers are
+// decimal only: "0x10", which Abseil's parser reads as 16, is refused.
 std::string NumberProblem(NumberKind kind, absl::string_view text) {
   const absl::string_view stripped = absl::StripAsciiWhitespace(text);
   DurationFlag duration;
@@ -130,9 +130,11 @@ std::string NumberProblem(NumberKind kind, absl::string_view text) {
     if (AbslParseFlag(text, &duration, &error)) return "";
     return error.empty() ? "not a duration with its unit" : error;
   }
-  if (absl::StrContains(absl::AsciiStrToLower(stripped), "0x") ||
-      (kind == NumberKind::kInteger ? absl::SimpleAtoi(stripped, &integer)
-                                    : absl::SimpleAtoi(stripped, &whole))) {
+  if (absl::StrContains(absl::AsciiStrToLower(stripped), "0x")) {
+    return "not a decimal number (whole numbers are written in decimal)";
+  }
+  if (kind == NumberKind::kInteger ? absl::SimpleAtoi(stripped, &integer)
+                                   : absl::SimpleAtoi(stripped, &whole)) {
     return "";
   }
   const absl::string_view digits = absl::StripPrefix(absl::StripPrefix(stripped, "-"), "+");

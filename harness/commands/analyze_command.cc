@@ -67,7 +67,7 @@ int RunAnalyzeCommand(const CommandLine& command_line, const ReportStreams& stre
                 : absl::InvalidArgumentError(absl::StrCat("--analyze: cannot read ", shown, ": ",
                                                           text.status().message()));
   if (!done.ok()) {
-    if (int stopped = ExitIfStopped("while reading --analyze's file"); stopped >= 0) {
+    if (int stopped = ExitIfStopped("while reading or analysing --analyze's file"); stopped >= 0) {
       return stopped;
     }
     return Usage(done.status());

@@ -12,6 +12,7 @@
 #include "analysis/steps/system_facts.h"
 #include "harness/fit/simulation_fit.h"
 #include "harness/output/command_status.h"
+#include "platform/stop_signal.h"
 
 namespace tickbench::harness {
 namespace {
@@ -59,6 +60,8 @@ absl::StatusOr<TextAnalysis> AnalyzeCsvText(absl::string_view text, absl::string
   // as a cause (the report says so).
   const analysis::SizeFacts facts;
   result.analyzed = AnalyzeSweep(result.sweep, facts, explain);
+  // A stop (SIGINT, SIGTERM) cuts the analysis short: what it left is no result.
+  TICKBENCH_RETURN_IF_STOPPED("analysing --analyze's sweep");
   absl::StrAppend(&result.report, FormatSweepAnalysis(result.sweep, facts, result.analyzed));
   if (fit_sim) {
     absl::StatusOr<SimulationFit> fit =
@@ -71,6 +74,7 @@ absl::StatusOr<TextAnalysis> AnalyzeCsvText(absl::string_view text, absl::string
       result.fit_sim = WithFlag("fit_sim", fit.status());
     }
   }
+  TICKBENCH_RETURN_IF_STOPPED("fitting the simulation");
   return result;
 }
 

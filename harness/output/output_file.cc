@@ -1,6 +1,7 @@
 #include "harness/output/output_file.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -83,16 +84,54 @@ std::string DirectoryProblem(const std::string& directory) {
   return "";
 }
 
-// FailedPrecondition when something other than a regular file is at `target`.
-absl::Status RefuseIfNotRegular(const std::string& target) {
-  struct stat st;
-  if (lstat(target.c_str(), &st) != 0) return absl::OkStatus();  // absent, or rename will say
-  if (const char* what = NotARegularFile(st.st_mode); what != nullptr) {
-    return absl::FailedPreconditionError(absl::StrCat("refusing ", absl::CHexEscape(target),
-                                                      ": it is ", what,
-                                                      "; only a regular file is replaced"));
+// The suffix of the temporary file made beside a target (mkostemp's six X included).
+constexpr absl::string_view kTemporarySuffix = ".tmp.XXXXXX";
+
+// Whether a regular file of mode `mode` at `target` is read-only: no write permission for
+// anyone (0444), which even root, whom access(2) lets write anything, does not replace.
+bool ReadOnly(const std::string& target, mode_t mode) {
+  return (mode & 0222) == 0 || access(target.c_str(), W_OK) != 0;
+}
+
+// Why `target`'s temporary name (target + kTemporarySuffix) could not be made, or "": the
+// last component past the directory's longest name (NAME_MAX) or the whole past PATH_MAX.
+std::string TemporaryNameProblem(const std::string& target) {
+  const size_t slash = target.rfind('/');
+  const size_t name = target.size() - (slash == std::string::npos ? 0 : slash + 1);
+  long name_max = pathconf(DirectoryOf(target).c_str(), _PC_NAME_MAX);
+  if (name_max <= 0) name_max = NAME_MAX;
+  const size_t longest = static_cast<size_t>(name_max) - kTemporarySuffix.size();
+  if (name > longest) {
+    return absl::StrCat("the name is ", name, " bytes; at most ", longest,
+                        " fit (the temporary file written beside it adds ", kTemporarySuffix.size(),
+                        ")");
   }
-  return absl::OkStatus();
+  if (target.size() + kTemporarySuffix.size() >= PATH_MAX) {
+    return absl::StrCat("the path is ", target.size(), " bytes; at most ",
+                        PATH_MAX - 1 - kTemporarySuffix.size(), " fit");
+  }
+  return "";
+}
+
+// The mode for the file that replaces `target`: the existing file's (a 0600 output stays
+// 0600), or 0666 less the umask for a new one. FailedPrecondition when something other
+// than a writable regular file is at `target`.
+absl::StatusOr<mode_t> ReplacementMode(const std::string& target) {
+  struct stat st;
+  if (lstat(target.c_str(), &st) != 0) {  // absent, or rename will say
+    const mode_t mask = umask(0);
+    umask(mask);
+    return 0666 & ~mask;
+  }
+  const auto refuse = [&](absl::string_view what, absl::string_view rule) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("refusing ", absl::CHexEscape(target), ": it is ", what, "; ", rule));
+  };
+  if (const char* what = NotARegularFile(st.st_mode); what != nullptr) {
+    return refuse(what, "only a regular file is replaced");
+  }
+  if (ReadOnly(target, st.st_mode)) return refuse("read-only", "a read-only file is kept");
+  return st.st_mode & 07777;
 }
 
 // Writes all of `contents` to `fd`, retrying on EINTR; `name` is for the error.
@@ -130,6 +169,7 @@ absl::Status CheckOutputTarget(absl::string_view flag, absl::string_view path) {
   const auto cannot = [&](absl::string_view reason) {
     return absl::InvalidArgumentError(absl::StrCat(prefix, "cannot write ", escaped, ": ", reason));
   };
+  if (std::string problem = TemporaryNameProblem(target); !problem.empty()) return cannot(problem);
   struct stat st;
   if (lstat(target.c_str(), &st) == 0) {
     if (const char* what = NotARegularFile(st.st_mode); what != nullptr) {
@@ -141,6 +181,7 @@ absl::Status CheckOutputTarget(absl::string_view flag, absl::string_view path) {
       const int error_number = errno;
       return cannot(Reason(error_number));
     }
+    if (ReadOnly(target, st.st_mode)) return cannot("it is read-only; a read-only file is kept");
     if (std::string problem = DirectoryProblem(DirectoryOf(target)); !problem.empty()) {
       return cannot(problem);
     }
@@ -175,11 +216,12 @@ absl::Status CheckWritable(absl::string_view path) {
 
 namespace {
 
-// Writes `contents` to a new temporary file beside `target`, synced, mode 0666 less the
-// umask; its path, or an error (nothing left behind).
+// Writes `contents` to a new temporary file beside `target`, synced, with the mode of the
+// file it replaces (ReplacementMode); its path, or an error (nothing left behind).
 absl::StatusOr<std::string> StageFile(const std::string& target, absl::string_view contents) {
-  if (absl::Status refused = RefuseIfNotRegular(target); !refused.ok()) return refused;
-  std::string temporary = absl::StrCat(target, ".tmp.XXXXXX");
+  const absl::StatusOr<mode_t> mode = ReplacementMode(target);
+  if (!mode.ok()) return mode.status();
+  std::string temporary = absl::StrCat(target, kTemporarySuffix);
   std::vector<char> name(temporary.begin(), temporary.end());
   name.push_back('\0');
   // O_CLOEXEC: a child started meanwhile (gnuplot) must not hold the file open.
@@ -191,11 +233,11 @@ absl::StatusOr<std::string> StageFile(const std::string& target, absl::string_vi
   temporary = name.data();
   absl::Status status = WriteAll(fd, contents, temporary);
   if (status.ok()) {
-    // mkstemp makes the file 0600; results are for sharing: the usual 0666 less umask.
-    const mode_t mask = umask(0);
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
-    if (fsync(fd) != 0) {
+    // mkstemp makes the file 0600: a new one gets the usual 0666 less umask, a rewritten
+    // one keeps its own.
+    if (fchmod(fd, *mode) != 0) {
+      status = platform::ErrnoToStatus(errno, absl::StrCat("chmod ", absl::CHexEscape(temporary)));
+    } else if (fsync(fd) != 0) {
       status = platform::ErrnoToStatus(errno, absl::StrCat("sync ", absl::CHexEscape(temporary)));
     }
   }
@@ -213,9 +255,9 @@ absl::StatusOr<std::string> StageFile(const std::string& target, absl::string_vi
 // may have changed while we wrote), then syncs the directory; removes the temporary on
 // failure.
 absl::Status CommitFile(const std::string& temporary, const std::string& target) {
-  if (absl::Status refused = RefuseIfNotRegular(target); !refused.ok()) {
+  if (absl::StatusOr<mode_t> mode = ReplacementMode(target); !mode.ok()) {
     unlink(temporary.c_str());
-    return refused;
+    return mode.status();
   }
   if (rename(temporary.c_str(), target.c_str()) != 0) {
     const int error_number = errno;

@@ -21,19 +21,24 @@ std::string ResolveUserPath(absl::string_view path);
 // a long sweep does not end with nowhere to put them. OK when:
 //   - `path` is "-" (what "-" means, standard output or otherwise, is the caller's);
 //   - `path` is a regular file (not followed if it is a symbolic link: lstat) that we may
-//     write, in a directory we may write (the new file is made beside it, then renamed);
+//     write and that is not read-only (some write permission bit set: a 0444 file is kept
+//     even for root), in a directory we may write (the new file is made beside it, then
+//     renamed);
 //   - `path` does not exist, and its directory exists, is a directory, and is writable.
 // Anything else is InvalidArgument, "--FLAG: <what> <escaped path>: <reason>": an empty
 // path; a symbolic link, FIFO, device, socket or directory at `path`; a missing directory;
-// no permission. Nothing is created or changed. The answer holds at the moment of the
+// no permission; a name too long for the temporary file beside it (`path` plus
+// ".tmp.XXXXXX" past the directory's NAME_MAX, or past PATH_MAX), refused here rather than
+// after a measurement. Nothing is created or changed. The answer holds at the moment of the
 // call only: WriteFileAtomically checks the target's type again when it writes.
 absl::Status CheckOutputTarget(absl::string_view flag, absl::string_view path);
 
 // Writes `contents` to a temporary file beside `path`, syncs it, and renames it over
-// `path`: a reader sees the old file or the whole new one, never a part. The new file
-// has mode 0666 less the umask.
+// `path`: a reader sees the old file or the whole new one, never a part. A new file has
+// mode 0666 less the umask; a rewritten one keeps its mode (0600 stays 0600).
 //
-// Only a regular file is replaced: when something else is at `path` (a symbolic link, a
+// Only a writable regular file is replaced (a read-only one, 0444, is kept, as
+// CheckOutputTarget says): when something else is at `path` (a symbolic link, a
 // FIFO, a device node, a directory, ...), it is left untouched, and so is what a link
 // points to, and the result is FailedPrecondition. The type is checked (lstat) before
 // the temporary file is made and again just before the rename; something put at `path`

@@ -284,5 +284,45 @@ TEST(WriteFilesAtomicallyTest, ARefusedTargetLeavesTheOthersAsTheyWere) {
   EXPECT_EQ(FilesIn(directory), 2);
 }
 
+// Issue 46, case 9: a name whose temporary (".tmp.XXXXXX" added) is too long passed this
+// check and failed after the measurement; a 0600 output became 0644 when rewritten; a
+// 0444 one was replaced.
+TEST(CheckOutputTargetTest, RefusesANameTooLongForItsTemporary) {
+  const std::string directory = FreshDirectory();
+  EXPECT_TRUE(CheckOutputTarget("--output", directory + "/" + std::string(244, 'n')).ok());
+  for (const size_t length : {245, 250, 255}) {
+    const absl::Status status =
+        CheckOutputTarget("--output", directory + "/" + std::string(length, 'n'));
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << length;
+    EXPECT_THAT(std::string(status.message()), HasSubstr("--output: cannot write "));
+    EXPECT_THAT(std::string(status.message()), HasSubstr("at most 244 fit"));
+  }
+}
+
+TEST(WriteFileAtomicallyTest, ARewrittenFileKeepsItsMode) {
+  const std::string path = FreshDirectory() + "/private.csv";
+  WriteText(path, "old");
+  ASSERT_EQ(chmod(path.c_str(), 0600), 0);
+  ASSERT_TRUE(WriteFileAtomically(path, "new").ok());
+  struct stat st;
+  ASSERT_EQ(stat(path.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0600u);
+  EXPECT_EQ(Slurp(path), "new");
+}
+
+TEST(WriteFileAtomicallyTest, AReadOnlyFileIsRefusedAndKept) {
+  const std::string directory = FreshDirectory();
+  const std::string path = directory + "/kept.csv";
+  WriteText(path, "old");
+  ASSERT_EQ(chmod(path.c_str(), 0444), 0);
+  const absl::Status checked = CheckOutputTarget("--output", path);
+  EXPECT_EQ(checked.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(checked.message()), HasSubstr("read-only"));
+  const absl::Status written = WriteFileAtomically(path, "new");
+  EXPECT_EQ(written.code(), absl::StatusCode::kFailedPrecondition) << written;
+  EXPECT_EQ(Slurp(path), "old");
+  EXPECT_EQ(FilesIn(directory), 1);  // no temporary left behind
+}
+
 }  // namespace
 }  // namespace tickbench::harness
