@@ -1,5 +1,7 @@
 #include "harness/cli/size_list.h"
 
+#include <string>
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -14,6 +16,20 @@ TEST(SizeListTest, ParsesListsRangesAndSuffixes) {
   EXPECT_THAT(*ParseSizeList("1, 1k:3k:1k", 65536), ElementsAre(1, 1024, 2048, 3072));
   EXPECT_THAT(*ParseSizeList("10:25:10", 65536), ElementsAre(10, 20));  // stop not on the grid
   EXPECT_EQ(ParseSizeList("50:2000:50", 65507)->size(), 40u);
+}
+
+// Issue 46 case 10: 20,000 items were refused as "'64' makes more than 10000 sizes", naming
+// one item of many; the message now counts the list, in one short line, ranges included.
+TEST(SizeListTest, ATooLongListIsCountedInOneShortLine) {
+  std::string many = "64";
+  for (int i = 1; i < 20000; ++i) many += ",64";
+  absl::StatusOr<std::vector<size_t>> sizes = ParseSizeList(many, 65536);
+  ASSERT_FALSE(sizes.ok());
+  EXPECT_EQ(sizes.status().message(), "--sizes: the list makes 20000 sizes, more than 10000");
+  sizes = ParseSizeList("1:20000:1,32", 65536);
+  ASSERT_FALSE(sizes.ok());
+  EXPECT_EQ(sizes.status().message(), "--sizes: the list makes 20001 sizes, more than 10000");
+  EXPECT_EQ(ParseSizeList(std::string("1:10000:1"), 65536)->size(), kMaxSweepSizes);
 }
 
 TEST(SizeListTest, RejectsBadInputNamingTheFlag) {

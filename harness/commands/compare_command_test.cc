@@ -305,6 +305,9 @@ TEST(CompareSweepJson, RefusesASizeThatIsNotAWholeNumberOfBytesTheTransportsTake
                                   "transports' largest message)"))
         << message;
   }
+  // The size given is echoed exactly, not as %g's 1.67772e+07.
+  EXPECT_TRUE(absl::StrContains(Refusal(With(good, "\"size_bytes\":64", "\"size_bytes\":16777217")),
+                                "size_bytes 16777217 is"));
 }
 
 // The sizes it takes end where the transports' messages do: the largest any row takes.

@@ -11,6 +11,7 @@
 #include "absl/time/time.h"
 #include "analysis/fits/cross_validation.h"
 #include "analysis/models/buffer_models.h"
+#include "timing/stats/confidence.h"
 
 namespace tickbench::harness {
 namespace {
@@ -41,16 +42,6 @@ const analysis::FamilyFit* BestReplayableFit(const analysis::ModelComparison& fi
     }
   }
   return best;
-}
-
-// The shortest %g text of `x` that reads back as exactly `x` (at most 17 digits).
-std::string RoundTrip(double x) {
-  for (int digits = 6; digits < 17; ++digits) {
-    const std::string text = absl::StrFormat("%.*g", digits, x);
-    double back = 0;
-    if (absl::SimpleAtod(text, &back) && back == x) return text;
-  }
-  return absl::StrFormat("%.17g", x);
 }
 
 // `d` as a flag's text ("1500000.25ns"), and `d` set to what that text parses back to, so
@@ -117,7 +108,7 @@ std::string PerByteText(const analysis::Sweep& rtt_sweep, const SimulationFit& e
       return text;
     }
   }
-  return RoundTrip(exact.model.per_byte_ns);
+  return timing::FormatExact(exact.model.per_byte_ns);
 }
 
 // A note when the ranking's winner is not the replayed layout (a segmentation, an

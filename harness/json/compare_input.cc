@@ -14,6 +14,7 @@
 #include "analysis/sweep.h"
 #include "harness/json/json_reader.h"
 #include "harness/output/build_info.h"
+#include "timing/stats/confidence.h"
 
 namespace tickbench::harness {
 namespace {
@@ -43,8 +44,8 @@ absl::Status ReadDuration(const JsonValue& record, absl::string_view group, absl
   if (v == nullptr) return required ? place.Error(path + " is missing") : absl::OkStatus();
   if (v->kind != JsonValue::Kind::kNumber) return place.Error(path + " is not a number");
   if (v->number < 0 || !analysis::InSweepRange(v->number)) {
-    return place.Error(absl::StrFormat("%s is %g: a duration is %s ns", path, v->number,
-                                       analysis::SweepRangeText()));
+    return place.Error(absl::StrFormat("%s is %s: a duration is %s ns", path,
+                                       timing::FormatExact(v->number), analysis::SweepRangeText()));
   }
   out = v->number;
   return absl::OkStatus();
@@ -58,7 +59,8 @@ absl::StatusOr<int64_t> ReadSize(const JsonValue& record, const Place& place) {
       size->number != std::floor(size->number)) {
     return place.Error(absl::StrFormat(
         "size_bytes %sis not a whole number from 1 to %.0f bytes (the transports' largest message)",
-        number ? absl::StrFormat("%g ", size->number) : "", analysis::kMaxSweepSizeBytes));
+        number ? absl::StrCat(timing::FormatExact(size->number), " ") : "",
+        analysis::kMaxSweepSizeBytes));
   }
   return static_cast<int64_t>(size->number);
 }
@@ -82,10 +84,11 @@ absl::Status ReadRun(const JsonValue& record, const Place& place, SizeRuns& runs
   if (const JsonValue* v = Member(record, "per_iteration", "intervals"); v != nullptr) {
     intervals = v->kind == JsonValue::Kind::kNumber ? v->number : -1;
     if (!(intervals >= 0 && intervals <= 0x1p53 && intervals == std::floor(intervals))) {
-      return place.Error(
-          v->kind == JsonValue::Kind::kNumber
-              ? absl::StrFormat("per_iteration.intervals is %g, not a whole number >= 0", v->number)
-              : "per_iteration.intervals is not a number");
+      return place.Error(v->kind == JsonValue::Kind::kNumber
+                             ? absl::StrCat("per_iteration.intervals is ",
+                                            timing::FormatExact(v->number),
+                                            ", not a whole number >= 0")
+                             : "per_iteration.intervals is not a number");
     }
   }
   runs.per_iteration_is_averaged =
@@ -122,7 +125,7 @@ absl::StatusOr<JsonValue> ReadSweepRoot(absl::string_view text, absl::string_vie
   if (version->kind != JsonValue::Kind::kNumber || version->number != kSchemaVersion) {
     return absl::InvalidArgumentError(absl::StrFormat(
         "%s: schema_version %s is not one this tickbench reads (%d)", name,
-        version->kind == JsonValue::Kind::kNumber ? absl::StrFormat("%g", version->number)
+        version->kind == JsonValue::Kind::kNumber ? timing::FormatExact(version->number)
                                                   : std::string("(not a number)"),
         kSchemaVersion));
   }

@@ -7,6 +7,7 @@
 #include <limits>
 #include <vector>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
 #include "timing/stats/statistics.h"
 
@@ -441,6 +442,15 @@ std::string FormatDecimals(double value, int decimals) {
   double rounded = std::round(value * scale) / scale;
   if (rounded == 0) rounded = 0;  // no "-0"
   return absl::StrFormat("%.*f", std::max(0, decimals), rounded);
+}
+
+std::string FormatExact(double value) {
+  for (int digits = 6; digits < 17; ++digits) {
+    const std::string text = absl::StrFormat("%.*g", digits, value);
+    double back = 0;
+    if (absl::SimpleAtod(text, &back) && back == value) return text;
+  }
+  return absl::StrFormat("%.17g", value);
 }
 
 std::string FormatFigure(double value, double half_width, double resolution) {

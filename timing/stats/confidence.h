@@ -190,6 +190,9 @@ int FigureDecimals(double value, double half_width, double resolution = 0);
 // `value` at `decimals` ("%.*f", no "-0"; rounded to tens, ... for negative decimals);
 // "inf"/"nan" as %g writes them.
 std::string FormatDecimals(double value, int decimals);
+// `value` as the shortest %g text (6 to 17 significant digits) that reads back as exactly
+// `value`: 16777217, not %g's 1.67772e+07; for echoing a number a user gave.
+std::string FormatExact(double value);
 // `value` at FigureDecimals.
 std::string FormatFigure(double value, double half_width, double resolution = 0);
 // The decimals a column of figures shares: the most of `decimals` (0 when empty).
